@@ -1,0 +1,77 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { join } from 'node:path';
+import { ErrorCode } from '@taleloom/contracts';
+import { AppModule } from './app.module';
+import { AppException } from './common/app-exception';
+import { ApiExceptionFilter } from './common/api-exception.filter';
+import { createValidationPipe } from './common/validation.pipe';
+import { AppConfig } from './config/app-config';
+import type { DatabaseHandle } from './database/embedded-database';
+import { setupSwagger } from './swagger/swagger';
+
+/** Builds the whole HTTP app (used by main.ts and by every API test). */
+export async function createApp(config: AppConfig, database: DatabaseHandle): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), {
+    bufferLogs: true,
+    bodyParser: false,
+  });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  app.set('trust proxy', 'loopback');
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          // antd writes its styles at run time.
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          connectSrc: ["'self'"],
+          frameAncestors: ["'none'"],
+        },
+      },
+    }),
+  );
+  app.enableCors({
+    origin: config.corsOrigins.length ? config.corsOrigins : false,
+    credentials: false,
+    exposedHeaders: ['x-request-id', 'content-disposition'],
+  });
+  app.use(express.json({ limit: config.env.BODY_LIMIT_BYTES }));
+  app.use(express.urlencoded({ extended: false, limit: config.env.BODY_LIMIT_BYTES }));
+  app.use(bodyParserErrors);
+  app.setGlobalPrefix('api');
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new ApiExceptionFilter());
+  setupSwagger(app);
+  if (config.webDistDir) serveWebApp(app, config.webDistDir);
+  await app.init();
+  return app;
+}
+
+// Body-parser failures become coded errors here; Nest would otherwise turn them into a bare 400.
+function bodyParserErrors(err: unknown, _req: Request, _res: Response, next: NextFunction): void {
+  const type = (err as { type?: unknown } | null)?.type;
+  if (type === 'entity.parse.failed') return next(new AppException(ErrorCode.INVALID_JSON));
+  if (type === 'entity.too.large') return next(new AppException(ErrorCode.PAYLOAD_TOO_LARGE));
+  next(err);
+}
+
+// The built web app on the same port: hashed assets cached for a year, every other path gets index.html.
+function serveWebApp(app: NestExpressApplication, dir: string): void {
+  app.use('/assets', express.static(join(dir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }));
+  app.use(express.static(dir, { index: false, maxAge: '1h' }));
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path === '/api' || req.path.startsWith('/api/')) {
+      return next();
+    }
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(join(dir, 'index.html'));
+  });
+}

@@ -1,0 +1,47 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AuthModule } from './auth/auth.module';
+import { AppConfig } from './config/app-config';
+import { AppConfigModule } from './config/app-config.module';
+import { DatabaseModule } from './database/database.module';
+import type { DatabaseHandle } from './database/embedded-database';
+import { HealthModule } from './health/health.module';
+import { UsersModule } from './users/users.module';
+
+const REQUEST_ID_HEADER = 'x-request-id';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, database: DatabaseHandle): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        AppConfigModule.forRoot(config),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.env.LOG_LEVEL,
+            // Every request gets an id (taken from the caller when it sends a sane one), echoed back.
+            genReqId: (req: IncomingMessage, res: ServerResponse) => {
+              const incoming = req.headers[REQUEST_ID_HEADER];
+              const id = typeof incoming === 'string' && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+              res.setHeader(REQUEST_ID_HEADER, id);
+              return id;
+            },
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password'],
+            autoLogging: { ignore: (req: IncomingMessage) => req.url === '/api/health' },
+            transport:
+              config.env.NODE_ENV === 'development'
+                ? { target: 'pino-pretty', options: { singleLine: true } }
+                : undefined,
+          },
+        }),
+        DatabaseModule.forRoot(database),
+        AuthModule,
+        HealthModule,
+        UsersModule,
+      ],
+    };
+  }
+}

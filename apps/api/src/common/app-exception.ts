@@ -1,0 +1,48 @@
+import { ErrorCode, type FieldProblem } from '@taleloom/contracts';
+
+/** The one exception services throw: a code, optional field problems and message parameters. */
+export class AppException extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly details?: FieldProblem[],
+    readonly params: Record<string, string | number> = {},
+  ) {
+    super(code);
+    this.name = 'AppException';
+  }
+}
+
+/** HTTP status of each code; the `never` check makes an unmapped new code fail to compile. */
+export function httpStatusOf(code: ErrorCode): number {
+  switch (code) {
+    case ErrorCode.VALIDATION_FAILED:
+    case ErrorCode.INVALID_JSON:
+    case ErrorCode.LOGIN_TYPE_UNSUPPORTED:
+      return 400;
+    case ErrorCode.UNAUTHORIZED:
+    case ErrorCode.TOKEN_INVALID:
+    case ErrorCode.TOKEN_EXPIRED:
+    case ErrorCode.WRONG_PASSWORD:
+      return 401;
+    case ErrorCode.NOT_ENOUGH_POWER:
+      return 402;
+    case ErrorCode.FORBIDDEN:
+      return 403;
+    case ErrorCode.NOT_FOUND:
+    case ErrorCode.ROUTE_NOT_FOUND:
+    case ErrorCode.USER_NOT_FOUND:
+      return 404;
+    case ErrorCode.PAYLOAD_TOO_LARGE:
+      return 413;
+    case ErrorCode.TOO_MANY_REQUESTS:
+      return 429;
+    case ErrorCode.DATABASE_UNAVAILABLE:
+      return 503;
+    case ErrorCode.INTERNAL_ERROR:
+      return 500;
+    default: {
+      const unmapped: never = code;
+      throw new Error(`Unmapped error code ${String(unmapped)}`);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import { ErrorCode, type Language } from '@taleloom/contracts';
+
+type Messages = Record<ErrorCode, string>;
+
+// Server-side sentences for API users (curl, Swagger); the web app shows its own translation of the code.
+const en: Messages = {
+  [ErrorCode.VALIDATION_FAILED]: 'Some fields are invalid: {fields}',
+  [ErrorCode.INVALID_JSON]: 'The request body is not valid JSON.',
+  [ErrorCode.PAYLOAD_TOO_LARGE]: 'The request body is too large.',
+  [ErrorCode.UNAUTHORIZED]: 'Please log in first.',
+  [ErrorCode.TOKEN_INVALID]: 'Your login is not valid. Please log in again.',
+  [ErrorCode.TOKEN_EXPIRED]: 'Your login has expired. Please log in again.',
+  [ErrorCode.WRONG_PASSWORD]: 'Wrong user name or password.',
+  [ErrorCode.USER_NOT_FOUND]: 'The user does not exist.',
+  [ErrorCode.LOGIN_TYPE_UNSUPPORTED]: 'This way of signing in is not available yet.',
+  [ErrorCode.FORBIDDEN]: 'You are not allowed to do that.',
+  [ErrorCode.NOT_FOUND]: 'Not found.',
+  [ErrorCode.ROUTE_NOT_FOUND]: 'No such endpoint.',
+  [ErrorCode.TOO_MANY_REQUESTS]: 'Too many requests. Please try again later.',
+  [ErrorCode.NOT_ENOUGH_POWER]: 'Not enough power, please get power.',
+  [ErrorCode.DATABASE_UNAVAILABLE]: 'The database is unavailable. Please try again later.',
+  [ErrorCode.INTERNAL_ERROR]: 'Something went wrong on our side. Please try again later.',
+};
+
+const zh: Messages = {
+  [ErrorCode.VALIDATION_FAILED]: '以下字段不合法：{fields}',
+  [ErrorCode.INVALID_JSON]: '请求内容不是合法的 JSON。',
+  [ErrorCode.PAYLOAD_TOO_LARGE]: '请求内容过大。',
+  [ErrorCode.UNAUTHORIZED]: '请先登录。',
+  [ErrorCode.TOKEN_INVALID]: '登录凭证无效，请重新登录。',
+  [ErrorCode.TOKEN_EXPIRED]: '登录已过期，请重新登录。',
+  [ErrorCode.WRONG_PASSWORD]: '用户名或密码错误。',
+  [ErrorCode.USER_NOT_FOUND]: '用户不存在。',
+  [ErrorCode.LOGIN_TYPE_UNSUPPORTED]: '暂不支持这种登录方式。',
+  [ErrorCode.FORBIDDEN]: '你没有权限这样做。',
+  [ErrorCode.NOT_FOUND]: '未找到。',
+  [ErrorCode.ROUTE_NOT_FOUND]: '接口不存在。',
+  [ErrorCode.TOO_MANY_REQUESTS]: '请求过于频繁，请稍后再试。',
+  [ErrorCode.NOT_ENOUGH_POWER]: '电量不足，请获取电量。',
+  [ErrorCode.DATABASE_UNAVAILABLE]: '数据库暂不可用，请稍后再试。',
+  [ErrorCode.INTERNAL_ERROR]: '服务器出了点问题，请稍后再试。',
+};
+
+export const ERROR_MESSAGES: Record<Language, Messages> = { en, 'zh-CN': zh };
+
+export function errorMessage(code: ErrorCode, language: Language, params: Record<string, string | number> = {}) {
+  return ERROR_MESSAGES[language][code].replace(/\{(\w+)\}/g, (_, key: string) => String(params[key] ?? ''));
+}

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { EnvironmentVariables } from './env.validation';
+
+/** Resolved configuration: validated variables plus what is derived from them. */
+export interface AppConfig {
+  env: EnvironmentVariables;
+  dataDir: string;
+  jwtSecret: string;
+  corsOrigins: string[];
+  webDistDir: string | null;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export function resolveConfig(env: EnvironmentVariables, cwd = process.cwd()): AppConfig {
+  const dataDir = isAbsolute(env.DATA_DIR) ? env.DATA_DIR : resolve(cwd, env.DATA_DIR);
+  const webDistDir = resolveWebDist(env.WEB_DIST_DIR, cwd);
+  return {
+    env,
+    dataDir,
+    jwtSecret: env.JWT_SECRET ?? loadOrCreateSecret(dataDir, 'jwt-secret'),
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+    webDistDir,
+  };
+}
+
+function resolveWebDist(configured: string | undefined, cwd: string): string | null {
+  const candidate = configured
+    ? resolve(cwd, configured)
+    : resolve(__dirname, '..', '..', '..', 'web', 'dist');
+  return existsSync(join(candidate, 'index.html')) ? candidate : null;
+}
+
+// The embedded default needs no keys: a secret is generated once and kept beside the data.
+function loadOrCreateSecret(dataDir: string, name: string): string {
+  const file = join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

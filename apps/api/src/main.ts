@@ -1,0 +1,38 @@
+import 'reflect-metadata';
+import { config as loadDotenv } from 'dotenv';
+import { resolve } from 'node:path';
+import { createApp } from './app.factory';
+import { resolveConfig } from './config/app-config';
+import { ConfigError, validateEnv } from './config/env.validation';
+import { startDatabase } from './database/embedded-database';
+
+async function main(): Promise<void> {
+  // .env in the repository root (or the working folder) for local runs; real deployments set variables.
+  loadDotenv({ path: [resolve(process.cwd(), '.env'), resolve(__dirname, '..', '..', '..', '.env')], quiet: true });
+  const env = validateEnv(process.env);
+  const config = resolveConfig(env);
+  const database = await startDatabase({
+    uri: env.MONGODB_URI,
+    mode: env.EMBEDDED_DATABASE,
+    dataDir: config.dataDir,
+    log: (m) => console.log(`[database] ${m}`),
+  });
+  const app = await createApp(config, database);
+  const stopDatabase = () => database.stop();
+  process.once('beforeExit', stopDatabase);
+  await app.listen(env.PORT, env.HOST);
+  const shown = env.HOST === '0.0.0.0' ? 'localhost' : env.HOST;
+  console.log(
+    `TaleLoom is running at http://${shown}:${env.PORT} (API under /api, Swagger UI at /api/docs)` +
+      (config.webDistDir ? '' : ' — web app not built, serving the API only'),
+  );
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,43 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+
+// The metadata storage class-transformer keeps for @Type(); the schemas follow nested DTOs with it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
+
+/** Swagger UI at /api/docs (served offline), with every contracts DTO as a schema. */
+export function setupSwagger(app: INestApplication): void {
+  const config = new DocumentBuilder()
+    .setTitle('TaleLoom API')
+    .setDescription(
+      'Interactive AI story platform. Every answer is `{status, message, data}` or ' +
+        '`{status:"error", code, message}`; POST bodies may carry `language` (en or zh-CN) for messages.',
+    )
+    .setVersion('0.1.0')
+    .addBearerAuth()
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  const dtoSchemas = validationMetadatasToSchemas({
+    classTransformerMetadataStorage: defaultMetadataStorage,
+    refPointerPrefix: '#/components/schemas/',
+  });
+  document.components = {
+    ...document.components,
+    schemas: {
+      ...(document.components?.schemas ?? {}),
+      ...(dtoSchemas as Record<string, object>),
+      ApiError: {
+        type: 'object',
+        required: ['status', 'code', 'message'],
+        properties: {
+          status: { type: 'string', enum: ['error'] },
+          code: { type: 'string' },
+          message: { type: 'string' },
+          details: { type: 'array', items: { type: 'object' } },
+        },
+      },
+    },
+  };
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+}

@@ -1,0 +1,65 @@
+import 'reflect-metadata';
+import type { INestApplication } from '@nestjs/common';
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { DatabaseKind } from '@taleloom/contracts';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Connection } from 'mongoose';
+import { createApp } from '../src/app.factory';
+import { AppConfig, resolveConfig } from '../src/config/app-config';
+import { validateEnv } from '../src/config/env.validation';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+
+export interface TestApp {
+  app: INestApplication;
+  config: AppConfig;
+  connection: Connection;
+  /** Empties every collection: call it in beforeEach for a clean database per test. */
+  clean(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The one way an API test suite gets the whole app on a clean database of its own,
+ * on the server that test/global-setup.ts started.
+ */
+export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+  const baseUri = process.env.TEST_DATABASE_URI;
+  if (!baseUri) throw new Error('TEST_DATABASE_URI is not set: run API tests through jest (global-setup.ts)');
+  const url = new URL(baseUri);
+  url.pathname = `/t_${randomBytes(6).toString('hex')}`;
+  const env = validateEnv({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'taleloom-test-')),
+    JWT_SECRET: TEST_JWT_SECRET,
+    WEB_DIST_DIR: join(tmpdir(), 'no-web-dist'),
+    ...overrides,
+  });
+  const config = resolveConfig(env);
+  const app = await createApp(config, {
+    uri: url.toString(),
+    kind: (process.env.TEST_DATABASE_KIND as DatabaseKind) ?? 'uri',
+    stop: async () => undefined,
+  });
+  const connection = app.get<Connection>(getConnectionToken());
+  return {
+    app,
+    config,
+    connection,
+    clean: async () => {
+      const collections = await connection.db!.collections();
+      await Promise.all(collections.map((c) => c.deleteMany({})));
+    },
+    close: async () => {
+      await connection.db?.dropDatabase().catch(() => undefined);
+      await app.close();
+    },
+  };
+}
+
+/** True when tests run on the offline stand-in, which lacks some MongoDB guarantees. */
+export const onStandIn = () => process.env.TEST_DATABASE_KIND === 'stand-in';

@@ -1,0 +1,25 @@
+/**
+ * Every error the API can answer. The API sends `{status:'error', code, message}`;
+ * the web app shows its own translation of `code` (locale key `errors.<code>`).
+ */
+export enum ErrorCode {
+  VALIDATION_FAILED = 'VALIDATION_FAILED',
+  INVALID_JSON = 'INVALID_JSON',
+  PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
+  UNAUTHORIZED = 'UNAUTHORIZED',
+  TOKEN_INVALID = 'TOKEN_INVALID',
+  TOKEN_EXPIRED = 'TOKEN_EXPIRED',
+  WRONG_PASSWORD = 'WRONG_PASSWORD',
+  USER_NOT_FOUND = 'USER_NOT_FOUND',
+  LOGIN_TYPE_UNSUPPORTED = 'LOGIN_TYPE_UNSUPPORTED',
+  FORBIDDEN = 'FORBIDDEN',
+  NOT_FOUND = 'NOT_FOUND',
+  ROUTE_NOT_FOUND = 'ROUTE_NOT_FOUND',
+  TOO_MANY_REQUESTS = 'TOO_MANY_REQUESTS',
+  NOT_ENOUGH_POWER = 'NOT_ENOUGH_POWER',
+  DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
+  INTERNAL_ERROR = 'INTERNAL_ERROR',
+}
+
+/** Every code, for exhaustive checks in tests and locale files. */
+export const ALL_ERROR_CODES: readonly ErrorCode[] = Object.values(ErrorCode);
