@@ -2,7 +2,7 @@
 // Runs every suite (unit, API end-to-end, browser) and prints one closing line:
 // "N passed, N failed, N skipped". Exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,11 +35,15 @@ function check(label, ok) {
   }
 }
 
-for (const s of suites) rmSync(join(root, s.report), { force: true });
+for (const s of suites) {
+  rmSync(join(root, s.report), { force: true });
+  mkdirSync(dirname(join(root, s.report)), { recursive: true });
+}
 
 check('build', run('build', 'pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']));
 check('typecheck', run('typecheck', 'pnpm', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']));
-run('unit and API tests', 'pnpm', ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--output-logs=full']);
+check('lint', run('lint', 'pnpm', ['exec', 'turbo', 'run', 'lint', '--output-logs=errors-only']));
+run('unit and API tests', 'pnpm', ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue', '--output-logs=full']);
 run('browser tests', 'pnpm', ['--filter', '@taleloom/web', 'run', 'test:e2e']);
 
 if (spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0) {
