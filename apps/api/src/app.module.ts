@@ -8,6 +8,7 @@ import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import type { DatabaseHandle } from './database/embedded-database';
 import { HealthModule } from './health/health.module';
+import { ModelsModule } from './models/models.module';
 import { UsersModule } from './users/users.module';
 
 const REQUEST_ID_HEADER = 'x-request-id';
@@ -43,6 +44,7 @@ export class AppModule {
         AuthModule,
         HealthModule,
         UsersModule,
+        ModelsModule,
       ],
     };
   }

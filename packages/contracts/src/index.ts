@@ -4,3 +4,7 @@ export * from './common/localized.dto';
 export * from './users/login.dto';
 export * from './users/user-info';
 export * from './streaming/stream-event';
+export * from './models/model-list';
+export * from './play/send-turn.dto';
+export * from './play/accept-turn.dto';
+export * from './play/pending-turn';

@@ -28,14 +28,22 @@ export function httpStatusOf(code: ErrorCode): number {
       return 402;
     case ErrorCode.FORBIDDEN:
       return 403;
+    case ErrorCode.GENERATION_IN_PROGRESS:
+      return 409;
     case ErrorCode.NOT_FOUND:
+    case ErrorCode.MODEL_NOT_FOUND:
     case ErrorCode.ROUTE_NOT_FOUND:
     case ErrorCode.USER_NOT_FOUND:
       return 404;
     case ErrorCode.PAYLOAD_TOO_LARGE:
       return 413;
     case ErrorCode.TOO_MANY_REQUESTS:
+    case ErrorCode.SEND_TOO_FAST:
       return 429;
+    case ErrorCode.PROVIDER_ERROR:
+      return 502;
+    case ErrorCode.PROVIDER_TIMEOUT:
+      return 504;
     case ErrorCode.DATABASE_UNAVAILABLE:
       return 503;
     case ErrorCode.INTERNAL_ERROR:

@@ -18,6 +18,11 @@ const en: Messages = {
   [ErrorCode.ROUTE_NOT_FOUND]: 'No such endpoint.',
   [ErrorCode.TOO_MANY_REQUESTS]: 'Too many requests. Please try again later.',
   [ErrorCode.NOT_ENOUGH_POWER]: 'Not enough power, please get power.',
+  [ErrorCode.MODEL_NOT_FOUND]: 'That model is not available. Please choose another one.',
+  [ErrorCode.GENERATION_IN_PROGRESS]: 'The story is still being written. Please wait for it to finish.',
+  [ErrorCode.SEND_TOO_FAST]: 'You are sending too fast. Please wait a second.',
+  [ErrorCode.PROVIDER_ERROR]: 'The model failed while writing. The text so far is kept and nothing was charged.',
+  [ErrorCode.PROVIDER_TIMEOUT]: 'The model took too long to answer. The text so far is kept and nothing was charged.',
   [ErrorCode.DATABASE_UNAVAILABLE]: 'The database is unavailable. Please try again later.',
   [ErrorCode.INTERNAL_ERROR]: 'Something went wrong on our side. Please try again later.',
 };
@@ -37,6 +42,11 @@ const zh: Messages = {
   [ErrorCode.ROUTE_NOT_FOUND]: '接口不存在。',
   [ErrorCode.TOO_MANY_REQUESTS]: '请求过于频繁，请稍后再试。',
   [ErrorCode.NOT_ENOUGH_POWER]: '电量不足，请获取电量。',
+  [ErrorCode.MODEL_NOT_FOUND]: '该模型不可用，请换一个模型。',
+  [ErrorCode.GENERATION_IN_PROGRESS]: '故事正在生成中，请等它写完。',
+  [ErrorCode.SEND_TOO_FAST]: '发送太快了，请稍等一秒。',
+  [ErrorCode.PROVIDER_ERROR]: '模型在生成时出错，已保留已生成的文字，未扣除电量。',
+  [ErrorCode.PROVIDER_TIMEOUT]: '模型响应超时，已保留已生成的文字，未扣除电量。',
   [ErrorCode.DATABASE_UNAVAILABLE]: '数据库暂不可用，请稍后再试。',
   [ErrorCode.INTERNAL_ERROR]: '服务器出了点问题，请稍后再试。',
 };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { loadPlatformModels, type PlatformModel } from '../models/model-config';
 import { EnvironmentVariables } from './env.validation';
 
 /** Resolved configuration: validated variables plus what is derived from them. */
@@ -10,6 +11,8 @@ export interface AppConfig {
   jwtSecret: string;
   corsOrigins: string[];
   webDistDir: string | null;
+  /** Platform models in menu order; the first is the default. */
+  models: PlatformModel[];
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -26,6 +29,7 @@ export function resolveConfig(env: EnvironmentVariables, cwd = process.cwd()): A
       .map((o) => o.trim())
       .filter(Boolean),
     webDistDir,
+    models: loadPlatformModels(env, cwd),
   };
 }
 

@@ -3,6 +3,7 @@ import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, valida
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const EMBEDDED_DATABASE_MODES = ['auto', 'memory-server', 'stand-in'] as const;
+export const DEMO_MODEL_MODES = ['auto', 'on', 'off'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const toInt = ({ value }: { value: unknown }) =>
@@ -61,6 +62,40 @@ export class EnvironmentVariables {
   @IsInt()
   @Min(1024)
   BODY_LIMIT_BYTES = 1_048_576;
+
+  // A JSON file listing the platform models (see README "Models"); read once at start.
+  @IsOptional()
+  @IsString()
+  MODELS_FILE?: string;
+
+  // The same list inline, as a JSON array; entries add to (or replace by value) those of MODELS_FILE.
+  @IsOptional()
+  @IsString()
+  MODELS_JSON?: string;
+
+  // The offline demo model: auto = offered only when no other model is configured.
+  @IsIn(DEMO_MODEL_MODES)
+  DEMO_MODEL: (typeof DEMO_MODEL_MODES)[number] = 'auto';
+
+  // Power one demo generation costs (0: free).
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  DEMO_MODEL_POINTS = 0;
+
+  // Pause between the demo model's chunks, in milliseconds (it streams like a real model).
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(5000)
+  DEMO_MODEL_CHUNK_DELAY_MS = 30;
+
+  // A provider that sends nothing for this long fails the generation (PROVIDER_TIMEOUT; nothing charged).
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  PROVIDER_TIMEOUT_SECONDS = 60;
 }
 
 /** Validates the environment once at start; a bad variable stops start-up with a sentence naming it. */

@@ -17,6 +17,16 @@ export enum ErrorCode {
   ROUTE_NOT_FOUND = 'ROUTE_NOT_FOUND',
   TOO_MANY_REQUESTS = 'TOO_MANY_REQUESTS',
   NOT_ENOUGH_POWER = 'NOT_ENOUGH_POWER',
+  /** The chosen model is not offered (any more). */
+  MODEL_NOT_FOUND = 'MODEL_NOT_FOUND',
+  /** The story is generating; wait for it to finish. */
+  GENERATION_IN_PROGRESS = 'GENERATION_IN_PROGRESS',
+  /** Sends on one story are at most one per second. */
+  SEND_TOO_FAST = 'SEND_TOO_FAST',
+  /** The model provider failed or broke off; nothing was charged. */
+  PROVIDER_ERROR = 'PROVIDER_ERROR',
+  /** The model provider took too long to answer; nothing was charged. */
+  PROVIDER_TIMEOUT = 'PROVIDER_TIMEOUT',
   DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
 }

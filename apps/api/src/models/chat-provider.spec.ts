@@ -1,0 +1,97 @@
+import { ErrorCode } from '@taleloom/contracts';
+import { startOpenAIStub, type OpenAIStub } from '../../test/support/openai-stub';
+import { ChatProvider, ProviderFailure, type ProviderChunk } from './chat-provider';
+import { DEMO_MODEL, type PlatformModel } from './model-config';
+import { startDemoModelServer } from './demo-model-server';
+
+describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', () => {
+  let stub: OpenAIStub;
+  let model: PlatformModel;
+  const provider = new ChatProvider();
+  const collect = async (iter: AsyncIterable<ProviderChunk>) => {
+    const out: ProviderChunk[] = [];
+    for await (const c of iter) out.push(c);
+    return out;
+  };
+  const request = (over: Partial<PlatformModel> = {}) => ({
+    model: { ...model, ...over },
+    apiKey: '',
+    messages: [{ role: 'user' as const, content: 'hello' }],
+    maxTokens: 100,
+    idleTimeoutMs: 2000,
+  });
+
+  beforeAll(async () => {
+    stub = await startOpenAIStub();
+    model = { ...DEMO_MODEL, value: 'stub', model: 'stub-model', demo: false, baseURL: stub.baseURL };
+  });
+  afterEach(() => stub.reset());
+  afterAll(() => stub.close());
+
+  it('streams deltas and usage, sending the model name, max_tokens and include_usage', async () => {
+    stub.set({ chunks: ['One', ' two', ' three'] });
+    const chunks = await collect(provider.stream(request()));
+    expect(chunks).toEqual([
+      { type: 'delta', text: 'One' },
+      { type: 'delta', text: ' two' },
+      { type: 'delta', text: ' three' },
+      { type: 'usage', promptTokens: 10, completionTokens: 3 },
+    ]);
+    expect(stub.requests).toBe(1);
+    expect(stub.bodies[0]).toMatchObject({ model: 'stub-model', max_tokens: 100, stream: true, stream_options: { include_usage: true } });
+  });
+
+  it('relays reasoning_content only for models with reasoning enabled', async () => {
+    stub.set({ chunks: ['A'], reasoning: ['hm', 'm'] });
+    const off = await collect(provider.stream(request()));
+    expect(off.filter((c) => c.type === 'reasoning')).toEqual([]);
+    const on = await collect(provider.stream(request({ enableReasoning: true })));
+    expect(on.slice(0, 3)).toEqual([
+      { type: 'reasoning', text: 'hm' },
+      { type: 'reasoning', text: 'm' },
+      { type: 'delta', text: 'A' },
+    ]);
+  });
+
+  it('fails with PROVIDER_ERROR when the stream breaks off, after yielding what came', async () => {
+    stub.set({ chunks: ['a', 'b', 'c', 'd'], failAfter: 2 });
+    const seen: string[] = [];
+    await expect(
+      (async () => {
+        for await (const c of provider.stream(request())) if (c.type === 'delta') seen.push(c.text);
+      })(),
+    ).rejects.toMatchObject({ code: ErrorCode.PROVIDER_ERROR });
+    expect(seen).toEqual(['a', 'b']);
+  });
+
+  it('fails with PROVIDER_ERROR on an error event and on an HTTP error, without retrying', async () => {
+    stub.set({ chunks: ['a', 'b'], failAfter: 1, failMode: 'error-event' });
+    await expect(collect(provider.stream(request()))).rejects.toBeInstanceOf(ProviderFailure);
+    stub.set({ httpStatus: 500 });
+    await expect(collect(provider.stream(request()))).rejects.toMatchObject({ code: ErrorCode.PROVIDER_ERROR });
+    expect(stub.requests).toBe(2);
+  });
+
+  it('fails with PROVIDER_TIMEOUT when the provider goes quiet', async () => {
+    stub.set({ chunks: ['a', 'b'], delayMs: 1000 });
+    await expect(collect(provider.stream({ ...request(), idleTimeoutMs: 200 }))).rejects.toMatchObject({
+      code: ErrorCode.PROVIDER_TIMEOUT,
+    });
+  });
+
+  it('drives the offline demo model through the same path, in the story language', async () => {
+    const demo = await startDemoModelServer(0);
+    try {
+      const demoModel = { ...DEMO_MODEL, baseURL: demo.baseURL };
+      const en = await provider.complete({ ...request(), model: demoModel, messages: [{ role: 'user', content: 'Mara: I open the door.' }] });
+      expect(en.length).toBeGreaterThan(60);
+      expect(en).toMatch(/[A-Za-z]/);
+      const zh = await provider.complete({ ...request(), model: demoModel, messages: [{ role: 'user', content: '小林：我推开了门。' }] });
+      expect(zh).toMatch(/[\u4e00-\u9fff]{20}/);
+      const again = await provider.complete({ ...request(), model: demoModel, messages: [{ role: 'user', content: 'Mara: I open the door.' }] });
+      expect(again).not.toBe(en);
+    } finally {
+      await demo.close();
+    }
+  });
+});

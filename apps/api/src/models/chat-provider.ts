@@ -1,0 +1,124 @@
+import { ErrorCode } from '@taleloom/contracts';
+import OpenAI from 'openai';
+import type { PlatformModel } from './model-config';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** What a provider stream turns into; nothing else leaves this file. */
+export type ProviderChunk =
+  | { type: 'delta'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'usage'; promptTokens: number; completionTokens: number };
+
+export interface ChatRequest {
+  model: PlatformModel;
+  apiKey: string;
+  messages: ChatMessage[];
+  maxTokens: number;
+  /** Fails with PROVIDER_TIMEOUT when nothing arrives for this long. */
+  idleTimeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** A provider failure, with the code the client is told (PROVIDER_ERROR or PROVIDER_TIMEOUT). */
+export class ProviderFailure extends Error {
+  constructor(
+    readonly code: ErrorCode.PROVIDER_ERROR | ErrorCode.PROVIDER_TIMEOUT,
+    detail: string,
+  ) {
+    super(detail);
+    this.name = 'ProviderFailure';
+  }
+}
+
+// Fields some OpenAI-compatible providers add to a delta (DeepSeek, Qwen: reasoning_content; OpenRouter: reasoning).
+interface ReasoningDelta {
+  reasoning_content?: string | null;
+  reasoning?: string | null;
+}
+
+/**
+ * The one provider: OpenAI-compatible chat completions, streamed, through the `openai` SDK.
+ * Platform models, the demo model and the test stub all go through this code path.
+ */
+export class ChatProvider {
+  private readonly clients = new Map<string, OpenAI>();
+
+  async *stream(req: ChatRequest): AsyncGenerator<ProviderChunk> {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(req.signal?.reason);
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, req.idleTimeoutMs);
+    };
+    arm();
+    try {
+      const stream = await this.client(req.model, req.apiKey).chat.completions.create(
+        {
+          model: req.model.model,
+          messages: req.messages,
+          max_tokens: req.maxTokens,
+          stream: true,
+          stream_options: { include_usage: true },
+        },
+        { signal: controller.signal },
+      );
+      for await (const chunk of stream) {
+        arm();
+        const delta = chunk.choices?.[0]?.delta as (OpenAI.Chat.ChatCompletionChunk.Choice.Delta & ReasoningDelta) | undefined;
+        const reasoning = delta?.reasoning_content ?? delta?.reasoning;
+        if (reasoning && req.model.enableReasoning) yield { type: 'reasoning', text: reasoning };
+        if (delta?.content) yield { type: 'delta', text: delta.content };
+        if (chunk.usage) {
+          yield {
+            type: 'usage',
+            promptTokens: chunk.usage.prompt_tokens ?? 0,
+            completionTokens: chunk.usage.completion_tokens ?? 0,
+          };
+        }
+      }
+      // An aborted SDK stream can end quietly instead of throwing.
+      if (timedOut) throw new ProviderFailure(ErrorCode.PROVIDER_TIMEOUT, `no data for ${req.idleTimeoutMs} ms`);
+      if (controller.signal.aborted) throw new ProviderFailure(ErrorCode.PROVIDER_ERROR, 'aborted');
+    } catch (error) {
+      if (error instanceof ProviderFailure) throw error;
+      if (timedOut) throw new ProviderFailure(ErrorCode.PROVIDER_TIMEOUT, `no data for ${req.idleTimeoutMs} ms`);
+      throw new ProviderFailure(ErrorCode.PROVIDER_ERROR, describe(error));
+    } finally {
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** A whole answer as one string (used to fold old text into the summary). */
+  async complete(req: ChatRequest): Promise<string> {
+    let text = '';
+    for await (const chunk of this.stream(req)) if (chunk.type === 'delta') text += chunk.text;
+    return text;
+  }
+
+  private client(model: PlatformModel, apiKey: string): OpenAI {
+    const key = `${model.baseURL}\n${apiKey}`;
+    let client = this.clients.get(key);
+    if (!client) {
+      // No SDK retries: a retried stream would repeat text the user already saw.
+      client = new OpenAI({ baseURL: model.baseURL, apiKey: apiKey || 'none', maxRetries: 0 });
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof OpenAI.APIError) return `${error.status ?? 'no status'}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
