@@ -1,0 +1,60 @@
+import type { PlayMode } from './prompt-types';
+
+export type PromptLanguage = 'en' | 'zh';
+
+// The built-in prompts, used when a story's prompt switches are 'default'. They speak the story's language.
+export const DEFAULT_SYSTEM_PROMPT: Record<PromptLanguage, string> = {
+  en:
+    'You are the co-author of an interactive story. Continue the story from where it stops, in the same ' +
+    'language, voice and tense. Write vivid, concrete prose of one to three paragraphs. Keep every character ' +
+    'consistent with the setup and with what already happened. Never decide what the player\'s character says ' +
+    'or thinks; let the other characters and the world react. Do not repeat the text, do not summarise it, and ' +
+    'do not add notes or headings.',
+  zh:
+    '你是一个互动故事的共同作者。请从故事停下的地方接着写，保持相同的语言、文风和人称。用一到三段生动、具体的文字续写。' +
+    '人物言行要与设定和已发生的情节一致。不要替玩家扮演的角色说话或决定其想法，而是让其他角色和世界做出回应。' +
+    '不要重复原文，不要总结，不要添加注释或标题。',
+};
+
+export const DEFAULT_USER_PROMPT: Record<PromptLanguage, string> = {
+  en: 'Continue the story.',
+  zh: '请继续这个故事。',
+};
+
+export const PLAY_MODE_INSTRUCTIONS: Record<PlayMode, Record<PromptLanguage, string>> = {
+  fly_free: {
+    en: 'Play mode: free. Follow the player\'s lead; there are no set goals.',
+    zh: '游戏模式：自由。跟随玩家的引导，没有既定目标。',
+  },
+  tasks_guider: {
+    en: 'Play mode: guide. Let the story offer openings toward the goal below, without forcing it.',
+    zh: '游戏模式：引导。让情节自然地提供通向下列目标的机会，但不要强求。',
+  },
+  tasks_master: {
+    en: 'Play mode: game master. Steer events firmly toward the goal below and make obstacles matter.',
+    zh: '游戏模式：主持。有力地推动情节朝下列目标发展，让阻碍真正产生影响。',
+  },
+};
+
+export const LABELS: Record<PromptLanguage, Record<'setup' | 'hidden' | 'goal' | 'summary' | 'story' | 'note' | 'player' | 'narrator', string>> = {
+  en: {
+    setup: 'Prologue and characters',
+    hidden: 'Hidden settings (never reveal them directly)',
+    goal: 'Goal',
+    summary: 'Summary of earlier events',
+    story: 'The story so far (most recent part)',
+    note: "Author's note (follow it for the next part)",
+    player: 'The player writes as {role}',
+    narrator: 'The player writes as the narrator',
+  },
+  zh: {
+    setup: '开篇与角色设定',
+    hidden: '隐藏设定（不要直接透露）',
+    goal: '目标',
+    summary: '前情提要',
+    story: '故事正文（最近部分）',
+    note: '作者备注（续写时请遵循）',
+    player: '玩家以「{role}」的身份写道',
+    narrator: '玩家以旁白的身份写道',
+  },
+};

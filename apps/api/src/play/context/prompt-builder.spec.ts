@@ -1,0 +1,129 @@
+import { countTokens } from 'gpt-tokenizer';
+import { assemblePrompt, formatUserPart, storyLanguage } from './prompt-builder';
+import type { PromptStory } from './prompt-types';
+import { foldMessages } from './summary-prompt';
+import { TokenCounter } from './token-counter';
+
+const baseStory: PromptStory = {
+  prologue_and_characters: 'Mara, a smuggler with a debt. Ilan, the harbour master who wants her gone.',
+  hidden_settings: 'Ilan is her brother',
+  goal: 'Pay the debt before the storm',
+  author_remark: 'Keep it tense and short.',
+  previous_summary: 'Mara stole the ledger from the customs house.',
+  main_text: 'Mara stood on the pier.',
+  play_mode: 'fly_free',
+  settings_system_prompt_switch: 'default',
+  settings_system_prompt_text: '',
+  settings_user_prompt_switch: 'default',
+  settings_user_prompt_text: '',
+};
+const budget = { contextWindow: 8192, maxOutput: 512 };
+const joined = (p: ReturnType<typeof assemblePrompt>) => p.messages.map((m) => m.content).join('\n');
+
+function novel(chars: number): string {
+  const sentences = [
+    'The tide came in slowly over the black stones of the harbour.',
+    'Somewhere a bell rang twice and then fell silent.',
+    'Mara counted the coins again, though she knew the sum by heart.',
+    'Ilan watched from the customs house, his lamp burning late.',
+    'Rain moved across the bay in long grey curtains.',
+  ];
+  const parts: string[] = [];
+  let n = 0;
+  let i = 0;
+  while (n < chars) {
+    const s = `${sentences[i % sentences.length]} (${i})${i % 6 === 5 ? '\n\n' : ' '}`;
+    parts.push(s);
+    n += s.length;
+    i++;
+  }
+  return parts.join('').slice(0, chars);
+}
+
+describe('prompt assembly', () => {
+  it('puts every part in its place, stable parts first', () => {
+    const p = assemblePrompt(baseStory, { role: 'Mara', content: 'I untie the boat.' }, budget, 0, new TokenCounter());
+    expect(p.messages.map((m) => m.role)).toEqual(['system', 'user', 'user']);
+    expect(p.messages[0].content).toContain('co-author of an interactive story');
+    expect(p.messages[0].content).toContain('Play mode: free');
+    expect(p.messages[0].content).not.toContain('Pay the debt');
+    expect(p.messages[1].content).toMatch(/Prologue and characters[\s\S]*Ilan is her brother[\s\S]*stole the ledger[\s\S]*Mara stood on the pier\.$/);
+    expect(p.messages[2].content).toMatch(/Keep it tense and short\.[\s\S]*Continue the story\.[\s\S]*as Mara:\nI untie the boat\.$/);
+    expect(p.textStart).toBe(0);
+    expect(p.fold).toBeNull();
+    expect(Math.abs(p.promptTokens - p.messages.reduce((n, m) => n + countTokens(m.content) + 4, 0))).toBeLessThan(12);
+  });
+
+  it('uses custom prompts, the goal in task modes, and the narrator for an empty role', () => {
+    const story = {
+      ...baseStory,
+      play_mode: 'tasks_master' as const,
+      settings_system_prompt_switch: 'custom' as const,
+      settings_system_prompt_text: 'SYSTEM-X',
+      settings_user_prompt_switch: 'custom' as const,
+      settings_user_prompt_text: 'USER-Y',
+    };
+    const p = assemblePrompt(story, { role: '', content: 'A storm rises.' }, budget, 0, new TokenCounter());
+    expect(p.messages[0].content).toMatch(/^SYSTEM-X[\s\S]*game master[\s\S]*Goal: Pay the debt/);
+    expect(p.messages[2].content).toContain('USER-Y');
+    expect(p.messages[2].content).toContain('as the narrator:\nA storm rises.');
+    const cont = assemblePrompt(story, { role: 'Mara', content: '  ' }, budget, 0, new TokenCounter());
+    expect(cont.messages[2].content.endsWith('USER-Y')).toBe(true);
+  });
+
+  it('speaks Chinese for a Chinese story', () => {
+    const story = { ...baseStory, main_text: '玛拉站在码头上，望着远处的灯塔。', author_remark: '' };
+    expect(storyLanguage(story.main_text)).toBe('zh');
+    const p = assemblePrompt(story, { role: '玛拉', content: '我解开缆绳。' }, budget, 0, new TokenCounter());
+    expect(p.messages[0].content).toContain('互动故事的共同作者');
+    expect(p.messages[2].content).toContain('玩家以「玛拉」的身份写道');
+    expect(formatUserPart('玛拉', '我解开缆绳。', 'zh')).toBe('玛拉：我解开缆绳。');
+    expect(formatUserPart('', ' The wind rose. ', 'en')).toBe('The wind rose.');
+    expect(formatUserPart('Mara', '', 'en')).toBe('');
+  });
+
+  it('fits a 1,000,000-character story into the context window with the summary, the note and the newest text, quickly', () => {
+    const story = { ...baseStory, main_text: novel(1_000_000) + '\nTHE NEWEST LINE.' };
+    const counter = new TokenCounter();
+    const model = { contextWindow: 32_000, maxOutput: 1000 };
+    const times: number[] = [];
+    let p = assemblePrompt(story, { role: 'Mara', content: 'Go on.' }, model, 0, counter);
+    for (let i = 0; i < 9; i++) {
+      const t0 = performance.now();
+      p = assemblePrompt(story, { role: 'Mara', content: `Go on ${i}.` }, model, 0, counter);
+      times.push(performance.now() - t0);
+    }
+    const exact = p.messages.reduce((n, m) => n + countTokens(m.content) + 4, 3);
+    expect(exact + model.maxOutput).toBeLessThanOrEqual(model.contextWindow);
+    expect(exact).toBeGreaterThan(model.contextWindow * 0.85);
+    const all = joined(p);
+    expect(all).toContain('Mara stole the ledger from the customs house.');
+    expect(all).toContain('Keep it tense and short.');
+    expect(all).toContain('THE NEWEST LINE.');
+    expect(p.textStart).toBeGreaterThan(800_000);
+    expect(p.fold).toEqual({ from: 0, to: expect.any(Number) });
+    expect(p.fold!.to).toBeGreaterThan(p.textStart);
+    times.sort((a, b) => a - b);
+    // Generous bound for slow CI machines; the benchmark reports the real figure.
+    expect(times[4]).toBeLessThan(250);
+  });
+
+  it('asks for no fold once the summary covers what falls out of the window', () => {
+    const story = { ...baseStory, main_text: novel(200_000) };
+    const counter = new TokenCounter();
+    const first = assemblePrompt(story, { role: '', content: '' }, budget, 0, counter);
+    expect(first.fold).not.toBeNull();
+    const after = assemblePrompt(story, { role: '', content: '' }, budget, first.fold!.to, counter);
+    expect(after.fold).toBeNull();
+    // A little more text does not fold again at once.
+    const grown = { ...story, main_text: story.main_text + novel(2000) };
+    expect(assemblePrompt(grown, { role: '', content: '' }, budget, first.fold!.to, counter).fold).toBeNull();
+  });
+
+  it('builds a fold request that fits, keeping the newest part of an overlong text', () => {
+    const text = novel(300_000) + ' LAST.';
+    const msgs = foldMessages('Earlier things.', text, 'en', 6000, 800, new TokenCounter());
+    expect(msgs[1].content).toMatch(/^<previous-summary>\nEarlier things\.\n<\/previous-summary>\n<new-text>\n[\s\S]*LAST\.\n<\/new-text>$/);
+    expect(countTokens(msgs.map((m) => m.content).join('\n'))).toBeLessThanOrEqual(6000);
+  });
+});

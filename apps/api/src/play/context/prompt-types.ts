@@ -1,0 +1,42 @@
+import type { ChatMessage } from '../../models/chat-provider';
+
+export type PlayMode = 'tasks_master' | 'tasks_guider' | 'fly_free';
+
+/** What prompt assembly reads from a story (a subset of the stored record). */
+export interface PromptStory {
+  prologue_and_characters: string;
+  hidden_settings: string;
+  goal: string;
+  author_remark: string;
+  previous_summary: string;
+  main_text: string;
+  play_mode: PlayMode;
+  settings_system_prompt_switch: 'default' | 'custom';
+  settings_system_prompt_text: string;
+  settings_user_prompt_switch: 'default' | 'custom';
+  settings_user_prompt_text: string;
+}
+
+export interface PromptBudget {
+  contextWindow: number;
+  maxOutput: number;
+}
+
+/** The player's line for this turn (empty content: just continue). */
+export interface PromptTurn {
+  role: string;
+  content: string;
+}
+
+export interface AssembledPrompt {
+  messages: ChatMessage[];
+  /** Tokens of the whole prompt (counted, chunk-summed: an upper bound within a few tokens). */
+  promptTokens: number;
+  /** Where the story text included in the prompt begins (a character index in main_text). */
+  textStart: number;
+  /**
+   * Text that is in neither the prompt nor the summary, to be folded into the summary:
+   * main_text[from, to). Null when nothing is lost.
+   */
+  fold: { from: number; to: number } | null;
+}
