@@ -1,4 +1,4 @@
-import { IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { LocalizedDto } from '../common/localized.dto';
 
 /** The longest single accepted turn (user part or AI part). */
@@ -16,4 +16,10 @@ export class AcceptTurnDto extends LocalizedDto {
   @IsString()
   @MaxLength(ACCEPT_PART_MAX_LENGTH)
   newContent!: string;
+
+  /** The turn being accepted (from the `user`/`done` events): a repeated accept then appends nothing. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  turnId?: string;
 }
