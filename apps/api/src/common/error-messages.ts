@@ -18,6 +18,8 @@ const en: Messages = {
   [ErrorCode.ROUTE_NOT_FOUND]: 'No such endpoint.',
   [ErrorCode.TOO_MANY_REQUESTS]: 'Too many requests. Please try again later.',
   [ErrorCode.NOT_ENOUGH_POWER]: 'Not enough power, please get power.',
+  [ErrorCode.STORY_NOT_FOUND]: 'The story does not exist or is not public.',
+  [ErrorCode.NOTHING_TO_UPDATE]: 'Nothing to update: send at least one field to change.',
   [ErrorCode.DATABASE_UNAVAILABLE]: 'The database is unavailable. Please try again later.',
   [ErrorCode.INTERNAL_ERROR]: 'Something went wrong on our side. Please try again later.',
 };
@@ -37,6 +39,8 @@ const zh: Messages = {
   [ErrorCode.ROUTE_NOT_FOUND]: '接口不存在。',
   [ErrorCode.TOO_MANY_REQUESTS]: '请求过于频繁，请稍后再试。',
   [ErrorCode.NOT_ENOUGH_POWER]: '电量不足，请获取电量。',
+  [ErrorCode.STORY_NOT_FOUND]: '故事不存在或未公开。',
+  [ErrorCode.NOTHING_TO_UPDATE]: '没有要修改的内容：请至少提供一个字段。',
   [ErrorCode.DATABASE_UNAVAILABLE]: '数据库暂不可用，请稍后再试。',
   [ErrorCode.INTERNAL_ERROR]: '服务器出了点问题，请稍后再试。',
 };
