@@ -8,6 +8,7 @@ import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import type { DatabaseHandle } from './database/embedded-database';
 import { HealthModule } from './health/health.module';
+import { SiteConfigModule } from './site-config/site-config.module';
 import { StoriesModule } from './stories/stories.module';
 import { UsersModule } from './users/users.module';
 
@@ -43,6 +44,7 @@ export class AppModule {
         HealthModule,
         UsersModule,
         StoriesModule,
+        SiteConfigModule,
       ],
     };
   }

@@ -10,3 +10,4 @@ export * from './stories/update-story.dto';
 export * from './stories/clone-public-story.dto';
 export * from './stories/story-list.dto';
 export * from './stories/story.dto';
+export * from './site-config/site-config';
