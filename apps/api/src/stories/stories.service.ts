@@ -54,7 +54,7 @@ export class StoriesService {
       author: user.userName,
       writer: user.userName,
       storyNo: await this.numbers.next(),
-      userID: new Types.ObjectId(user.userID),
+      userID: user.userID,
       time: new Date(),
     });
     return { id: story._id.toHexString() };
@@ -63,7 +63,7 @@ export class StoriesService {
   /** The play record: the owner's own, or the public version of someone else's (read-only). */
   async get(user: AuthUser, id: string): Promise<StoryData> {
     const story = await this.stories.findById(toObjectId(id)).lean().exec();
-    if (story && story.userID.equals(user.userID)) return toStoryData(story, story, true);
+    if (story && story.userID === user.userID) return toStoryData(story, story, true);
     if (story?.permission !== '1') throw new AppException(ErrorCode.STORY_NOT_FOUND);
     const snapshot = await this.publicSnapshot(story._id);
     return toStoryData(story, snapshot.state, false);
@@ -72,7 +72,7 @@ export class StoriesService {
   /** The list item of one story the caller owns or can see in the square. */
   async summary(user: AuthUser, id: string): Promise<StoryListItem> {
     const story = await this.stories.findById(toObjectId(id), LIST_PROJECTION).lean().exec();
-    if (story && story.userID.equals(user.userID)) return toListItem(story, false);
+    if (story && story.userID === user.userID) return toListItem(story, false);
     if (story?.permission !== '1') throw new AppException(ErrorCode.STORY_NOT_FOUND);
     return toListItem(story, true);
   }
@@ -84,7 +84,7 @@ export class StoriesService {
     if (Object.keys(set).length === 0) throw new AppException(ErrorCode.NOTHING_TO_UPDATE);
     if (dto.main_text !== undefined) Object.assign(set, textSnippets(dto.main_text), { time: new Date() });
     const story = await this.stories
-      .findOneAndUpdate({ _id: toObjectId(id), userID: new Types.ObjectId(user.userID) }, { $set: set }, { new: true })
+      .findOneAndUpdate({ _id: toObjectId(id), userID: user.userID }, { $set: set }, { new: true })
       .lean()
       .exec();
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
@@ -94,7 +94,7 @@ export class StoriesService {
   async rename(user: AuthUser, dto: RenameStoryDto): Promise<StoryListItem> {
     const story = await this.stories
       .findOneAndUpdate(
-        { _id: toObjectId(dto.id), userID: new Types.ObjectId(user.userID) },
+        { _id: toObjectId(dto.id), userID: user.userID },
         { $set: { name: dto.storyName } },
         { new: true, projection: LIST_PROJECTION },
       )
@@ -109,7 +109,7 @@ export class StoriesService {
     const square = query.public === 'true';
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? STORY_LIST_DEFAULT_PAGE_SIZE;
-    const filter: FilterQuery<Story> = square ? { permission: '1' } : { userID: new Types.ObjectId(user.userID) };
+    const filter: FilterQuery<Story> = square ? { permission: '1' } : { userID: user.userID };
     const search = query.search?.trim();
     if (search) filter.name = { $regex: containsPattern(search) };
     const [rows, total] = await Promise.all([
@@ -131,15 +131,15 @@ export class StoriesService {
   /** Whether the caller owns the story; someone else's private story is not found. */
   async check(user: AuthUser, id: string): Promise<CheckStoryData> {
     const story = await this.stories.findById(toObjectId(id), { userID: 1, permission: 1 }).lean().exec();
-    const mine = Boolean(story?.userID.equals(user.userID));
+    const mine = story?.userID === user.userID;
     if (!story || (!mine && story.permission !== '1')) throw new AppException(ErrorCode.STORY_NOT_FOUND);
-    return { userHasStory: mine, isPublic: story.permission === '1', originUserID: story.userID.toHexString() };
+    return { userHasStory: mine, isPublic: story.permission === '1', originUserID: story.userID };
   }
 
   /** Clones the public version of someone's story into the caller's list. */
   async clonePublic(user: AuthUser, dto: ClonePublicStoryDto): Promise<StoryIdData> {
     const story = await this.stories
-      .findOne({ _id: toObjectId(dto.storyID), userID: toObjectId(dto.userID), permission: '1' })
+      .findOne({ _id: toObjectId(dto.storyID), userID: toObjectId(dto.userID).toHexString(), permission: '1' })
       .select({ main_text: 0 })
       .lean()
       .exec();
@@ -191,7 +191,7 @@ export class StoriesService {
   async unpublish(user: AuthUser, id: string): Promise<StoryListItem> {
     const story = await this.stories
       .findOneAndUpdate(
-        { _id: toObjectId(id), userID: new Types.ObjectId(user.userID) },
+        { _id: toObjectId(id), userID: user.userID },
         { $set: { permission: '0', publishedAt: null, publicFirstLine: '', publicLastLine: '' } },
         { new: true, projection: LIST_PROJECTION },
       )
@@ -212,7 +212,7 @@ export class StoriesService {
 
   private async ownStory(user: AuthUser, id: string) {
     const story = await this.stories
-      .findOne({ _id: toObjectId(id), userID: new Types.ObjectId(user.userID) })
+      .findOne({ _id: toObjectId(id), userID: user.userID })
       .lean()
       .exec();
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);

@@ -28,7 +28,6 @@ export class StorySpreadService {
 
   /** A private copy of `state` for `owner`, one level below `source`, crediting its sources. */
   async clone(source: CloneSource, state: StoryState, owner: AuthUser): Promise<StoryDocument> {
-    const ownerId = new Types.ObjectId(owner.userID);
     const lineage = [source._id, ...(source.lineage ?? [])].slice(0, MAX_LINEAGE);
     const now = new Date();
     const story = await this.stories.create({
@@ -40,7 +39,7 @@ export class StorySpreadService {
       recovery_point: false,
       recovery_point_id: null,
       storyNo: await this.numbers.next(),
-      userID: ownerId,
+      userID: owner.userID,
       permission: '0',
       pinToTop: false,
       level: (source.level ?? 0) + 1,
@@ -50,19 +49,19 @@ export class StorySpreadService {
       lineage,
       time: now,
     });
-    await this.creditPlayer(lineage, ownerId);
+    await this.creditPlayer(lineage, owner.userID);
     return story;
   }
 
   /** Counts `player` once as a player of every source that is not their own. */
-  private async creditPlayer(lineage: Types.ObjectId[], player: Types.ObjectId): Promise<void> {
+  private async creditPlayer(lineage: Types.ObjectId[], player: string): Promise<void> {
     const sources = await this.stories
       .find({ _id: { $in: lineage }, userID: { $ne: player } }, { _id: 1 })
       .lean()
       .exec();
     const at = new Date();
     for (const { _id } of sources) {
-      if (await this.firstTime(_id, player, at)) {
+      if (await this.firstTime(_id, new Types.ObjectId(player), at)) {
         await this.stories.updateOne({ _id }, { $inc: { unique_user_count: 1 } }).exec();
       }
     }

@@ -22,7 +22,7 @@ export function toListItem(s: ListFields, square: boolean): StoryListItem {
     clonedFrom: s.clonedFrom ?? null,
     storyNo: s.storyNo,
     time: toSeconds(s.time),
-    userID: s.userID.toHexString(),
+    userID: s.userID,
     permission: s.permission,
     pinToTop: Boolean(s.pinToTop),
     recovery_point: Boolean(s.recovery_point),
@@ -52,7 +52,7 @@ export function toStoryData(meta: Meta, state: StoryState, isOwner: boolean): St
   return {
     id: meta._id.toHexString(),
     storyNo: meta.storyNo,
-    userID: meta.userID.toHexString(),
+    userID: meta.userID,
     name: state.name ?? '',
     main_text: state.main_text ?? '',
     goal: state.goal ?? '',

@@ -74,7 +74,8 @@ export const STORY_STATE_FIELDS = [
 export class Story extends StoryState {
   // A short readable number from the `counters` document; clones point at it in clonedFrom.
   @Prop({ required: true, index: true }) storyNo: number;
-  @Prop({ type: SchemaTypes.ObjectId, required: true }) userID: Types.ObjectId;
+  // The owner's id as the hex string the API speaks (matching strings is also far cheaper on the stand-in).
+  @Prop({ required: true }) userID: string;
 
   @Prop({ type: String, enum: ['0', '1'], default: '0' }) permission: StoryPermission;
   @Prop({ default: false }) pinToTop: boolean;
