@@ -219,6 +219,28 @@ describe('stories: create, read, change, list', () => {
     },
   );
 
+  it('documents every story endpoint in Swagger with its DTO schemas', async () => {
+    const doc = (await request(t.app.getHttpServer()).get('/api/docs-json')).body;
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/llm',
+        '/api/llm/{id}/clone',
+        '/api/user/story-list',
+        '/api/user/check-story/{id}',
+        '/api/user/clone-public-story',
+        '/api/user/story',
+        '/api/user/public/{id}',
+        '/api/user/private/{id}',
+      ]),
+    );
+    expect(doc.paths['/api/llm'].post.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/CreateStoryDto',
+    );
+    expect(doc.components.schemas.CreateStoryDto.required).toEqual(['prologue_and_characters']);
+    expect(doc.components.schemas.CreateStoryDto.properties.role.maxLength).toBe(50);
+    expect(doc.paths['/api/llm'].patch.security).toEqual([{ bearer: [] }]);
+  });
+
   describe('PATCH /api/user/story (rename)', () => {
     it('renames, and an empty name makes it untitled', async () => {
       const id = await createStory(t, alice);
