@@ -40,7 +40,7 @@ describe('stories: publish, private, clone and the square counters', () => {
       story_ending: 'The end is near.',
       state: expect.objectContaining({ name: 'Shared', main_text: 'Once upon a time.\nThe end is near.' }),
     });
-    expect(archive!.story_id.toHexString()).toBe(id);
+    expect(archive!.story_id).toBe(id);
     expect((await square(bob)).map((s) => s.id)).toEqual([id]);
     expect((await as(t, bob).get(`/api/user/check-story/${id}`)).body.data).toEqual({
       userHasStory: false,
@@ -112,8 +112,8 @@ describe('stories: publish, private, clone and the square counters', () => {
     expect(await item(carol, c)).toMatchObject({ level: 2, clonedFrom: bItem.storyNo, userID: carol.userID });
     expect((await as(t, carol).get(`/api/llm?id=${c}`)).body.data).toMatchObject({ author: 'alice', writer: 'carol' });
     const stored = await t.connection.db!.collection('stories').findOne({ storyNo: (await item(carol, c)).storyNo });
-    expect(stored!.sourceStoryId.toHexString()).toBe(b);
-    expect(stored!.rootStoryId.toHexString()).toBe(root);
+    expect(stored!.sourceStoryId).toBe(b);
+    expect(stored!.rootStoryId).toBe(root);
 
     // Alice's story has two players (bob directly, carol through bob's clone); bob's has one.
     expect(await item(alice, root)).toMatchObject({ unique_user_count: 2 });

@@ -1,5 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { SchemaTypes, Types, type HydratedDocument } from 'mongoose';
+import type { HydratedDocument } from 'mongoose';
 import { StoryState, StoryStateSchema } from '../stories/story.schema';
 
 /** Archive slots 0..998 are the user's saves; -1 is the public version others see and clone. */
@@ -9,7 +9,8 @@ export const ARCHIVE_SLOT_MAX = 998;
 /** A saved snapshot of a story's whole state in one slot (spec section 3 "Archive"). */
 @Schema({ collection: 'story_archives', timestamps: true })
 export class StoryArchive {
-  @Prop({ type: SchemaTypes.ObjectId, required: true }) story_id: Types.ObjectId;
+  // The story's hex id (the stand-in's file storage keeps only _id as an ObjectId).
+  @Prop({ required: true }) story_id: string;
   @Prop({ required: true, min: PUBLIC_ARCHIVE_INDEX, max: ARCHIVE_SLOT_MAX }) archive_index: number;
   // Seconds since the epoch.
   @Prop({ required: true }) time: number;

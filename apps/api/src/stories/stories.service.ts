@@ -163,7 +163,7 @@ export class StoriesService {
     // Snapshot first: a story is never public without the version others clone.
     await this.archives
       .updateOne(
-        { story_id: story._id, archive_index: PUBLIC_ARCHIVE_INDEX },
+        { story_id: story._id.toHexString(), archive_index: PUBLIC_ARCHIVE_INDEX },
         {
           $set: {
             time: toSeconds(now),
@@ -198,7 +198,7 @@ export class StoriesService {
       .lean()
       .exec();
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
-    await this.archives.deleteOne({ story_id: story._id, archive_index: PUBLIC_ARCHIVE_INDEX }).exec();
+    await this.archives.deleteOne({ story_id: story._id.toHexString(), archive_index: PUBLIC_ARCHIVE_INDEX }).exec();
     return toListItem(story, false);
   }
 
@@ -220,7 +220,10 @@ export class StoriesService {
   }
 
   private async publicSnapshot(storyId: Types.ObjectId) {
-    const snapshot = await this.archives.findOne({ story_id: storyId, archive_index: PUBLIC_ARCHIVE_INDEX }).lean().exec();
+    const snapshot = await this.archives
+      .findOne({ story_id: storyId.toHexString(), archive_index: PUBLIC_ARCHIVE_INDEX })
+      .lean()
+      .exec();
     if (!snapshot) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     return snapshot;
   }

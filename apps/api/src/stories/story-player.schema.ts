@@ -1,11 +1,10 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { SchemaTypes, Types } from 'mongoose';
 
 /** One user counted once as a player of a source story (they cloned it, or a clone of it). */
 @Schema({ collection: 'story_players', versionKey: false })
 export class StoryPlayer {
-  @Prop({ type: SchemaTypes.ObjectId, required: true }) storyId: Types.ObjectId;
-  @Prop({ type: SchemaTypes.ObjectId, required: true }) userID: Types.ObjectId;
+  @Prop({ required: true }) storyId: string;
+  @Prop({ required: true }) userID: string;
   @Prop({ type: Date, required: true }) at: Date;
 }
 

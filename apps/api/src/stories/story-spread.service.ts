@@ -28,7 +28,8 @@ export class StorySpreadService {
 
   /** A private copy of `state` for `owner`, one level below `source`, crediting its sources. */
   async clone(source: CloneSource, state: StoryState, owner: AuthUser): Promise<StoryDocument> {
-    const lineage = [source._id, ...(source.lineage ?? [])].slice(0, MAX_LINEAGE);
+    const sourceId = source._id.toHexString();
+    const lineage = [sourceId, ...(source.lineage ?? [])].slice(0, MAX_LINEAGE);
     const now = new Date();
     const story = await this.stories.create({
       ...state,
@@ -44,8 +45,8 @@ export class StorySpreadService {
       pinToTop: false,
       level: (source.level ?? 0) + 1,
       clonedFrom: source.storyNo,
-      sourceStoryId: source._id,
-      rootStoryId: source.rootStoryId ?? source._id,
+      sourceStoryId: sourceId,
+      rootStoryId: source.rootStoryId ?? sourceId,
       lineage,
       time: now,
     });
@@ -54,21 +55,21 @@ export class StorySpreadService {
   }
 
   /** Counts `player` once as a player of every source that is not their own. */
-  private async creditPlayer(lineage: Types.ObjectId[], player: string): Promise<void> {
+  private async creditPlayer(lineage: string[], player: string): Promise<void> {
     const sources = await this.stories
       .find({ _id: { $in: lineage }, userID: { $ne: player } }, { _id: 1 })
       .lean()
       .exec();
     const at = new Date();
     for (const { _id } of sources) {
-      if (await this.firstTime(_id, new Types.ObjectId(player), at)) {
+      if (await this.firstTime(_id.toHexString(), player, at)) {
         await this.stories.updateOne({ _id }, { $inc: { unique_user_count: 1 } }).exec();
       }
     }
   }
 
   // The upsert decides who is first; on real MongoDB a concurrent duplicate raises 11000 instead.
-  private async firstTime(storyId: Types.ObjectId, userID: Types.ObjectId, at: Date): Promise<boolean> {
+  private async firstTime(storyId: string, userID: string, at: Date): Promise<boolean> {
     try {
       const result = await this.players
         .findOneAndUpdate(

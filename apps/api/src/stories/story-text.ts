@@ -28,4 +28,5 @@ export function containsPattern(search: string): RegExp {
 /** Rounded to 2 decimals. */
 export const round2 = (n: number) => Math.round(n * 100) / 100;
 
-export const toSeconds = (d: Date | null | undefined) => (d ? Math.floor(d.getTime() / 1000) : 0);
+// The stand-in's file storage hands dates back as ISO strings.
+export const toSeconds = (d: Date | string | null | undefined) => (d ? Math.floor(new Date(d).getTime() / 1000) : 0);

@@ -10,7 +10,7 @@ import {
   type PromptSwitch,
   type StoryPermission,
 } from '@taleloom/contracts';
-import { SchemaTypes, Types, type HydratedDocument } from 'mongoose';
+import { SchemaTypes, type HydratedDocument } from 'mongoose';
 
 /** The content of a story: what an archive snapshots and a clone copies. */
 @Schema({ _id: false })
@@ -81,10 +81,11 @@ export class Story extends StoryState {
   @Prop({ default: false }) pinToTop: boolean;
   @Prop({ default: 0 }) level: number;
   @Prop({ type: Number, default: null }) clonedFrom: number | null;
-  @Prop({ type: SchemaTypes.ObjectId, default: null }) sourceStoryId: Types.ObjectId | null;
-  @Prop({ type: SchemaTypes.ObjectId, default: null }) rootStoryId: Types.ObjectId | null;
+  // References to other stories are hex id strings: the stand-in's file storage keeps only _id as an ObjectId.
+  @Prop({ type: String, default: null }) sourceStoryId: string | null;
+  @Prop({ type: String, default: null }) rootStoryId: string | null;
   // The sources of this story, nearest first (capped): whom a clone or a turn credits.
-  @Prop({ type: [SchemaTypes.ObjectId], default: [] }) lineage: Types.ObjectId[];
+  @Prop({ type: [String], default: [] }) lineage: string[];
 
   // Last change shown in lists and used for "newest first".
   @Prop({ type: Date, required: true }) time: Date;
