@@ -23,6 +23,8 @@ const en: Messages = {
   [ErrorCode.SEND_TOO_FAST]: 'You are sending too fast. Please wait a second.',
   [ErrorCode.PROVIDER_ERROR]: 'The model failed while writing. The text so far is kept and nothing was charged.',
   [ErrorCode.PROVIDER_TIMEOUT]: 'The model took too long to answer. The text so far is kept and nothing was charged.',
+  [ErrorCode.STORY_NOT_FOUND]: 'The story does not exist or is not public.',
+  [ErrorCode.NOTHING_TO_UPDATE]: 'Nothing to update: send at least one field to change.',
   [ErrorCode.DATABASE_UNAVAILABLE]: 'The database is unavailable. Please try again later.',
   [ErrorCode.INTERNAL_ERROR]: 'Something went wrong on our side. Please try again later.',
 };
@@ -47,6 +49,8 @@ const zh: Messages = {
   [ErrorCode.SEND_TOO_FAST]: '发送太快了，请稍等一秒。',
   [ErrorCode.PROVIDER_ERROR]: '模型在生成时出错，已保留已生成的文字，未扣除电量。',
   [ErrorCode.PROVIDER_TIMEOUT]: '模型响应超时，已保留已生成的文字，未扣除电量。',
+  [ErrorCode.STORY_NOT_FOUND]: '故事不存在或未公开。',
+  [ErrorCode.NOTHING_TO_UPDATE]: '没有要修改的内容：请至少提供一个字段。',
   [ErrorCode.DATABASE_UNAVAILABLE]: '数据库暂不可用，请稍后再试。',
   [ErrorCode.INTERNAL_ERROR]: '服务器出了点问题，请稍后再试。',
 };

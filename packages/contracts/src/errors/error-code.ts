@@ -27,6 +27,10 @@ export enum ErrorCode {
   PROVIDER_ERROR = 'PROVIDER_ERROR',
   /** The model provider took too long to answer; nothing was charged. */
   PROVIDER_TIMEOUT = 'PROVIDER_TIMEOUT',
+  /** The story does not exist, or it is someone else's and not public. */
+  STORY_NOT_FOUND = 'STORY_NOT_FOUND',
+  /** An update body carried no field to change. */
+  NOTHING_TO_UPDATE = 'NOTHING_TO_UPDATE',
   DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
 }
