@@ -8,6 +8,7 @@ import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import type { DatabaseHandle } from './database/embedded-database';
 import { HealthModule } from './health/health.module';
+import { PowerModule } from './power/power.module';
 import { UsersModule } from './users/users.module';
 
 const REQUEST_ID_HEADER = 'x-request-id';
@@ -41,6 +42,7 @@ export class AppModule {
         AuthModule,
         HealthModule,
         UsersModule,
+        PowerModule,
       ],
     };
   }

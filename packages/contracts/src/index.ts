@@ -4,3 +4,7 @@ export * from './common/localized.dto';
 export * from './users/login.dto';
 export * from './users/user-info';
 export * from './streaming/stream-event';
+export * from './power/power-constants';
+export * from './power/points-record';
+export * from './power/user-points-query.dto';
+export * from './power/check-in.dto';
