@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { ErrorCode, PowerReason } from '@taleloom/contracts';
 import { Types } from 'mongoose';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { AppException } from '../src/common/app-exception';
 import { LedgerRepairService } from '../src/power/ledger-repair.service';
 import { LedgerStore, type FaultStep } from '../src/power/ledger-store';
@@ -340,6 +342,33 @@ describe('the power ledger (PowerService)', () => {
       await t.connection.db!.collection('users').updateOne({ _id: new Types.ObjectId(user) }, { $inc: { points: 7 } });
       report = await verifyLedger(t.connection.db!);
       expect(report.drifts).toEqual([{ userID: user, userName: 'drifter', balance: 107, ledger: 100 }]);
+    });
+
+    it('as a command: prints the drifting users and exits 1, exits 0 when all is well', async () => {
+      const user = await insertUser(t, 'cli');
+      await power.grant(user, 100, PowerReason.DAILY_CHECK_IN, 'seed');
+      const uri = new URL(process.env.TEST_DATABASE_URI!);
+      uri.pathname = `/${t.databaseName}`;
+      const run = () =>
+        spawnSync(process.execPath, ['-r', '@swc-node/register', 'src/power/verify-ledger.ts'], {
+          cwd: join(__dirname, '..'),
+          env: { ...process.env, MONGODB_URI: uri.toString() },
+          encoding: 'utf8',
+        });
+      const clean = run();
+      expect(clean.stdout).toContain('No drift');
+      expect(clean.status).toBe(0);
+      await t.connection.db!.collection('users').updateOne({ _id: new Types.ObjectId(user) }, { $inc: { points: -1 } });
+      const drifting = run();
+      expect(drifting.stdout).toContain(`${user}  cli  balance 99  ledger 100  diff -1`);
+      expect(drifting.status).toBe(1);
+      const missing = spawnSync(process.execPath, ['-r', '@swc-node/register', 'src/power/verify-ledger.ts'], {
+        cwd: join(__dirname, '..'),
+        env: { ...process.env, MONGODB_URI: '' },
+        encoding: 'utf8',
+      });
+      expect(missing.stderr).toContain('MONGODB_URI is required');
+      expect(missing.status).toBe(2);
     });
   });
 });

@@ -81,6 +81,10 @@ export class LedgerEntry {
   @Prop({ type: Date, required: true })
   operationAt: Date;
 
+  // Breaks ties between entries of the same millisecond: a fresh (time-ordered) ObjectId.
+  @Prop({ type: Types.ObjectId, required: true })
+  seq: Types.ObjectId;
+
   @Prop({ type: Date, required: true })
   createdAt: Date;
 
@@ -90,7 +94,7 @@ export class LedgerEntry {
 
 export const LedgerEntrySchema = SchemaFactory.createForClass(LedgerEntry);
 // The points record of one user, newest first.
-LedgerEntrySchema.index({ userID: 1, shown: 1, state: 1, operationAt: -1 });
+LedgerEntrySchema.index({ userID: 1, shown: 1, state: 1, operationAt: -1, seq: -1 });
 // Repair: pending entries, and holds never closed.
 LedgerEntrySchema.index({ state: 1, createdAt: 1 });
 LedgerEntrySchema.index({ kind: 1, state: 1, closed: 1, createdAt: 1 });

@@ -206,7 +206,7 @@ export class PowerService {
       this.store.entries.countDocuments(filter),
       this.store.entries
         .find(filter, { projection: { reason: 1, shownPoints: 1, operationAt: 1, storyInfo: 1 } })
-        .sort({ operationAt: -1, _id: -1 })
+        .sort({ operationAt: -1, seq: -1 })
         .skip((page - 1) * pageSize)
         .limit(pageSize)
         .toArray(),
@@ -265,6 +265,7 @@ export class PowerService {
       closed: false,
       royalty: null,
       operationAt: now,
+      seq: new Types.ObjectId(),
       createdAt: now,
       resolvedAt: null,
     };
