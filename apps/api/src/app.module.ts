@@ -11,6 +11,7 @@ import { HealthModule } from './health/health.module';
 import { ModelsModule } from './models/models.module';
 import { SiteConfigModule } from './site-config/site-config.module';
 import { StoriesModule } from './stories/stories.module';
+import { PowerModule } from './power/power.module';
 import { UsersModule } from './users/users.module';
 
 const REQUEST_ID_HEADER = 'x-request-id';
@@ -49,6 +50,7 @@ export class AppModule {
         ModelsModule,
         StoriesModule,
         SiteConfigModule,
+        PowerModule,
       ],
     };
   }

@@ -15,3 +15,7 @@ export * from './stories/clone-public-story.dto';
 export * from './stories/story-list.dto';
 export * from './stories/story.dto';
 export * from './site-config/site-config';
+export * from './power/power-constants';
+export * from './power/points-record';
+export * from './power/user-points-query.dto';
+export * from './power/check-in.dto';

@@ -25,6 +25,7 @@ const en: Messages = {
   [ErrorCode.PROVIDER_TIMEOUT]: 'The model took too long to answer. The text so far is kept and nothing was charged.',
   [ErrorCode.STORY_NOT_FOUND]: 'The story does not exist or is not public.',
   [ErrorCode.NOTHING_TO_UPDATE]: 'Nothing to update: send at least one field to change.',
+  [ErrorCode.ALREADY_CHECKED_IN]: 'You have already checked in today. Come back tomorrow.',
   [ErrorCode.DATABASE_UNAVAILABLE]: 'The database is unavailable. Please try again later.',
   [ErrorCode.INTERNAL_ERROR]: 'Something went wrong on our side. Please try again later.',
 };
@@ -51,6 +52,7 @@ const zh: Messages = {
   [ErrorCode.PROVIDER_TIMEOUT]: '模型响应超时，已保留已生成的文字，未扣除电量。',
   [ErrorCode.STORY_NOT_FOUND]: '故事不存在或未公开。',
   [ErrorCode.NOTHING_TO_UPDATE]: '没有要修改的内容：请至少提供一个字段。',
+  [ErrorCode.ALREADY_CHECKED_IN]: '今天已经签到过了，明天再来吧。',
   [ErrorCode.DATABASE_UNAVAILABLE]: '数据库暂不可用，请稍后再试。',
   [ErrorCode.INTERNAL_ERROR]: '服务器出了点问题，请稍后再试。',
 };

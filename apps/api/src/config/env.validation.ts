@@ -1,5 +1,17 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsTimeZone,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const EMBEDDED_DATABASE_MODES = ['auto', 'memory-server', 'stand-in'] as const;
@@ -130,6 +142,9 @@ export class EnvironmentVariables {
   @IsOptional()
   @Matches(HTTP_URL, { message: 'SITE_ACTIVITY_LINK must be an http(s) URL or a path starting with /' })
   SITE_ACTIVITY_LINK?: string;
+  // The IANA time zone whose calendar day bounds the daily check-in.
+  @IsTimeZone({ message: 'CHECKIN_TIME_ZONE must be an IANA time zone such as Asia/Shanghai or UTC' })
+  CHECKIN_TIME_ZONE = 'Asia/Shanghai';
 }
 
 /** Validates the environment once at start; a bad variable stops start-up with a sentence naming it. */

@@ -1,5 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import type { HydratedDocument } from 'mongoose';
+import { Types, type HydratedDocument } from 'mongoose';
 
 @Schema({ collection: 'users', timestamps: true })
 export class User {
@@ -16,6 +16,17 @@ export class User {
   // The balance of power; only the power ledger moves it.
   @Prop({ required: true, default: 0, min: 0 })
   points: number;
+
+  // Ledger bookkeeping beside the balance (see power/power.service.ts): ids of ledger entries decided
+  // on this balance but not yet marked, and a fence bumped when one movement is taken over by another.
+  @Prop({ type: [Types.ObjectId], default: undefined, select: false })
+  powerApplied?: Types.ObjectId[];
+
+  @Prop({ type: [Types.ObjectId], default: undefined, select: false })
+  powerVoided?: Types.ObjectId[];
+
+  @Prop({ type: Number, default: undefined, select: false })
+  powerFence?: number;
 
   @Prop({ type: String, default: null })
   phone: string | null;
