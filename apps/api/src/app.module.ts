@@ -9,6 +9,7 @@ import { DatabaseModule } from './database/database.module';
 import type { DatabaseHandle } from './database/embedded-database';
 import { HealthModule } from './health/health.module';
 import { ModelsModule } from './models/models.module';
+import { PlayModule } from './play/play.module';
 import { SiteConfigModule } from './site-config/site-config.module';
 import { StoriesModule } from './stories/stories.module';
 import { PowerModule } from './power/power.module';
@@ -48,6 +49,7 @@ export class AppModule {
         HealthModule,
         UsersModule,
         ModelsModule,
+        PlayModule,
         StoriesModule,
         SiteConfigModule,
         PowerModule,

@@ -11,8 +11,11 @@ import {
 } from './create-story.dto';
 import { StorySettingsDto } from './story-settings.dto';
 
+export const AUTHOR_REMARK_MAX_LENGTH = 5_000;
+export const PREVIOUS_SUMMARY_MAX_LENGTH = 20_000;
+
 /**
- * `PATCH /api/llm?id=`: change the story's text, play mode, model, settings or name (owner only).
+ * `PATCH /api/llm?id=`: change the story's text, play mode, model, settings, author's note, previous summary or name (owner only).
  * At least one field must be present.
  */
 export class UpdateStoryDto extends StorySettingsDto {
@@ -34,6 +37,18 @@ export class UpdateStoryDto extends StorySettingsDto {
   @IsString()
   @MaxLength(MODEL_TYPE_MAX_LENGTH)
   model_type?: string;
+
+  /** The author's note the model follows for the next parts. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(AUTHOR_REMARK_MAX_LENGTH)
+  author_remark?: string;
+
+  /** The summary of earlier events (kept by the model, editable by the user). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(PREVIOUS_SUMMARY_MAX_LENGTH)
+  previous_summary?: string;
 
   @IsOptional()
   @ValidateIf((o: UpdateStoryDto) => o.name !== '')

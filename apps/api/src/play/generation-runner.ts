@@ -1,0 +1,206 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { ErrorCode, type Language } from '@taleloom/contracts';
+import { Model } from 'mongoose';
+import { errorMessage } from '../common/error-messages';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { ProviderFailure, type ChatMessage } from '../models/chat-provider';
+import type { PlatformModel } from '../models/model-config';
+import { ModelsService } from '../models/models.service';
+import { PowerService } from '../power/power.service';
+import { assemblePrompt, storyLanguage } from './context/prompt-builder';
+import { foldMessages, SUMMARY_MAX_TOKENS } from './context/summary-prompt';
+import { sharedTokenCounter } from './context/token-counter';
+import { Generation } from './generation';
+import { PlayStories, type PlayStory } from './play-stories';
+import { PlayTurn } from './play-turn.schema';
+
+// How often a running generation writes its text so far (what a reopened story shows).
+const FLUSH_INTERVAL_MS = 1000;
+
+export interface GenerationJob {
+  generation: Generation;
+  story: PlayStory;
+  model: PlatformModel;
+  role: string;
+  content: string;
+  userText: string;
+  holdId: string | null;
+  summarizedChars: number;
+  language: Language;
+}
+
+/** Power a generation costs: the model's price scaled by the share of the reply budget used (at least 1). */
+export function generationCost(model: Pick<PlatformModel, 'points' | 'maxOutput'>, completionTokens: number, text: string): number {
+  if (model.points <= 0 || !text) return 0;
+  const share = Math.min(1, Math.max(0, completionTokens) / model.maxOutput);
+  return Math.min(model.points, Math.max(1, Math.ceil(model.points * share)));
+}
+
+/**
+ * Runs one generation to the end, whatever happens to the connection that started it: folds old
+ * text into the summary when needed, streams from the provider, keeps the text in the turn document,
+ * then settles the power (or releases it on failure, keeping the partial text).
+ */
+@Injectable()
+export class GenerationRunner {
+  private readonly logger = new Logger('GenerationRunner');
+  private readonly running = new Set<Generation>();
+
+  constructor(
+    @InjectModel(PlayTurn.name) private readonly turns: Model<PlayTurn>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly models: ModelsService,
+    private readonly power: PowerService,
+    private readonly stories: PlayStories,
+  ) {}
+
+  /** Generations running on this instance. */
+  get active(): number {
+    return this.running.size;
+  }
+
+  /** Waits for every running generation (tests and shutdown). */
+  async drain(): Promise<void> {
+    await Promise.all([...this.running].map((g) => g.done));
+  }
+
+  start(job: GenerationJob): void {
+    this.running.add(job.generation);
+    // Started on the next turn of the event loop, after the caller has subscribed.
+    setImmediate(() => {
+      this.run(job)
+        .catch((error: unknown) => this.logger.error(error instanceof Error ? error.stack : String(error)))
+        .finally(() => this.running.delete(job.generation));
+    });
+  }
+
+  private async run(job: GenerationJob): Promise<void> {
+    const { generation: g, model } = job;
+    const turnFilter = { _id: job.story._id, generationId: g.id };
+    g.emit({ type: 'user', text: job.userText, role: job.role, turnId: g.id });
+
+    const turn = { role: job.role, content: job.content };
+    let prompt = assemblePrompt(job.story, turn, model, job.summarizedChars);
+    if (prompt.fold) {
+      const story = await this.fold(job, prompt.fold);
+      prompt = assemblePrompt(story, turn, model, job.summarizedChars);
+    }
+
+    let aiText = '';
+    let reasoning = '';
+    let completionTokens = 0;
+    let promptTokens = prompt.promptTokens;
+    let firstTokenAt = 0;
+    const startedAt = Date.now();
+    let lastFlush = startedAt;
+    let flushing: Promise<unknown> = Promise.resolve();
+    const flush = () => {
+      lastFlush = Date.now();
+      flushing = flushing
+        .then(() => this.turns.updateOne(turnFilter, { $set: { aiText, reasoning, heartbeatAt: new Date() } }).exec())
+        .catch(() => undefined);
+    };
+    try {
+      for await (const chunk of this.models.provider.stream({
+        model,
+        apiKey: this.models.apiKeyOf(model),
+        messages: prompt.messages,
+        maxTokens: model.maxOutput,
+        idleTimeoutMs: this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000,
+      })) {
+        if (chunk.type === 'usage') {
+          promptTokens = chunk.promptTokens || promptTokens;
+          completionTokens = chunk.completionTokens;
+          continue;
+        }
+        if (!firstTokenAt) firstTokenAt = Date.now();
+        if (chunk.type === 'delta') aiText += chunk.text;
+        else reasoning += chunk.text;
+        g.emit(chunk);
+        if (Date.now() - lastFlush >= FLUSH_INTERVAL_MS) flush();
+      }
+    } catch (error) {
+      await flushing;
+      await this.fail(job, aiText, reasoning, error);
+      return;
+    }
+    await flushing;
+    this.models.tracker.recordSuccess(model.value, (firstTokenAt || Date.now()) - startedAt);
+    if (!completionTokens && aiText) completionTokens = sharedTokenCounter.count(aiText);
+    const cost = generationCost(model, completionTokens, aiText);
+    let charged = 0;
+    if (job.holdId) {
+      try {
+        const royalty = await this.stories.royaltyRecipient(job.story);
+        charged = (await this.power.settle(job.holdId, cost, royalty ?? undefined)).charged;
+      } catch (error) {
+        // The hold stays open for the ledger's repair; the user keeps the text.
+        this.logger.error(`settling hold ${job.holdId} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    await this.turns
+      .updateOne(turnFilter, {
+        $set: { state: 'done', aiText, reasoning, cost: charged, promptTokens, completionTokens, finishedAt: new Date(), heartbeatAt: new Date() },
+      })
+      .exec();
+    g.emit({ type: 'usage', promptTokens, completionTokens, cost: charged });
+    g.emit({ type: 'done', turnId: g.id });
+  }
+
+  private async fail(job: GenerationJob, aiText: string, reasoning: string, error: unknown): Promise<void> {
+    const g = job.generation;
+    const code = error instanceof ProviderFailure ? error.code : ErrorCode.PROVIDER_ERROR;
+    this.logger.warn(`generation ${g.id} on ${job.model.value} failed: ${error instanceof Error ? error.message : String(error)}`);
+    this.models.tracker.recordFailure(job.model.value);
+    if (job.holdId) {
+      await this.power.release(job.holdId).catch((e: unknown) => this.logger.error(`releasing hold ${job.holdId} failed: ${String(e)}`));
+    }
+    await this.turns
+      .updateOne(
+        { _id: job.story._id, generationId: g.id },
+        { $set: { state: 'failed', aiText, reasoning, errorCode: code, cost: 0, finishedAt: new Date(), heartbeatAt: new Date() } },
+      )
+      .exec()
+      .catch(() => undefined);
+    g.emit({ type: 'error', code, message: errorMessage(code, job.language) });
+  }
+
+  /**
+   * When older text has fallen out of the prompt window and the summary does not cover it yet,
+   * the model folds it into previous_summary (visible to the user, who can edit it). A failed fold
+   * is logged and skipped: the turn goes on with the summary it had.
+   */
+  private async fold(job: GenerationJob, range: { from: number; to: number }): Promise<PlayStory> {
+    const { story, model } = job;
+    const language = storyLanguage(story.main_text);
+    const summaryTokens = Math.min(SUMMARY_MAX_TOKENS, Math.floor(model.contextWindow / 10));
+    const messages: ChatMessage[] = foldMessages(
+      story.previous_summary,
+      story.main_text.slice(range.from, range.to),
+      language,
+      model.contextWindow - summaryTokens - 64,
+      summaryTokens,
+    );
+    try {
+      const summary = (
+        await this.models.provider.complete({
+          model,
+          apiKey: this.models.apiKeyOf(model),
+          messages,
+          maxTokens: summaryTokens,
+          idleTimeoutMs: this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000,
+        })
+      ).trim();
+      if (!summary) return story;
+      await this.stories.setSummary(story._id.toHexString(), summary);
+      await this.turns.updateOne({ _id: story._id }, { $set: { summarizedChars: range.to } }).exec();
+      job.summarizedChars = range.to;
+      job.generation.emit({ type: 'summary', text: summary });
+      return { ...story, previous_summary: summary };
+    } catch (error) {
+      this.logger.warn(`folding the summary of story ${story._id.toHexString()} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return story;
+    }
+  }
+}

@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { ErrorCode } from '@taleloom/contracts';
+import { Model, Types } from 'mongoose';
+import { AppException } from '../common/app-exception';
+import type { RoyaltyRecipient } from '../power/power.service';
+import { textSnippets } from '../stories/story-text';
+import { Story } from '../stories/story.schema';
+import type { PromptStory } from './context/prompt-types';
+
+/** What play reads of a story. */
+export type PlayStory = PromptStory & {
+  _id: Types.ObjectId;
+  userID: string;
+  name: string;
+  model_name: string;
+  // Ids (hex) of the stories this one was cloned from, nearest first.
+  lineage: string[];
+  updatedAt?: Date;
+};
+
+const PLAY_FIELDS = {
+  userID: 1, name: 1, model_name: 1, lineage: 1, updatedAt: 1, prologue_and_characters: 1, hidden_settings: 1,
+  goal: 1, author_remark: 1, previous_summary: 1, main_text: 1, play_mode: 1, settings_system_prompt_switch: 1,
+  settings_system_prompt_text: 1, settings_user_prompt_switch: 1, settings_user_prompt_text: 1,
+} as const;
+
+/** Play's reads and writes of the stories collection (single-document updates only). */
+@Injectable()
+export class PlayStories {
+  constructor(@InjectModel(Story.name) private readonly stories: Model<Story>) {}
+
+  /** The caller's own story; anyone else's is not found (public stories are cloned before play). */
+  async own(userID: string, id: string): Promise<PlayStory> {
+    const story = await this.stories.findOne({ _id: toObjectId(id), userID }, PLAY_FIELDS).lean().exec();
+    if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    return withDefaults(story as unknown as PlayStory);
+  }
+
+  /**
+   * Appends to the text. The story is re-read and written only if it did not change meanwhile
+   * (matched on updatedAt), retried a few times: no edit in between is lost.
+   */
+  async append(userID: string, id: string, piece: string): Promise<{ text: string; appended: string }> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const story = await this.stories.findOne({ _id: toObjectId(id), userID }, { main_text: 1, updatedAt: 1 }).lean().exec();
+      if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+      const current = story.main_text ?? '';
+      const appended = joinPiece(current, piece);
+      const text = current + appended;
+      const updated = await this.stories
+        .updateOne(
+          { _id: story._id, userID, updatedAt: story.updatedAt },
+          { $set: { main_text: text, ...textSnippets(text), time: new Date() } },
+        )
+        .exec();
+      if (updated.modifiedCount === 1) return { text, appended };
+    }
+    throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
+  }
+
+  async setSummary(id: string, summary: string): Promise<void> {
+    await this.stories.updateOne({ _id: toObjectId(id) }, { $set: { previous_summary: summary } }).exec();
+  }
+
+  /**
+   * Whom a turn on this story pays a royalty: the author of the nearest story it was cloned from
+   * that someone else owns (a clone of a public story). Null for originals and own clones.
+   */
+  async royaltyRecipient(story: PlayStory): Promise<RoyaltyRecipient | null> {
+    if (!story.lineage?.length) return null;
+    const sources = await this.stories
+      .find({ _id: { $in: story.lineage }, userID: { $ne: story.userID } }, { userID: 1, name: 1 })
+      .lean()
+      .exec();
+    const byId = new Map(sources.map((s) => [s._id.toHexString(), s]));
+    for (const id of story.lineage) {
+      const source = byId.get(String(id));
+      if (source) return { authorUserID: source.userID, storyID: source._id.toHexString(), storyName: source.name ?? '' };
+    }
+    return null;
+  }
+}
+
+// A turn starts on a new line of its own.
+function joinPiece(current: string, piece: string): string {
+  if (!piece) return '';
+  if (!current || current.endsWith('\n')) return piece;
+  return `\n${piece}`;
+}
+
+function withDefaults(s: PlayStory): PlayStory {
+  return {
+    ...s,
+    name: s.name ?? '',
+    main_text: s.main_text ?? '',
+    prologue_and_characters: s.prologue_and_characters ?? '',
+    hidden_settings: s.hidden_settings ?? '',
+    goal: s.goal ?? '',
+    author_remark: s.author_remark ?? '',
+    previous_summary: s.previous_summary ?? '',
+    play_mode: s.play_mode ?? 'fly_free',
+    settings_system_prompt_switch: s.settings_system_prompt_switch ?? 'default',
+    settings_system_prompt_text: s.settings_system_prompt_text ?? '',
+    settings_user_prompt_switch: s.settings_user_prompt_switch ?? 'default',
+    settings_user_prompt_text: s.settings_user_prompt_text ?? '',
+    lineage: s.lineage ?? [],
+  };
+}
+
+export function toObjectId(id: string): Types.ObjectId {
+  if (typeof id !== 'string' || !/^[0-9a-f]{24}$/i.test(id)) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+  return new Types.ObjectId(id);
+}

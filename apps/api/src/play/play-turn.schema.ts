@@ -1,0 +1,38 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import type { TurnState } from '@taleloom/contracts';
+import { Types, type HydratedDocument } from 'mongoose';
+
+/**
+ * The play state of one story (`_id` is the story's id): its latest, unaccepted turn, the send
+ * throttle and how far the previous summary covers the text. One document per story, so claiming a
+ * generation is one conditional single-document update, shared by every API instance.
+ */
+@Schema({ collection: 'play_turns', timestamps: true })
+export class PlayTurn {
+  @Prop({ type: Types.ObjectId, required: true }) _id: Types.ObjectId;
+  @Prop({ required: true }) userID: string;
+  @Prop({ type: String, default: 'idle' }) state: TurnState;
+  // Which generation owns the turn: every write of a generation matches on it.
+  @Prop({ type: String, default: null }) generationId: string | null;
+  @Prop({ default: '' }) role: string;
+  @Prop({ default: '' }) input: string;
+  @Prop({ default: '' }) userText: string;
+  @Prop({ default: '' }) aiText: string;
+  @Prop({ default: '' }) reasoning: string;
+  @Prop({ default: '' }) model: string;
+  @Prop({ type: String, default: null }) errorCode: string | null;
+  @Prop({ default: 0 }) cost: number;
+  @Prop({ default: 0 }) promptTokens: number;
+  @Prop({ default: 0 }) completionTokens: number;
+  @Prop({ type: String, default: null }) holdId: string | null;
+  // The throttle: the time of the last accepted send.
+  @Prop({ type: Date, default: () => new Date(0) }) lastSendAt: Date;
+  // A generating turn whose heartbeat is old belongs to an instance that died: it may be replaced.
+  @Prop({ type: Date, default: () => new Date(0) }) heartbeatAt: Date;
+  // main_text[0, summarizedChars) is covered by the story's previous_summary.
+  @Prop({ default: 0 }) summarizedChars: number;
+  @Prop({ type: Date, default: null }) finishedAt: Date | null;
+}
+
+export type PlayTurnDocument = HydratedDocument<PlayTurn>;
+export const PlayTurnSchema = SchemaFactory.createForClass(PlayTurn);

@@ -1,0 +1,99 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { AcceptTurnDto, SendTurnDto, type StreamEvent } from '@taleloom/contracts';
+import type { Request, Response } from 'express';
+import { JwtAuthGuard } from '../auth/jwt-auth.guard';
+import { ok } from '../common/api-envelope';
+import { AuthUser, CurrentUser } from '../common/current-user.decorator';
+import { requestLanguage } from '../common/request-language';
+import { ApiDtoBody, ApiErrorResponses } from '../swagger/api-dto-body.decorator';
+import { PlayService } from './play.service';
+
+// A comment line now and then keeps proxies from closing a quiet stream (a slow model, a fold).
+const KEEPALIVE_MS = 15_000;
+
+@ApiTags('play')
+@ApiBearerAuth()
+@UseGuards(JwtAuthGuard)
+@Controller('llm')
+export class PlayController {
+  constructor(private readonly play: PlayService) {}
+
+  @Post(':id')
+  @ApiOperation({
+    summary: 'Send a line and stream the continuation (server-sent events)',
+    description:
+      'Answers `text/event-stream`: each `data:` line is one JSON StreamEvent — `user` (the user part and the turn id), ' +
+      'optionally `summary` (older text was folded into the previous summary), `reasoning` and `delta` pieces, then `usage` ' +
+      'and `done`, or `error` (the partial text is kept, nothing is charged). The generation belongs to the server: closing ' +
+      'the connection does not stop it; it is kept as the pending turn (GET /api/llm/{id}/pending) and charged once. ' +
+      'Refusals come before the stream as JSON errors: 402 NOT_ENOUGH_POWER, 409 GENERATION_IN_PROGRESS, 429 SEND_TOO_FAST, ' +
+      '404 STORY_NOT_FOUND / MODEL_NOT_FOUND.',
+  })
+  @ApiParam({ name: 'id' })
+  @ApiProduces('text/event-stream')
+  @ApiDtoBody(SendTurnDto)
+  @ApiErrorResponses(400, 401, 402, 404, 429)
+  async send(
+    @CurrentUser() user: AuthUser,
+    @Param('id') id: string,
+    @Body() dto: SendTurnDto,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const generation = await this.play.send(user, id, dto, requestLanguage(req));
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache, no-transform');
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    res.socket?.setNoDelay(true);
+    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+    const stop = () => {
+      clearInterval(keepalive);
+      unsubscribe();
+    };
+    const unsubscribe = generation.subscribe((event: StreamEvent) => {
+      res.write(`data: ${JSON.stringify(event)}\n\n`);
+      if (event.type === 'done' || event.type === 'error') {
+        stop();
+        res.end();
+      }
+    });
+    // The browser went away: stop writing; the generation goes on and is stored.
+    res.on('close', stop);
+  }
+
+  @Post(':id/accept')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Accept the turn',
+    description: 'Appends userContent and newContent (as edited) to the text, clears the pending turn and counts the round. Answers `{charCount, appended}`.',
+  })
+  @ApiParam({ name: 'id' })
+  @ApiDtoBody(AcceptTurnDto)
+  @ApiErrorResponses(400, 401, 404)
+  async accept(@CurrentUser() user: AuthUser, @Param('id') id: string, @Body() dto: AcceptTurnDto) {
+    return ok(await this.play.accept(user, id, dto));
+  }
+
+  @Post(':id/discard')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Undo: drop the pending turn', description: 'Answers the dropped turn (its role and input go back into the text area).' })
+  @ApiParam({ name: 'id' })
+  @ApiErrorResponses(401, 404)
+  async discard(@CurrentUser() user: AuthUser, @Param('id') id: string) {
+    return ok(await this.play.discard(user, id));
+  }
+
+  @Get(':id/pending')
+  @ApiOperation({
+    summary: 'The pending (unaccepted) turn',
+    description: 'State idle, generating (text so far, refreshed about every second), done or failed (partial text and errorCode).',
+  })
+  @ApiParam({ name: 'id' })
+  @ApiErrorResponses(401, 404)
+  async pending(@CurrentUser() user: AuthUser, @Param('id') id: string) {
+    return ok(await this.play.pending(user, id));
+  }
+}

@@ -1,0 +1,204 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import {
+  ErrorCode,
+  PowerReason,
+  SEND_THROTTLE_MS,
+  type AcceptTurnData,
+  type AcceptTurnDto,
+  type Language,
+  type PendingTurnData,
+  type SendTurnDto,
+} from '@taleloom/contracts';
+import { randomUUID } from 'node:crypto';
+import { Model } from 'mongoose';
+import { AppException } from '../common/app-exception';
+import type { AuthUser } from '../common/current-user.decorator';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { ModelsService } from '../models/models.service';
+import { PowerService } from '../power/power.service';
+import { StoriesService } from '../stories/stories.service';
+import { formatUserPart, storyLanguage } from './context/prompt-builder';
+import { Generation } from './generation';
+import { GenerationRunner } from './generation-runner';
+import { PlayStories, toObjectId } from './play-stories';
+import { PlayTurn } from './play-turn.schema';
+
+/**
+ * The turn lifecycle of a story: send (stream a continuation), accept, discard (undo), and the
+ * pending turn a reopened story shows. Every rule that must hold across API instances (one
+ * generation at a time, one send per second) is a conditional update of the story's turn document.
+ */
+@Injectable()
+export class PlayService {
+  constructor(
+    @InjectModel(PlayTurn.name) private readonly turns: Model<PlayTurn>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly models: ModelsService,
+    private readonly power: PowerService,
+    private readonly stories: PlayStories,
+    private readonly storiesService: StoriesService,
+    private readonly runner: GenerationRunner,
+  ) {}
+
+  /** A generating turn with no heartbeat for this long is taken to be dead (its instance stopped). */
+  private get staleMs(): number {
+    return this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000 + 30_000;
+  }
+
+  /**
+   * Checks and claims everything, then starts the generation; throws (before anything is streamed)
+   * for an unknown story or model, too-fast or concurrent sends and NOT_ENOUGH_POWER — the provider
+   * is not called in those cases.
+   */
+  async send(user: AuthUser, id: string, dto: SendTurnDto, language: Language): Promise<Generation> {
+    const story = await this.stories.own(user.userID, id);
+    const model = dto.model_name ? this.models.resolve(dto.model_name) : this.models.resolveOrDefault(story.model_name);
+    const now = Date.now();
+    const turn = await this.ensureTurn(story._id.toHexString(), user.userID);
+    this.assertCanSend(turn, now);
+
+    // Sending while an unaccepted AI part exists accepts it first (a regenerate replaces it instead).
+    if (!dto.regenerate && turn.state === 'done' && (turn.userText || turn.aiText)) {
+      await this.accept(user, id, { userContent: turn.userText, newContent: turn.aiText, turnId: turn.generationId ?? undefined });
+      story.main_text = (await this.stories.own(user.userID, id)).main_text;
+    }
+
+    const generationId = randomUUID();
+    let holdId: string | null = null;
+    if (model.points > 0) {
+      holdId = await this.power.hold(user.userID, model.points, `generation:${generationId}`, {
+        reason: PowerReason.STORY,
+        storyID: id,
+        storyName: story.name,
+      });
+    }
+    const role = (dto.role ?? '').trim();
+    const content = dto.content ?? '';
+    const userText = formatUserPart(role, content, storyLanguage(story.main_text || story.prologue_and_characters));
+    const claimed = await this.turns
+      .findOneAndUpdate(
+        {
+          _id: story._id,
+          lastSendAt: { $lte: new Date(now - SEND_THROTTLE_MS) },
+          $or: [{ state: { $ne: 'generating' } }, { heartbeatAt: { $lt: new Date(now - this.staleMs) } }],
+        },
+        {
+          $set: {
+            state: 'generating', generationId, role, input: content, userText, aiText: '', reasoning: '',
+            model: model.value, errorCode: null, cost: 0, promptTokens: 0, completionTokens: 0, holdId,
+            lastSendAt: new Date(now), heartbeatAt: new Date(now), finishedAt: null,
+          },
+        },
+        { new: true },
+      )
+      .lean()
+      .exec();
+    if (!claimed) {
+      if (holdId) await this.power.release(holdId);
+      const current = await this.turns.findById(story._id).lean().exec();
+      this.assertCanSend(current!, Date.now());
+      throw new AppException(ErrorCode.SEND_TOO_FAST);
+    }
+    const generation = new Generation(generationId, id);
+    this.runner.start({
+      generation, story, model, role, content, userText, holdId, language,
+      summarizedChars: claimed.summarizedChars ?? 0,
+    });
+    return generation;
+  }
+
+  /** Appends the user part and the (possibly edited) AI part to the text and clears the pending turn. */
+  async accept(user: AuthUser, id: string, dto: AcceptTurnDto): Promise<AcceptTurnData> {
+    const storyId = toObjectId(id);
+    const turn = await this.turns.findOne({ _id: storyId, userID: user.userID }).lean().exec();
+    if (turn && this.isGenerating(turn, Date.now())) throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
+    // A repeated accept of the same turn (a double click, a retry) appends nothing.
+    if (dto.turnId && (!turn || turn.generationId !== dto.turnId || turn.state === 'idle')) {
+      const story = await this.stories.own(user.userID, id);
+      return { charCount: [...story.main_text].length, appended: '' };
+    }
+    if (turn && turn.state !== 'idle') {
+      const cleared = await this.turns
+        .updateOne({ _id: storyId, generationId: turn.generationId, state: turn.state }, { $set: idleTurn() })
+        .exec();
+      // Someone else accepted or replaced it in between.
+      if (dto.turnId && cleared.modifiedCount === 0) {
+        const story = await this.stories.own(user.userID, id);
+        return { charCount: [...story.main_text].length, appended: '' };
+      }
+    }
+    const piece = [dto.userContent.trim(), dto.newContent.trim()].filter(Boolean).join('\n');
+    if (!piece) {
+      const story = await this.stories.own(user.userID, id);
+      return { charCount: [...story.main_text].length, appended: '' };
+    }
+    const { text, appended } = await this.stories.append(user.userID, id, piece);
+    await this.storiesService.recordTurn(id, [...appended].length);
+    return { charCount: [...text].length, appended };
+  }
+
+  /** Undo: drops the pending turn and answers it (its role and input go back into the text area). */
+  async discard(user: AuthUser, id: string): Promise<PendingTurnData> {
+    await this.stories.own(user.userID, id);
+    const turn = await this.turns.findOne({ _id: toObjectId(id) }).lean().exec();
+    if (!turn) return this.view(null);
+    if (this.isGenerating(turn, Date.now())) throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
+    await this.turns.updateOne({ _id: turn._id, generationId: turn.generationId }, { $set: idleTurn() }).exec();
+    return this.view(turn);
+  }
+
+  /** The story's pending turn, as the server keeps it (also while it is still being generated). */
+  async pending(user: AuthUser, id: string): Promise<PendingTurnData> {
+    await this.stories.own(user.userID, id);
+    return this.view(await this.turns.findOne({ _id: toObjectId(id) }).lean().exec());
+  }
+
+  private view(turn: PlayTurn | null): PendingTurnData {
+    const now = Date.now();
+    if (!turn) {
+      return { state: 'idle', role: '', input: '', userText: '', aiText: '', reasoning: '', model: '', errorCode: null, cost: 0, turnId: null, retryAfterMs: 0 };
+    }
+    const dead = turn.state === 'generating' && !this.isGenerating(turn, now);
+    return {
+      state: dead ? 'failed' : turn.state,
+      role: turn.role ?? '',
+      input: turn.input ?? '',
+      userText: turn.userText ?? '',
+      aiText: turn.aiText ?? '',
+      reasoning: turn.reasoning ?? '',
+      model: turn.model ?? '',
+      errorCode: dead ? ErrorCode.PROVIDER_ERROR : (turn.errorCode ?? null),
+      cost: turn.cost ?? 0,
+      turnId: turn.generationId ?? null,
+      retryAfterMs: Math.max(0, (turn.lastSendAt?.getTime() ?? 0) + SEND_THROTTLE_MS - now),
+    };
+  }
+
+  private isGenerating(turn: Pick<PlayTurn, 'state' | 'heartbeatAt'>, now: number): boolean {
+    return turn.state === 'generating' && (turn.heartbeatAt?.getTime() ?? 0) >= now - this.staleMs;
+  }
+
+  private assertCanSend(turn: Pick<PlayTurn, 'state' | 'heartbeatAt' | 'lastSendAt'>, now: number): void {
+    if (this.isGenerating(turn, now)) throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
+    if ((turn.lastSendAt?.getTime() ?? 0) > now - SEND_THROTTLE_MS) throw new AppException(ErrorCode.SEND_TOO_FAST);
+  }
+
+  // The turn document exists from the first send on; concurrent first sends create it once.
+  private async ensureTurn(storyId: string, userID: string): Promise<PlayTurn> {
+    const _id = toObjectId(storyId);
+    try {
+      return (await this.turns
+        .findOneAndUpdate({ _id }, { $setOnInsert: { _id, userID } }, { upsert: true, new: true, setDefaultsOnInsert: true })
+        .lean()
+        .exec())!;
+    } catch (error) {
+      if ((error as { code?: number }).code !== 11000) throw error;
+      return (await this.turns.findById(_id).lean().exec())!;
+    }
+  }
+}
+
+function idleTurn() {
+  return { state: 'idle', userText: '', aiText: '', reasoning: '', input: '', errorCode: null, holdId: null };
+}

@@ -1,0 +1,269 @@
+import { countTokens } from 'gpt-tokenizer';
+import { ErrorCode, ModelStatus, type AcceptTurnDto, type SendTurnDto } from '@taleloom/contracts';
+import { GenerationRunner } from '../src/play/generation-runner';
+import { PowerService } from '../src/power/power.service';
+import { balanceOf, entriesOf } from './power-factories';
+import { as, createStory, signUp, type TestUser } from './story-factories';
+import { sendTurn, storyDoc, textOf, unthrottle } from './support/play-helpers';
+import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
+import { createTestApp, type TestApp } from './test-app';
+
+describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', () => {
+  let t: TestApp;
+  let stub: OpenAIStub;
+  let base: string;
+  let alice: TestUser;
+  const drain = () => t.app.get(GenerationRunner).drain();
+  const grant = (user: TestUser, amount: number) =>
+    t.app.get(PowerService).grant(user.userID, amount, 'test', `test-grant-${Math.random()}`);
+
+  beforeAll(async () => {
+    stub = await startOpenAIStub();
+    const model = (value: string, extra: object = {}) => ({
+      label: value.toUpperCase(), value, points: 100, contextWindow: 4096, maxOutput: 200, baseURL: stub.baseURL, ...extra,
+    });
+    t = await createTestApp({
+      MODELS_JSON: JSON.stringify([model('stub'), model('free', { points: 0 }), model('thinker', { points: 0, enableReasoning: true })]),
+      DEMO_MODEL: 'on',
+      PROVIDER_TIMEOUT_SECONDS: '5',
+    });
+    await t.app.listen(0, '127.0.0.1');
+    base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+  });
+  beforeEach(async () => {
+    await t.clean();
+    stub.reset();
+    stub.set({ completionTokens: 200 });
+    alice = await signUp(t, 'alice');
+  });
+  afterAll(async () => {
+    await drain();
+    await t.close();
+    await stub.close();
+  });
+
+  it('lists the platform models with cost, demo flag and measured status', async () => {
+    const res = await as(t, alice).get('/api/model_list');
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((m: { value: string }) => m.value)).toEqual(['stub', 'free', 'thinker', 'demo']);
+    expect(res.body.data[0]).toEqual({ label: 'STUB', points: 100, value: 'stub', status: ModelStatus.UNKNOWN, demo: false, contextWindow: 4096, maxOutput: 200 });
+    expect(res.body.data[3]).toMatchObject({ value: 'demo', demo: true, points: 0 });
+    const id = await createStory(t, alice);
+    await sendTurn(base, alice.token, id, { role: '', content: 'Go', model_name: 'free' });
+    await drain();
+    const after = await as(t, alice).get('/api/model_list');
+    expect(after.body.data[1].status).toBe(ModelStatus.FAST);
+    expect((await as(t, alice).get('/api/model_list').set('Authorization', 'Bearer x')).status).toBe(401);
+  });
+
+  it('streams the user part, deltas, usage and done; charges once; keeps the turn pending until accepted', async () => {
+    await grant(alice, 1000);
+    const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
+    const res = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'I untie the boat.' } satisfies SendTurnDto);
+    expect(res.status).toBe(200);
+    expect(res.contentType).toContain('text/event-stream');
+    const types = res.events.map((e) => e.type);
+    expect(types[0]).toBe('user');
+    expect(types.slice(-2)).toEqual(['usage', 'done']);
+    expect(res.events[0]).toMatchObject({ type: 'user', text: 'Mara: I untie the boat.', role: 'Mara' });
+    expect(textOf(res.events)).toBe('Reply 1: The lamp flickered and the story went on.');
+    expect(res.events.at(-2)).toEqual({ type: 'usage', promptTokens: 10, completionTokens: 200, cost: 100 });
+    expect(stub.requests).toBe(1);
+    // The prompt reached the provider through the SDK with the story and the line.
+    const sent = stub.bodies[0];
+    expect(sent.model).toBe('stub');
+    expect(sent.max_tokens).toBe(200);
+    expect(JSON.stringify(sent.messages)).toContain('Mara waits at the pier.');
+    expect(sent.messages.at(-1)!.content).toContain('I untie the boat.');
+    await drain();
+    expect(await balanceOf(t, alice.userID)).toBe(900);
+
+    const pending = await as(t, alice).get(`/api/llm/${id}/pending`);
+    expect(pending.body.data).toMatchObject({
+      state: 'done', role: 'Mara', input: 'I untie the boat.', userText: 'Mara: I untie the boat.',
+      aiText: 'Reply 1: The lamp flickered and the story went on.', cost: 100, errorCode: null, model: 'stub',
+    });
+    // Nothing reaches the text before it is accepted.
+    expect((await storyDoc(t, id))!.main_text).toBe('Mara waits at the pier.');
+  });
+
+  it('accepts once: appends both parts, counts the round and clears the pending turn', async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: 'Start.' });
+    const res = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'Hi', model_name: 'free' });
+    const turnId = (res.events.at(-1) as { turnId: string }).turnId;
+    const body = { userContent: 'Mara: Hi', newContent: 'Edited reply.', turnId } satisfies AcceptTurnDto;
+    const accepted = await as(t, alice).post(`/api/llm/${id}/accept`, body);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.data).toEqual({ charCount: 'Start.\nMara: Hi\nEdited reply.'.length, appended: '\nMara: Hi\nEdited reply.' });
+    const again = await as(t, alice).post(`/api/llm/${id}/accept`, body);
+    expect(again.body.data.appended).toBe('');
+    const story = await storyDoc(t, id);
+    expect(story!.main_text).toBe('Start.\nMara: Hi\nEdited reply.');
+    expect(story!.rounds).toBe(1);
+    expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data.state).toBe('idle');
+    const got = await as(t, alice).get(`/api/llm?id=${id}`);
+    expect(got.body.data.main_text).toBe('Start.\nMara: Hi\nEdited reply.');
+  });
+
+  it('undo gives back the role and input and leaves the text alone; regenerate replaces the pending turn', async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: 'Start.' });
+    await sendTurn(base, alice.token, id, { role: 'Ilan', content: 'Stop!', model_name: 'free' });
+    await unthrottle(t, id);
+    const regen = await sendTurn(base, alice.token, id, { role: 'Ilan', content: 'Stop!', model_name: 'free', regenerate: true });
+    expect(textOf(regen.events)).toMatch(/^Reply 2:/);
+    expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data.aiText).toMatch(/^Reply 2:/);
+    const undo = await as(t, alice).post(`/api/llm/${id}/discard`);
+    expect(undo.body.data).toMatchObject({ role: 'Ilan', input: 'Stop!', aiText: expect.stringMatching(/^Reply 2:/) });
+    expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data.state).toBe('idle');
+    expect((await storyDoc(t, id))!.main_text).toBe('Start.');
+  });
+
+  it('empty input continues; a new send accepts the unaccepted turn first', async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: 'Start.' });
+    const first = await sendTurn(base, alice.token, id, { role: 'Mara', content: '', model_name: 'free' });
+    expect(first.events[0]).toMatchObject({ type: 'user', text: '' });
+    expect(stub.bodies[0].messages.at(-1)!.content).toBe('Continue the story.');
+    await unthrottle(t, id);
+    await sendTurn(base, alice.token, id, { role: 'Mara', content: 'Next', model_name: 'free' });
+    const story = await storyDoc(t, id);
+    expect(story!.main_text).toBe('Start.\nReply 1: The lamp flickered and the story went on.');
+    expect(story!.rounds).toBe(1);
+    // The accepted text is in the next prompt.
+    expect(JSON.stringify(stub.bodies[1].messages)).toContain('Reply 1: The lamp flickered');
+  });
+
+  it('allows one send per second and none while generating, and says so before calling the provider', async () => {
+    const id = await createStory(t, alice);
+    stub.set({ delayMs: 150 });
+    const running = sendTurn(base, alice.token, id, { content: 'slow', model_name: 'free' });
+    await new Promise((r) => setTimeout(r, 100));
+    const busy = await sendTurn(base, alice.token, id, { content: 'again', model_name: 'free' });
+    expect(busy.status).toBe(409);
+    expect(busy.body!.code).toBe(ErrorCode.GENERATION_IN_PROGRESS);
+    const undoWhileBusy = await as(t, alice).post(`/api/llm/${id}/discard`);
+    expect(undoWhileBusy.status).toBe(409);
+    await running;
+    stub.set({});
+    const fast = await sendTurn(base, alice.token, id, { content: 'too soon', model_name: 'free', regenerate: true });
+    expect(fast.status === 429 || fast.status === 200).toBe(true);
+    if (fast.status === 429) expect(fast.body!.code).toBe(ErrorCode.SEND_TOO_FAST);
+    const story2 = await createStory(t, alice);
+    const a = await sendTurn(base, alice.token, story2, { content: 'one', model_name: 'free' });
+    const b = await sendTurn(base, alice.token, story2, { content: 'two', model_name: 'free', regenerate: true });
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(429);
+    expect(b.body).toEqual({ status: 'error', code: ErrorCode.SEND_TOO_FAST, message: 'You are sending too fast. Please wait a second.' });
+    expect(stub.requests).toBe(fast.status === 200 ? 3 : 2);
+  });
+
+  it('answers NOT_ENOUGH_POWER before the provider is called, claiming nothing', async () => {
+    const id = await createStory(t, alice);
+    const res = await sendTurn(base, alice.token, id, { content: 'Go', language: 'zh-CN' });
+    expect(res.status).toBe(402);
+    expect(res.body).toEqual({ status: 'error', code: ErrorCode.NOT_ENOUGH_POWER, message: '电量不足，请获取电量。' });
+    expect(stub.requests).toBe(0);
+    expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data).toMatchObject({ state: 'idle', retryAfterMs: 0 });
+    // With power it goes through at once (the refusal did not count as a send).
+    await grant(alice, 100);
+    expect((await sendTurn(base, alice.token, id, { content: 'Go' })).status).toBe(200);
+  });
+
+  it('keeps the partial text of a stream that breaks off, charges nothing and says why in the request language', async () => {
+    await grant(alice, 1000);
+    const id = await createStory(t, alice);
+    stub.set({ failAfter: 3 });
+    const res = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'Go', language: 'zh-CN' });
+    expect(textOf(res.events)).toBe('Reply 1: The lamp');
+    expect(res.events.at(-1)).toEqual({ type: 'error', code: ErrorCode.PROVIDER_ERROR, message: '模型在生成时出错，已保留已生成的文字，未扣除电量。' });
+    await drain();
+    expect(await balanceOf(t, alice.userID)).toBe(1000);
+    const closes = await entriesOf(t, alice.userID, { kind: { $in: ['settle', 'release'] } });
+    expect(closes.map((e) => e.kind)).toEqual(['release']);
+    const pending = await as(t, alice).get(`/api/llm/${id}/pending`);
+    expect(pending.body.data).toMatchObject({ state: 'failed', aiText: 'Reply 1: The lamp', errorCode: ErrorCode.PROVIDER_ERROR, cost: 0 });
+    // The partial text can still be saved.
+    await as(t, alice).post(`/api/llm/${id}/accept`, { userContent: 'Mara: Go', newContent: 'Reply 1: The lamp' });
+    expect((await storyDoc(t, id))!.main_text).toMatch(/Mara: Go\nReply 1: The lamp$/);
+  });
+
+  it('finishes, stores and charges once a generation whose connection closed; reopening shows it', async () => {
+    await grant(alice, 1000);
+    const id = await createStory(t, alice);
+    stub.set({ delayMs: 40, completionTokens: 200 });
+    const res = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'Go' }, 2);
+    expect(res.events.map((e) => e.type)).toEqual(['user', 'delta']);
+    // While it runs, a reopened story sees it generating.
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data.state).toBe('generating');
+    await drain();
+    const pending = await as(t, alice).get(`/api/llm/${id}/pending`);
+    expect(pending.body.data).toMatchObject({ state: 'done', aiText: 'Reply 1: The lamp flickered and the story went on.', cost: 100 });
+    expect(await balanceOf(t, alice.userID)).toBe(900);
+    const settles = await entriesOf(t, alice.userID, { kind: 'settle' });
+    expect(settles).toHaveLength(1);
+    expect(stub.requests).toBe(1);
+  });
+
+  it('pays the source author a 10% royalty once per turn on a clone of a public story', async () => {
+    const bob = await signUp(t, 'bob');
+    const source = await createStory(t, alice, { name: 'Source tale' });
+    await as(t, alice).post(`/api/user/public/${source}`);
+    const clone = await as(t, bob).post('/api/user/clone-public-story', { userID: alice.userID, storyID: source });
+    const cloneId = clone.body.data.id as string;
+    await grant(bob, 1000);
+    await sendTurn(base, bob.token, cloneId, { content: 'Go' });
+    await drain();
+    expect(await balanceOf(t, bob.userID)).toBe(900);
+    expect(await balanceOf(t, alice.userID)).toBe(10);
+    const royalties = await entriesOf(t, alice.userID, { kind: 'royalty' });
+    expect(royalties).toHaveLength(1);
+    // Alice playing her own story pays nobody.
+    await grant(alice, 1000);
+    await sendTurn(base, alice.token, source, { content: 'Go' });
+    await drain();
+    expect(await balanceOf(t, alice.userID)).toBe(910);
+  });
+
+  it('relays reasoning for reasoning models, refuses unknown models and other users', async () => {
+    const id = await createStory(t, alice);
+    stub.set({ reasoning: ['Let me ', 'think.'] });
+    const res = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'thinker' });
+    expect(res.events.filter((e) => e.type === 'reasoning').map((e) => (e as { text: string }).text)).toEqual(['Let me ', 'think.']);
+    await drain();
+    expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data.reasoning).toBe('Let me think.');
+    await unthrottle(t, id);
+    const unknown = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'nope' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body!.code).toBe(ErrorCode.MODEL_NOT_FOUND);
+    const bob = await signUp(t, 'bob');
+    const other = await sendTurn(base, bob.token, id, { content: 'Go', model_name: 'free' });
+    expect(other.status).toBe(404);
+    expect(other.body!.code).toBe(ErrorCode.STORY_NOT_FOUND);
+    expect((await as(t, bob).get(`/api/llm/${id}/pending`)).status).toBe(404);
+    const bad = await sendTurn(base, alice.token, id, { content: 'x'.repeat(10_001) });
+    expect(bad.status).toBe(400);
+  });
+
+  it('folds old text into the previous summary, visibly, and keeps the prompt within the window', async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: 'Mara and Ilan.' });
+    await as(t, alice).patch(`/api/llm?id=${id}`, { author_remark: 'NOTE: keep it short.', previous_summary: 'OLD SUMMARY.' });
+    const long = Array.from({ length: 3000 }, (_, i) => `Line ${i}: the tide came in over the black stones.`).join('\n');
+    await t.connection.db!.collection('stories').updateOne({ _id: (await storyDoc(t, id))!._id }, { $set: { main_text: `${long}\nNEWEST LINE.` } });
+    const res = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'free' });
+    const summary = res.events.find((e) => e.type === 'summary');
+    expect(summary).toMatchObject({ type: 'summary', text: expect.stringMatching(/^Summary 1:/) });
+    expect(stub.bodies[0].messages[1].content).toContain('<previous-summary>\nOLD SUMMARY.\n</previous-summary>');
+    const prompt = stub.bodies[1].messages.map((m) => m.content).join('\n');
+    expect(prompt).toContain((summary as { text: string }).text);
+    expect(prompt).toContain('NOTE: keep it short.');
+    expect(prompt).toContain('NEWEST LINE.');
+    expect(prompt).not.toContain('Line 0:');
+    expect(countTokens(prompt) + 200).toBeLessThanOrEqual(4096);
+    expect(countTokens(prompt)).toBeGreaterThan(3000);
+    expect((await storyDoc(t, id))!.previous_summary).toBe((summary as { text: string }).text);
+    // The next turn does not fold again.
+    await unthrottle(t, id);
+    const next = await sendTurn(base, alice.token, id, { content: 'More', model_name: 'free', regenerate: true });
+    expect(next.events.some((e) => e.type === 'summary')).toBe(false);
+  });
+});

@@ -1,0 +1,77 @@
+import type { SendTurnDto, StreamEvent } from '@taleloom/contracts';
+import { Types } from 'mongoose';
+import type { TestApp } from '../test-app';
+
+export interface StreamResult {
+  status: number;
+  contentType: string;
+  events: StreamEvent[];
+  /** The JSON error body when the send was refused before streaming. */
+  body: { status?: string; code?: string; message?: string } | null;
+}
+
+/**
+ * Sends a turn over real HTTP and reads the server-sent events. `stopAfter` closes the connection
+ * after that many events (the browser going away).
+ */
+export async function sendTurn(
+  baseURL: string,
+  token: string,
+  storyId: string,
+  body: SendTurnDto,
+  stopAfter?: number,
+): Promise<StreamResult> {
+  const controller = new AbortController();
+  const res = await fetch(`${baseURL}/api/llm/${storyId}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: controller.signal,
+  });
+  const contentType = res.headers.get('content-type') ?? '';
+  if (!contentType.includes('text/event-stream')) {
+    return { status: res.status, contentType, events: [], body: (await res.json()) as StreamResult['body'] };
+  }
+  const events: StreamEvent[] = [];
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let cut: number;
+      while ((cut = buffer.indexOf('\n\n')) !== -1) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const data = block
+          .split('\n')
+          .filter((l) => l.startsWith('data: '))
+          .map((l) => l.slice(6))
+          .join('\n');
+        if (!data) continue;
+        events.push(JSON.parse(data) as StreamEvent);
+        if (stopAfter !== undefined && events.length >= stopAfter) {
+          controller.abort();
+          return { status: res.status, contentType, events, body: null };
+        }
+      }
+    }
+  } catch (error) {
+    if (!controller.signal.aborted) throw error;
+  }
+  return { status: res.status, contentType, events, body: null };
+}
+
+export const textOf = (events: StreamEvent[]) =>
+  events.map((e) => (e.type === 'delta' ? e.text : '')).join('');
+
+/** Lifts the one-send-per-second throttle of a story (tests that send several times in a row). */
+export async function unthrottle(t: TestApp, storyId: string): Promise<void> {
+  await t.connection.db!.collection('play_turns').updateOne({ _id: new Types.ObjectId(storyId) }, { $set: { lastSendAt: new Date(0) } });
+}
+
+export async function storyDoc(t: TestApp, storyId: string) {
+  return t.connection.db!.collection('stories').findOne({ _id: new Types.ObjectId(storyId) });
+}
