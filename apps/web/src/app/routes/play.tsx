@@ -1,10 +1,56 @@
+import type { StoryData } from '@taleloom/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Skeleton, Spin, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { StoryPreview } from '../../features/stories/components/story-preview';
+import { PlayScreen } from '../../features/play/components/play-screen';
+import { useStory } from '../../features/stories/api/get-story';
+import { storyKeys } from '../../features/stories/api/story-keys';
+import { useUpdateStory } from '../../features/stories/api/update-story';
+import { PublishMenu } from '../../features/stories/components/publish-menu';
+import { useOpenStory } from '../../features/stories/hooks/use-open-story';
+import { formatStoryTitle } from '../../features/stories/utils/story-format';
+import { getErrorMessage } from '../../lib/error-message';
 import './screens.css';
 
-// The full play screen comes with the play issue; until then /play opens the story and shows it.
+// /play?id=: the stories feature opens the story (own, or a clone of a public one); play plays it.
 export function PlayRoute() {
   const [searchParams] = useSearchParams();
   const id = searchParams.get('id');
-  return <StoryPreview key={id ?? ''} id={id} />;
+  return <PlayLoader key={id ?? ''} id={id} />;
+}
+
+function PlayLoader({ id }: { id: string | null }) {
+  const { t } = useTranslation();
+  const phase = useOpenStory(id);
+  const story = useStory(id, phase === 'ready');
+
+  if (phase === 'cloning' || phase === 'cloned') {
+    return (
+      <div className="tl-page" data-testid="play-cloning">
+        <Spin size="large" />
+        <Typography.Paragraph>{phase === 'cloned' ? t('play.cloned') : t('play.cloning')}</Typography.Paragraph>
+      </div>
+    );
+  }
+  if (phase !== 'ready' || story.isPending) return <div className="tl-page"><Skeleton active paragraph={{ rows: 8 }} /></div>;
+  if (story.isError) return <div className="tl-page"><Alert type="error" showIcon title={getErrorMessage(story.error, t)} /></div>;
+  return <PlayStory story={story.data} />;
+}
+
+function PlayStory({ story }: { story: StoryData }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const update = useUpdateStory(story.id);
+  return (
+    <PlayScreen
+      story={story}
+      title={formatStoryTitle(story, t('stories.untitled'))}
+      onSave={(patch) => update.mutateAsync(patch)}
+      onLocalChange={(change) =>
+        queryClient.setQueryData<StoryData>(storyKeys.detail(story.id), (old) => (old ? { ...old, ...change } : old))
+      }
+      publishMenu={<PublishMenu story={story} />}
+    />
+  );
 }

@@ -1,0 +1,5 @@
+/** Query keys of the play feature. */
+export const playKeys = {
+  models: ['play', 'models'] as const,
+  pending: (id: string) => ['play', 'pending', id] as const,
+};

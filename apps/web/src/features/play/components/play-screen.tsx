@@ -1,0 +1,172 @@
+import { EditOutlined } from '@ant-design/icons';
+import type { StoryData, UpdateStoryDto } from '@taleloom/contracts';
+import { App, Button, Typography } from 'antd';
+import { useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getErrorMessage } from '../../../lib/error-message';
+import { useShowGuide } from '../hooks/use-show-guide';
+import { useTurn } from '../hooks/use-turn';
+import { useWindowHeight } from '../hooks/use-window-height';
+import { EditTitleDialog } from './edit-title-dialog';
+import { PlayInput } from './play-input';
+import { PlayToolbar } from './play-toolbar';
+import { PlayTutorial } from './play-tutorial';
+import { SettingsPanel } from './settings-panel';
+import { StoryNotes } from './story-notes';
+import { StoryText } from './story-text';
+import { TurnCard } from './turn-card';
+import '../play.css';
+
+type Patch = Omit<UpdateStoryDto, 'language'>;
+
+export interface PlayScreenProps {
+  story: StoryData;
+  title: string;
+  /** PATCH /api/llm?id: answers the updated story (the caller keeps its cache). */
+  onSave: (patch: Patch) => Promise<StoryData>;
+  /** Local changes the server already made (an accepted turn, a folded summary). */
+  onLocalChange: (change: Partial<StoryData>) => void;
+  publishMenu: ReactNode;
+}
+
+// The toolbar hides on very short windows (a phone in landscape with the keyboard open).
+const TOOLBAR_MIN_HEIGHT = 400;
+
+/** The play screen (spec section 2): write a line, watch the continuation stream in, shape it. */
+export function PlayScreen({ story, title, onSave, onLocalChange, publishMenu }: PlayScreenProps) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const height = useWindowHeight();
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [savingText, setSavingText] = useState(false);
+  const [titleOpen, setTitleOpen] = useState(false);
+  const [guideOpen, closeGuide] = useShowGuide();
+  const [role, setRole] = useState(story.role);
+  const [text, setText] = useState('');
+  const [usedRoles, setUsedRoles] = useState<string[]>([]);
+  const [summaryFlash, setSummaryFlash] = useState(false);
+  const [model, setModel] = useState(story.model_name);
+
+  const showError = (error: unknown) => void message.error(getErrorMessage(error, t));
+  const save = (patch: Patch) => onSave(patch).catch((error: unknown) => {
+    showError(error);
+    throw error;
+  });
+
+  const turn = useTurn(story.id, model, {
+    onAppended: (appended) => onLocalChange({ main_text: story.main_text + appended }),
+    onSummary: (summary) => {
+      onLocalChange({ previous_summary: summary });
+      setSummaryFlash(true);
+      void message.info(t('play.summaryFolded'));
+    },
+    onError: showError,
+  });
+  const generating = turn.view.phase === 'generating' || turn.view.phase === 'loading';
+  const locked = generating || editing;
+
+  const roles = useMemo(() => {
+    const all = [story.role, ...usedRoles].map((r) => r.trim()).filter(Boolean);
+    return [...new Set(all)];
+  }, [story.role, usedRoles]);
+
+  const send = async () => {
+    if (locked) return;
+    const line = text;
+    if (role.trim()) setUsedRoles((r) => [...r, role.trim()]);
+    setText('');
+    const started = await turn.send(role, line);
+    // Refused (too fast, no power...): the line goes back into the box.
+    if (!started) setText((current) => current || line);
+  };
+
+  const onUndo = async () => {
+    const restored = await turn.undo();
+    if (restored) {
+      setRole(restored.role);
+      setText(restored.input);
+    }
+  };
+
+  const changeModel = (value: string) => {
+    setModel(value);
+    void save({ model_name: value, model_type: 'platform' }).catch(() => setModel(story.model_name));
+  };
+
+  const charCount = useMemo(() => [...story.main_text].length, [story.main_text]);
+
+  return (
+    <div className={`tl-play ${settingsOpen ? 'tl-play--settings' : ''}`} data-testid="play-screen">
+      {height > TOOLBAR_MIN_HEIGHT ? (
+        <PlayToolbar
+          settingsOpen={settingsOpen}
+          onToggleSettings={() => setSettingsOpen((o) => !o)}
+          onEdit={() => setEditing(true)}
+          locked={locked || turn.view.phase === 'review' || turn.view.phase === 'failed'}
+          charCount={charCount}
+          model={model}
+          onModelChange={changeModel}
+          publishMenu={publishMenu}
+        />
+      ) : null}
+      <div className="tl-play__title-row">
+        <Typography.Title level={3} className="tl-play__title" data-testid="play-title">
+          {title}
+        </Typography.Title>
+        <Button type="text" size="small" icon={<EditOutlined aria-hidden="true" />} aria-label={t('play.editTitle')} onClick={() => setTitleOpen(true)} data-testid="title-edit" />
+      </div>
+      <StoryNotes
+        authorRemark={story.author_remark}
+        previousSummary={story.previous_summary}
+        summaryFlash={summaryFlash}
+        disabled={generating}
+        onSave={(field, value) => void save({ [field]: value })}
+      />
+      <StoryText
+        text={story.main_text}
+        editing={editing}
+        saving={savingText}
+        onBack={() => setEditing(false)}
+        onConfirm={async (next) => {
+          setSavingText(true);
+          try {
+            await save({ main_text: next });
+            setEditing(false);
+            void message.success(t('play.textSaved'));
+          } catch {
+            // shown by save()
+          } finally {
+            setSavingText(false);
+          }
+        }}
+      >
+        {editing ? null : (
+          <TurnCard
+            view={turn.view}
+            actions={{
+              onUndo: () => void onUndo(),
+              onRegenerate: () => void turn.regenerate(),
+              onSave: () => void turn.accept(),
+              onContinue: () => void turn.continueStory(),
+              onEditAi: turn.setAiText,
+            }}
+          />
+        )}
+      </StoryText>
+      <PlayInput
+        role={role}
+        roles={roles}
+        onRoleChange={setRole}
+        text={text}
+        onTextChange={setText}
+        onSend={() => void send()}
+        disabled={locked}
+        generating={generating}
+      />
+      <SettingsPanel open={settingsOpen} onClose={() => setSettingsOpen(false)} story={story} onSave={(p) => void save(p)} disabled={generating} />
+      <PlayTutorial open={guideOpen} onClose={closeGuide} />
+      <EditTitleDialog open={titleOpen} name={story.name} onClose={() => setTitleOpen(false)} onSave={(name) => save({ name })} />
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import {
+  CheckSquareOutlined,
+  DownloadOutlined,
+  EditOutlined,
+  FolderOpenOutlined,
+  SettingOutlined,
+} from '@ant-design/icons';
+import { Button, Dropdown, Tooltip } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ModelSelector } from './model-selector';
+
+export interface PlayToolbarProps {
+  settingsOpen: boolean;
+  onToggleSettings: () => void;
+  onEdit: () => void;
+  /** Disabled while generating or editing. */
+  locked: boolean;
+  charCount: number;
+  model: string;
+  onModelChange: (value: string) => void;
+  publishMenu: ReactNode;
+}
+
+/** The play toolbar (spec section 2): features not built yet are shown disabled with "coming soon". */
+export function PlayToolbar(props: PlayToolbarProps) {
+  const { t } = useTranslation();
+  const soon = (node: ReactNode) => <Tooltip title={t('play.comingSoon')}>{node}</Tooltip>;
+  return (
+    <div className="tl-play-toolbar" role="toolbar" aria-label={t('play.toolbar')} data-testid="play-toolbar">
+      <Button
+        icon={<SettingOutlined aria-hidden="true" />}
+        type={props.settingsOpen ? 'primary' : 'default'}
+        aria-pressed={props.settingsOpen}
+        onClick={props.onToggleSettings}
+        data-testid="toolbar-settings"
+      >
+        <span className="tl-play-toolbar__label">{t('play.settings')}</span>
+      </Button>
+      {soon(
+        <Button icon={<FolderOpenOutlined aria-hidden="true" />} disabled data-testid="toolbar-record">
+          <span className="tl-play-toolbar__label">{t('play.record')}</span>
+        </Button>,
+      )}
+      <span className="tl-play-toolbar__publish">{props.publishMenu}</span>
+      {soon(
+        <Button icon={<CheckSquareOutlined aria-hidden="true" />} disabled data-testid="toolbar-task">
+          <span className="tl-play-toolbar__label">{t('play.task')}</span>
+        </Button>,
+      )}
+      {soon(
+        <Dropdown menu={{ items: [] }} disabled>
+          <Button icon={<DownloadOutlined aria-hidden="true" />} disabled data-testid="toolbar-export">
+            <span className="tl-play-toolbar__label">{t('play.export')}</span>
+          </Button>
+        </Dropdown>,
+      )}
+      <Button icon={<EditOutlined aria-hidden="true" />} disabled={props.locked} onClick={props.onEdit} data-testid="toolbar-edit">
+        <span className="tl-play-toolbar__label">{t('play.editText')}</span>
+      </Button>
+      <span className="tl-play-toolbar__count" data-testid="char-count">
+        {t('play.charCount', { count: props.charCount })}
+      </span>
+      <ModelSelector value={props.model} onChange={props.onModelChange} disabled={props.locked} />
+    </div>
+  );
+}

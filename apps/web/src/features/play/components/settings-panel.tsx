@@ -1,0 +1,118 @@
+import { ExportOutlined } from '@ant-design/icons';
+import { PIC_SIZES, PLAY_MODES, type StoryData, type UpdateStoryDto } from '@taleloom/contracts';
+import { Drawer, Form, Input, Radio, Select, Switch, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+type Patch = Omit<UpdateStoryDto, 'language'>;
+type TextField = 'settings_system_prompt_text' | 'settings_user_prompt_text' | 'settings_camera_style_prompt_text';
+
+// A custom prompt area: auto-sizes from 6 to 15 rows and saves on blur.
+function PromptText({ story, field, onSave, testId }: { story: StoryData; field: TextField; onSave: (p: Patch) => void; testId: string }) {
+  const [draft, setDraft] = useState(story[field]);
+  useEffect(() => setDraft(story[field]), [story, field]);
+  return (
+    <Input.TextArea
+      value={draft}
+      autoSize={{ minRows: 6, maxRows: 15 }}
+      maxLength={10_000}
+      data-testid={testId}
+      onChange={(e) => setDraft(e.target.value)}
+      onBlur={() => {
+        if (draft !== story[field]) onSave({ [field]: draft });
+      }}
+    />
+  );
+}
+
+/**
+ * The settings side panel (spec section 3 "Story settings"): toggles and selections save at once,
+ * text areas on blur. Settings apply to the private and the public version.
+ */
+export function SettingsPanel({ open, onClose, story, onSave, disabled }: {
+  open: boolean;
+  onClose: () => void;
+  story: StoryData;
+  onSave: (patch: Patch) => void;
+  disabled: boolean;
+}) {
+  const { t, i18n } = useTranslation();
+  const guide = `/creation-guide.html${i18n.language === 'zh-CN' ? '#zh' : '#en'}`;
+  return (
+    <Drawer
+      open={open}
+      onClose={onClose}
+      title={t('play.settings')}
+      placement="right"
+      mask={false}
+      size={360}
+      className="tl-play-settings"
+      data-testid="settings-panel"
+      closable={{ 'aria-label': t('common.close') }}
+    >
+      <Typography.Paragraph>
+        <a href={guide} target="_blank" rel="noopener noreferrer" data-testid="creation-guide">
+          {t('play.creationGuide')} <ExportOutlined aria-hidden="true" />
+        </a>
+      </Typography.Paragraph>
+      <Typography.Paragraph type="secondary">{t('play.settingsHint')}</Typography.Paragraph>
+      <Form layout="vertical" disabled={disabled}>
+        <Form.Item label={t('play.playMode')}>
+          <Select
+            value={story.play_mode}
+            data-testid="setting-play-mode"
+            onChange={(play_mode) => onSave({ play_mode })}
+            options={PLAY_MODES.map((m) => ({ value: m, label: t(`play.playModes.${m}`) }))}
+          />
+        </Form.Item>
+        <Form.Item label={t('play.systemPrompt')}>
+          <Radio.Group
+            value={story.settings_system_prompt_switch}
+            onChange={(e) => onSave({ settings_system_prompt_switch: e.target.value })}
+            options={[{ value: 'default', label: t('play.default') }, { value: 'custom', label: t('play.custom') }]}
+            data-testid="setting-system-switch"
+          />
+        </Form.Item>
+        {story.settings_system_prompt_switch === 'custom' ? (
+          <Form.Item label={t('play.systemPromptText')}>
+            <PromptText story={story} field="settings_system_prompt_text" onSave={onSave} testId="setting-system-text" />
+          </Form.Item>
+        ) : null}
+        <Form.Item label={t('play.userPrompt')}>
+          <Radio.Group
+            value={story.settings_user_prompt_switch}
+            onChange={(e) => onSave({ settings_user_prompt_switch: e.target.value })}
+            options={[{ value: 'default', label: t('play.default') }, { value: 'custom', label: t('play.custom') }]}
+            data-testid="setting-user-switch"
+          />
+        </Form.Item>
+        {story.settings_user_prompt_switch === 'custom' ? (
+          <Form.Item label={t('play.userPromptText')}>
+            <PromptText story={story} field="settings_user_prompt_text" onSave={onSave} testId="setting-user-text" />
+          </Form.Item>
+        ) : null}
+        <Form.Item label={t('play.cameraSwitch')} extra={t('play.cameraSoon')}>
+          <Switch checked={story.settings_camera_switch} onChange={(v) => onSave({ settings_camera_switch: v })} data-testid="setting-camera" />
+        </Form.Item>
+        <Form.Item label={t('play.cameraConsistency')}>
+          <Switch checked={story.settings_camera_consistency_switch} onChange={(v) => onSave({ settings_camera_consistency_switch: v })} data-testid="setting-consistency" />
+        </Form.Item>
+        <Form.Item label={t('play.picSize')}>
+          <Select value={story.settings_pic_size} onChange={(settings_pic_size) => onSave({ settings_pic_size })} options={PIC_SIZES.map((s) => ({ value: s, label: s.replace('*', ' × ') }))} data-testid="setting-pic-size" />
+        </Form.Item>
+        <Form.Item label={t('play.cameraStyle')}>
+          <Radio.Group
+            value={story.settings_camera_style_switch}
+            onChange={(e) => onSave({ settings_camera_style_switch: e.target.value })}
+            options={[{ value: 'default', label: t('play.default') }, { value: 'custom', label: t('play.custom') }]}
+          />
+        </Form.Item>
+        {story.settings_camera_style_switch === 'custom' ? (
+          <Form.Item label={t('play.cameraStyleText')}>
+            <PromptText story={story} field="settings_camera_style_prompt_text" onSave={onSave} testId="setting-style-text" />
+          </Form.Item>
+        ) : null}
+      </Form>
+    </Drawer>
+  );
+}

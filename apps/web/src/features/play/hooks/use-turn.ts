@@ -1,0 +1,177 @@
+import { SEND_THROTTLE_MS, type PendingTurnData, type StreamEvent } from '@taleloom/contracts';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { ApiClientError, isApiClientError } from '../../../lib/api-client';
+import { acceptTurn } from '../api/accept-turn';
+import { discardTurn } from '../api/discard-turn';
+import { getPendingTurn } from '../api/get-pending-turn';
+import { sendTurn } from '../api/send-turn';
+
+export type TurnPhase = 'loading' | 'idle' | 'generating' | 'review' | 'failed';
+
+export interface TurnView {
+  phase: TurnPhase;
+  role: string;
+  input: string;
+  userText: string;
+  aiText: string;
+  reasoning: string;
+  turnId: string | null;
+  errorCode: string | null;
+  cost: number;
+}
+
+export interface TurnCallbacks {
+  /** Text was appended to the story (an accepted turn). */
+  onAppended(appended: string): void;
+  /** Older text was folded into the previous summary. */
+  onSummary(summary: string): void;
+  /** Something to tell the user (an error code to translate). */
+  onError(error: unknown): void;
+}
+
+const EMPTY: TurnView = { phase: 'idle', role: '', input: '', userText: '', aiText: '', reasoning: '', turnId: null, errorCode: null, cost: 0 };
+const POLL_MS = 1000;
+
+function fromPending(p: PendingTurnData): TurnView {
+  const phase: TurnPhase = p.state === 'done' ? 'review' : p.state === 'failed' ? 'failed' : p.state === 'generating' ? 'generating' : 'idle';
+  return { phase, role: p.role, input: p.input, userText: p.userText, aiText: p.aiText, reasoning: p.reasoning, turnId: p.turnId, errorCode: p.errorCode, cost: p.cost };
+}
+
+/**
+ * The generation flow of spec section 4: send (empty input continues), the streamed user and AI
+ * parts, then undo / regenerate / edit / save / continue. One send per second and none while
+ * generating; sending while an AI part is unsaved saves it first. A generation the page did not
+ * see finish (a reload, a dropped connection) is picked up from the server's pending turn.
+ */
+export function useTurn(storyId: string, modelName: string, callbacks: TurnCallbacks) {
+  const [view, setView] = useState<TurnView>({ ...EMPTY, phase: 'loading' });
+  const viewRef = useRef(view);
+  const cb = useRef(callbacks);
+  useLayoutEffect(() => {
+    viewRef.current = view;
+    cb.current = callbacks;
+  });
+  const lastSend = useRef(0);
+  const busy = useRef(false);
+  const pollTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const alive = useRef(true);
+
+  const poll = useCallback(async () => {
+    clearTimeout(pollTimer.current);
+    try {
+      const pending = await getPendingTurn(storyId);
+      if (!alive.current) return;
+      setView(fromPending(pending));
+      if (pending.state === 'generating') pollTimer.current = setTimeout(() => void poll(), POLL_MS);
+    } catch (error) {
+      if (alive.current) {
+        setView((v) => ({ ...v, phase: v.phase === 'loading' ? 'idle' : v.phase }));
+        cb.current.onError(error);
+      }
+    }
+  }, [storyId]);
+
+  useEffect(() => {
+    alive.current = true;
+    void poll();
+    return () => {
+      alive.current = false;
+      clearTimeout(pollTimer.current);
+    };
+  }, [poll]);
+
+  const accept = useCallback(async (): Promise<boolean> => {
+    const v = viewRef.current;
+    if (v.phase !== 'review' && v.phase !== 'failed') return true;
+    try {
+      const result = await acceptTurn(storyId, { userContent: v.userText, newContent: v.aiText, turnId: v.turnId ?? undefined });
+      if (result.appended) cb.current.onAppended(result.appended);
+      setView(EMPTY);
+      return true;
+    } catch (error) {
+      cb.current.onError(error);
+      return false;
+    }
+  }, [storyId]);
+
+  const send = useCallback(
+    async (role: string, content: string, regenerate = false): Promise<boolean> => {
+      const now = Date.now();
+      if (busy.current || viewRef.current.phase === 'generating' || viewRef.current.phase === 'loading') return false;
+      if (now - lastSend.current < SEND_THROTTLE_MS) {
+        cb.current.onError(new ApiClientError(429, 'SEND_TOO_FAST', ''));
+        return false;
+      }
+      busy.current = true;
+      lastSend.current = now;
+      try {
+        if (!regenerate && !(await accept())) return false;
+        setView({ ...EMPTY, phase: 'generating', role, input: content });
+        let finished = false;
+        const onEvent = (event: StreamEvent) => {
+          switch (event.type) {
+            case 'user':
+              setView((v) => ({ ...v, userText: event.text, turnId: event.turnId }));
+              break;
+            case 'delta':
+              setView((v) => ({ ...v, aiText: v.aiText + event.text }));
+              break;
+            case 'reasoning':
+              setView((v) => ({ ...v, reasoning: v.reasoning + event.text }));
+              break;
+            case 'summary':
+              cb.current.onSummary(event.text);
+              break;
+            case 'usage':
+              setView((v) => ({ ...v, cost: event.cost }));
+              break;
+            case 'done':
+              finished = true;
+              setView((v) => ({ ...v, phase: 'review', turnId: event.turnId }));
+              break;
+            case 'error':
+              finished = true;
+              setView((v) => ({ ...v, phase: 'failed', errorCode: event.code }));
+              cb.current.onError(new ApiClientError(502, event.code, event.message));
+              break;
+          }
+        };
+        try {
+          await sendTurn(storyId, { role, content, model_name: modelName || undefined, regenerate }, onEvent);
+        } catch (error) {
+          if (isApiClientError(error) && error.status > 0 && !finished && viewRef.current.userText === '' && viewRef.current.aiText === '') {
+            // Refused before streaming: nothing happened, the line stays in the box.
+            cb.current.onError(error);
+            void poll();
+            return false;
+          }
+        }
+        // The connection ended early: the server finishes the turn; follow it there.
+        if (!finished && alive.current) void poll();
+        return true;
+      } finally {
+        busy.current = false;
+      }
+    },
+    [accept, modelName, poll, storyId],
+  );
+
+  const undo = useCallback(async (): Promise<{ role: string; input: string } | null> => {
+    const v = viewRef.current;
+    if (v.phase !== 'review' && v.phase !== 'failed') return null;
+    try {
+      const dropped = await discardTurn(storyId);
+      setView(EMPTY);
+      return { role: dropped.role || v.role, input: dropped.input || v.input };
+    } catch (error) {
+      cb.current.onError(error);
+      return null;
+    }
+  }, [storyId]);
+
+  const regenerate = useCallback(() => send(viewRef.current.role, viewRef.current.input, true), [send]);
+  const continueStory = useCallback(() => send(viewRef.current.role, ''), [send]);
+  const setAiText = useCallback((aiText: string) => setView((v) => ({ ...v, aiText })), []);
+
+  return { view, send, accept, undo, regenerate, continueStory, setAiText };
+}
