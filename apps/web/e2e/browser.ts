@@ -33,17 +33,21 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A fresh context (empty localStorage) with the language the browser reports. */
+/**
+ * A fresh context (empty localStorage) with the language the browser reports. The play tutorial
+ * (shown once per browser) is marked as seen unless `showGuide` asks for it.
+ */
 export async function newPage(
   browser: Browser,
   baseURL: string,
-  opts: { viewport?: { width: number; height: number }; locale?: string } = {},
+  opts: { viewport?: { width: number; height: number }; locale?: string; showGuide?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL,
     viewport: opts.viewport ?? DESKTOP,
     locale: opts.locale ?? 'en-US',
   });
+  if (!opts.showGuide) await context.addInitScript(() => localStorage.setItem('showGuide', 'false'));
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return { context, page };

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { startOpenAIStub, type OpenAIStub } from '../../api/test/support/openai-stub';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,6 +15,7 @@ declare module 'vitest' {
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 let server: ChildProcess | undefined;
+let stub: OpenAIStub | undefined;
 let dataDir: string | undefined;
 
 function freePort(): Promise<number> {
@@ -34,6 +36,17 @@ export default async function setup(project: TestProject) {
   if (!existsSync(main) || !existsSync(web)) throw new Error('Build first: apps/api/dist and apps/web/dist are needed');
   const port = await freePort();
   dataDir = mkdtempSync(join(tmpdir(), 'taleloom-e2e-'));
+  // E2E_MODELS=demo runs on the offline demo model alone; by default a local OpenAI-compatible stub
+  // is the first (default) model, so replies are predictable; typing [[fail]] breaks a stream half-way.
+  const models: Record<string, string> = {};
+  if (process.env.E2E_MODELS !== 'demo') {
+    stub = await startOpenAIStub({ delayMs: 40 });
+    models.MODELS_JSON = JSON.stringify([
+      { label: 'Stub model', value: 'stub', points: 0, contextWindow: 8192, maxOutput: 300, baseURL: stub.baseURL },
+    ]);
+    models.DEMO_MODEL = 'on';
+    models.DEMO_MODEL_CHUNK_DELAY_MS = '5';
+  }
   server = spawn(process.execPath, [main], {
     cwd: join(repo, 'apps/api'),
     env: {
@@ -45,6 +58,7 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: 'warn',
       EMBEDDED_DATABASE: process.env.EMBEDDED_DATABASE ?? 'stand-in',
       WEB_DIST_DIR: join(repo, 'apps/web/dist'),
+      ...models,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -65,6 +79,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     server?.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
+    await stub?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
 }

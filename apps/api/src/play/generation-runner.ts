@@ -98,7 +98,7 @@ export class GenerationRunner {
     const flush = () => {
       lastFlush = Date.now();
       flushing = flushing
-        .then(() => this.turns.updateOne(turnFilter, { $set: { aiText, reasoning, heartbeatAt: new Date() } }).exec())
+        .then(() => this.turns.updateOne(turnFilter, { $set: { aiText, reasoning, heartbeatAt: Date.now() } }).exec())
         .catch(() => undefined);
     };
     try {
@@ -141,7 +141,7 @@ export class GenerationRunner {
     }
     await this.turns
       .updateOne(turnFilter, {
-        $set: { state: 'done', aiText, reasoning, cost: charged, promptTokens, completionTokens, finishedAt: new Date(), heartbeatAt: new Date() },
+        $set: { state: 'done', aiText, reasoning, cost: charged, promptTokens, completionTokens, finishedAt: Date.now(), heartbeatAt: Date.now() },
       })
       .exec();
     g.emit({ type: 'usage', promptTokens, completionTokens, cost: charged });
@@ -159,7 +159,7 @@ export class GenerationRunner {
     await this.turns
       .updateOne(
         { _id: job.story._id, generationId: g.id },
-        { $set: { state: 'failed', aiText, reasoning, errorCode: code, cost: 0, finishedAt: new Date(), heartbeatAt: new Date() } },
+        { $set: { state: 'failed', aiText, reasoning, errorCode: code, cost: 0, finishedAt: Date.now(), heartbeatAt: Date.now() } },
       )
       .exec()
       .catch(() => undefined);

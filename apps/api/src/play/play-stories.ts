@@ -38,19 +38,23 @@ export class PlayStories {
   }
 
   /**
-   * Appends to the text. The story is re-read and written only if it did not change meanwhile
-   * (matched on updatedAt), retried a few times: no edit in between is lost.
+   * Appends to the text. The story is re-read and written only if its text did not change meanwhile
+   * (matched on its length and first and last lines, which every text write keeps in step),
+   * retried a few times: no edit in between is lost.
    */
   async append(userID: string, id: string, piece: string): Promise<{ text: string; appended: string }> {
     for (let attempt = 0; attempt < 5; attempt++) {
-      const story = await this.stories.findOne({ _id: toObjectId(id), userID }, { main_text: 1, updatedAt: 1 }).lean().exec();
+      const story = await this.stories
+        .findOne({ _id: toObjectId(id), userID }, { main_text: 1, charCount: 1, firstLine: 1, lastLine: 1 })
+        .lean()
+        .exec();
       if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
       const current = story.main_text ?? '';
       const appended = joinPiece(current, piece);
       const text = current + appended;
       const updated = await this.stories
         .updateOne(
-          { _id: story._id, userID, updatedAt: story.updatedAt },
+          { _id: story._id, userID, charCount: story.charCount ?? 0, firstLine: story.firstLine ?? '', lastLine: story.lastLine ?? '' },
           { $set: { main_text: text, ...textSnippets(text), time: new Date() } },
         )
         .exec();

@@ -25,13 +25,15 @@ export class PlayTurn {
   @Prop({ default: 0 }) promptTokens: number;
   @Prop({ default: 0 }) completionTokens: number;
   @Prop({ type: String, default: null }) holdId: string | null;
+  // Times are epoch milliseconds: numbers compare the same on every store (the offline stand-in's
+  // file storage hands dates back as strings).
   // The throttle: the time of the last accepted send.
-  @Prop({ type: Date, default: () => new Date(0) }) lastSendAt: Date;
+  @Prop({ default: 0 }) lastSendAt: number;
   // A generating turn whose heartbeat is old belongs to an instance that died: it may be replaced.
-  @Prop({ type: Date, default: () => new Date(0) }) heartbeatAt: Date;
+  @Prop({ default: 0 }) heartbeatAt: number;
   // main_text[0, summarizedChars) is covered by the story's previous_summary.
   @Prop({ default: 0 }) summarizedChars: number;
-  @Prop({ type: Date, default: null }) finishedAt: Date | null;
+  @Prop({ type: Number, default: null }) finishedAt: number | null;
 }
 
 export type PlayTurnDocument = HydratedDocument<PlayTurn>;

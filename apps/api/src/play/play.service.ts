@@ -80,14 +80,14 @@ export class PlayService {
       .findOneAndUpdate(
         {
           _id: story._id,
-          lastSendAt: { $lte: new Date(now - SEND_THROTTLE_MS) },
-          $or: [{ state: { $ne: 'generating' } }, { heartbeatAt: { $lt: new Date(now - this.staleMs) } }],
+          lastSendAt: { $lte: now - SEND_THROTTLE_MS },
+          $or: [{ state: { $ne: 'generating' } }, { heartbeatAt: { $lt: now - this.staleMs } }],
         },
         {
           $set: {
             state: 'generating', generationId, role, input: content, userText, aiText: '', reasoning: '',
             model: model.value, errorCode: null, cost: 0, promptTokens: 0, completionTokens: 0, holdId,
-            lastSendAt: new Date(now), heartbeatAt: new Date(now), finishedAt: null,
+            lastSendAt: now, heartbeatAt: now, finishedAt: null,
           },
         },
         { new: true },
@@ -171,17 +171,17 @@ export class PlayService {
       errorCode: dead ? ErrorCode.PROVIDER_ERROR : (turn.errorCode ?? null),
       cost: turn.cost ?? 0,
       turnId: turn.generationId ?? null,
-      retryAfterMs: Math.max(0, (turn.lastSendAt?.getTime() ?? 0) + SEND_THROTTLE_MS - now),
+      retryAfterMs: Math.max(0, Number(turn.lastSendAt ?? 0) + SEND_THROTTLE_MS - now),
     };
   }
 
   private isGenerating(turn: Pick<PlayTurn, 'state' | 'heartbeatAt'>, now: number): boolean {
-    return turn.state === 'generating' && (turn.heartbeatAt?.getTime() ?? 0) >= now - this.staleMs;
+    return turn.state === 'generating' && Number(turn.heartbeatAt ?? 0) >= now - this.staleMs;
   }
 
   private assertCanSend(turn: Pick<PlayTurn, 'state' | 'heartbeatAt' | 'lastSendAt'>, now: number): void {
     if (this.isGenerating(turn, now)) throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
-    if ((turn.lastSendAt?.getTime() ?? 0) > now - SEND_THROTTLE_MS) throw new AppException(ErrorCode.SEND_TOO_FAST);
+    if (Number(turn.lastSendAt ?? 0) > now - SEND_THROTTLE_MS) throw new AppException(ErrorCode.SEND_TOO_FAST);
   }
 
   // The turn document exists from the first send on; concurrent first sends create it once.

@@ -69,7 +69,7 @@ export const textOf = (events: StreamEvent[]) =>
 
 /** Lifts the one-send-per-second throttle of a story (tests that send several times in a row). */
 export async function unthrottle(t: TestApp, storyId: string): Promise<void> {
-  await t.connection.db!.collection('play_turns').updateOne({ _id: new Types.ObjectId(storyId) }, { $set: { lastSendAt: new Date(0) } });
+  await t.connection.db!.collection('play_turns').updateOne({ _id: new Types.ObjectId(storyId) }, { $set: { lastSendAt: 0 } });
 }
 
 export async function storyDoc(t: TestApp, storyId: string) {

@@ -13,7 +13,6 @@ export function PlayTutorial({ open, onClose }: { open: boolean; onClose: () => 
       open={open}
       onCancel={onClose}
       title={t('play.guide.title')}
-      data-testid="play-tutorial"
       footer={[
         step > 0 ? (
           <Button key="back" onClick={() => setStep((s) => s - 1)}>
@@ -25,8 +24,12 @@ export function PlayTutorial({ open, onClose }: { open: boolean; onClose: () => 
         </Button>,
       ]}
     >
-      <Steps size="small" current={step} items={steps.map((s) => ({ title: s.title }))} className="tl-play-guide__steps" />
-      <p className="tl-play-guide__body" data-testid="tutorial-body">{steps[step].body}</p>
+      <div data-testid="play-tutorial">
+        <Steps size="small" current={step} items={steps.map((s) => ({ title: s.title }))} className="tl-play-guide__steps" />
+        <p className="tl-play-guide__body" data-testid="tutorial-body">
+          {steps[step].body}
+        </p>
+      </div>
     </Modal>
   );
 }

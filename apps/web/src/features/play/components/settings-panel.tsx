@@ -47,9 +47,9 @@ export function SettingsPanel({ open, onClose, story, onSave, disabled }: {
       mask={false}
       size={360}
       className="tl-play-settings"
-      data-testid="settings-panel"
       closable={{ 'aria-label': t('common.close') }}
     >
+      <div data-testid="settings-panel">
       <Typography.Paragraph>
         <a href={guide} target="_blank" rel="noopener noreferrer" data-testid="creation-guide">
           {t('play.creationGuide')} <ExportOutlined aria-hidden="true" />
@@ -66,12 +66,13 @@ export function SettingsPanel({ open, onClose, story, onSave, disabled }: {
           />
         </Form.Item>
         <Form.Item label={t('play.systemPrompt')}>
-          <Radio.Group
-            value={story.settings_system_prompt_switch}
-            onChange={(e) => onSave({ settings_system_prompt_switch: e.target.value })}
-            options={[{ value: 'default', label: t('play.default') }, { value: 'custom', label: t('play.custom') }]}
-            data-testid="setting-system-switch"
-          />
+          <div data-testid="setting-system-switch">
+            <Radio.Group
+              value={story.settings_system_prompt_switch}
+              onChange={(e) => onSave({ settings_system_prompt_switch: e.target.value })}
+              options={[{ value: 'default', label: t('play.default') }, { value: 'custom', label: t('play.custom') }]}
+            />
+          </div>
         </Form.Item>
         {story.settings_system_prompt_switch === 'custom' ? (
           <Form.Item label={t('play.systemPromptText')}>
@@ -79,12 +80,13 @@ export function SettingsPanel({ open, onClose, story, onSave, disabled }: {
           </Form.Item>
         ) : null}
         <Form.Item label={t('play.userPrompt')}>
-          <Radio.Group
-            value={story.settings_user_prompt_switch}
-            onChange={(e) => onSave({ settings_user_prompt_switch: e.target.value })}
-            options={[{ value: 'default', label: t('play.default') }, { value: 'custom', label: t('play.custom') }]}
-            data-testid="setting-user-switch"
-          />
+          <div data-testid="setting-user-switch">
+            <Radio.Group
+              value={story.settings_user_prompt_switch}
+              onChange={(e) => onSave({ settings_user_prompt_switch: e.target.value })}
+              options={[{ value: 'default', label: t('play.default') }, { value: 'custom', label: t('play.custom') }]}
+            />
+          </div>
         </Form.Item>
         {story.settings_user_prompt_switch === 'custom' ? (
           <Form.Item label={t('play.userPromptText')}>
@@ -113,6 +115,7 @@ export function SettingsPanel({ open, onClose, story, onSave, disabled }: {
           </Form.Item>
         ) : null}
       </Form>
+      </div>
     </Drawer>
   );
 }

@@ -1,0 +1,208 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, uniqueName } from './browser';
+
+const baseURL = inject('baseURL');
+
+// The stub answers in the story's language; a stream that breaks off stops after four chunks.
+const TEXT = {
+  en: {
+    failed: 'The model failed while writing',
+    prologue: 'Mara waits at the pier. The ferry is late.',
+    line: 'I wave at the ferry.',
+    user: 'Mara: I wave at the ferry.',
+    failLine: '[[fail]] The ferry horn sounds.',
+    reply: /The lamp flickered and the story went on\.$/,
+    partial: /The lamp flickered$/,
+  },
+  'zh-CN': {
+    failed: '模型在生成时出错',
+    prologue: '玛拉在码头等船，渡轮晚点了。',
+    line: '我朝渡轮挥手。',
+    user: 'Mara：我朝渡轮挥手。',
+    failLine: '[[fail]] 渡轮的汽笛响了。',
+    reply: /故事继续向前。$/,
+    partial: /闪了一下，$/,
+  },
+} as const;
+type Lang = keyof typeof TEXT;
+
+/** A signed-in page for a new user with one story of theirs; answers the page and the story id. */
+async function withStory(
+  browser: Browser,
+  lang: Lang,
+  opts: { viewport?: { width: number; height: number }; showGuide?: boolean; role?: string } = {},
+): Promise<{ context: BrowserContext; page: Page; storyId: string; token: string }> {
+  const { context, page } = await newPage(browser, baseURL, {
+    locale: lang === 'en' ? 'en-US' : 'zh-CN',
+    viewport: opts.viewport,
+    showGuide: opts.showGuide,
+  });
+  const login = await page.request.post('/api/user/login', { data: { type: 'username', userName: uniqueName('player'), password: 'secret1' } });
+  const { token, userInfo } = (await login.json()).data;
+  const created = await page.request.post('/api/llm', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { name: lang === 'en' ? 'The late ferry' : '晚点的渡轮', prologue_and_characters: TEXT[lang].prologue, role: opts.role ?? 'Mara' },
+  });
+  expect(created.status()).toBe(201);
+  const storyId = (await created.json()).data.id as string;
+  await context.addInitScript(
+    ([t, u, l]) => {
+      localStorage.setItem('token', t);
+      localStorage.setItem('userInfo', u);
+      localStorage.setItem('lang', l);
+    },
+    [token, JSON.stringify(userInfo), lang] as const,
+  );
+  return { context, page, storyId, token };
+}
+
+const aiText = (page: Page) => page.getByTestId('turn-ai').innerText();
+const waitIdle = (page: Page) => page.getByTestId('turn-continue').and(page.locator(':not([disabled])')).waitFor();
+
+async function sendLine(page: Page, line: string) {
+  await page.getByTestId('play-textarea').fill(line);
+  await page.getByTestId('play-textarea').press('Shift+Enter');
+}
+
+describe('play in real Chromium: the whole turn loop', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  for (const lang of ['en', 'zh-CN'] as const) {
+    it(`writes, streams, undoes, regenerates, saves, edits prior text and survives a failed stream (${lang})`, async () => {
+      const { context, page, storyId } = await withStory(browser, lang, { showGuide: true });
+      try {
+        await page.goto(`/play?id=${storyId}`);
+        // The tutorial shows once: three steps.
+        await page.getByTestId('play-tutorial').waitFor();
+        for (let i = 0; i < 3; i++) await page.getByTestId('tutorial-next').click();
+        await page.getByTestId('play-tutorial').waitFor({ state: 'hidden' });
+        await expect.poll(() => page.evaluate(() => localStorage.getItem('showGuide'))).toBe('false');
+        await expect.poll(() => page.getByTestId('play-text').innerText()).toBe(TEXT[lang].prologue);
+
+        // Send as the story's role with Shift+Enter: the user part and the streamed AI part appear.
+        await sendLine(page, TEXT[lang].line);
+        await page.getByTestId('turn-card').waitFor();
+        await expect.poll(() => page.getByTestId('turn-user').innerText()).toBe(TEXT[lang].user);
+        await expect.poll(() => aiText(page)).toMatch(TEXT[lang].reply);
+        await waitIdle(page);
+        const first = await aiText(page);
+        await screenshot(page, `play-turn-${lang}-desktop`);
+
+        // Undo puts the line and the role back.
+        await page.getByTestId('turn-undo').click();
+        await page.getByTestId('turn-card').waitFor({ state: 'detached' });
+        await expect.poll(() => page.getByTestId('play-textarea').inputValue()).toBe(TEXT[lang].line);
+        expect(await page.getByTestId('play-text').innerText()).toBe(TEXT[lang].prologue);
+
+        // Send again (Enter alone is a new line), then regenerate: a different reply.
+        await page.getByTestId('play-textarea').press('Enter');
+        expect(await page.getByTestId('play-textarea').inputValue()).toBe(`${TEXT[lang].line}\n`);
+        await page.waitForTimeout(1000);
+        await page.getByTestId('send-button').click();
+        await waitIdle(page);
+        const second = await aiText(page);
+        expect(second).not.toBe(first);
+        await page.waitForTimeout(1000);
+        await page.getByTestId('turn-regenerate').click();
+        await expect.poll(() => aiText(page)).not.toBe(second);
+        await waitIdle(page);
+        const third = await aiText(page);
+
+        // Save appends it to the text and updates the count.
+        await page.getByTestId('turn-save').click();
+        await page.getByTestId('turn-card').waitFor({ state: 'detached' });
+        await expect.poll(() => page.getByTestId('play-text').innerText()).toContain(third);
+        const count = await page.getByTestId('char-count').innerText();
+        expect(count).toMatch(/\d+/);
+
+        // Edit prior text: confirm saves; other buttons are disabled meanwhile.
+        await page.getByTestId('toolbar-edit').click();
+        expect(await page.getByTestId('send-button').isDisabled()).toBe(true);
+        const edited = (await page.getByTestId('edit-textarea').inputValue()).replace(TEXT[lang].prologue, `${TEXT[lang].prologue} EDITED.`);
+        await page.getByTestId('edit-textarea').fill(edited);
+        await page.getByTestId('edit-confirm').click();
+        await expect.poll(() => page.getByTestId('play-text').innerText()).toContain('EDITED.');
+
+        // A stream that breaks off half-way keeps its text and says why.
+        await page.waitForTimeout(1000);
+        await sendLine(page, TEXT[lang].failLine);
+        await page.getByTestId('turn-error').waitFor();
+        expect(await page.getByTestId('turn-error').innerText()).toContain(TEXT[lang].failed);
+        expect(await aiText(page)).toMatch(TEXT[lang].partial);
+        await screenshot(page, `play-failed-${lang}-desktop`);
+        await page.getByTestId('turn-undo').click();
+        await page.getByTestId('turn-card').waitFor({ state: 'detached' });
+
+        // Everything saved survives a reload.
+        await page.reload();
+        await expect.poll(() => page.getByTestId('play-text').innerText()).toContain('EDITED.');
+        expect(await page.getByTestId('play-text').innerText()).toContain(third);
+        expect(await page.getByTestId('play-tutorial').count()).toBe(0);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('shows a generation that finished while the page was away, and the settings panel', async () => {
+    const { context, page, storyId, token } = await withStory(browser, 'en');
+    try {
+      // Start a turn over the API and drop the connection at once.
+      const controller = new AbortController();
+      const res = await fetch(`${baseURL}/api/llm/${storyId}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ role: 'Mara', content: 'Where is everyone?' }),
+        signal: controller.signal,
+      });
+      expect(res.status).toBe(200);
+      controller.abort();
+      await page.goto(`/play?id=${storyId}`);
+      await expect.poll(() => page.getByTestId('turn-user').innerText()).toBe('Mara: Where is everyone?');
+      await expect.poll(() => aiText(page)).toMatch(/story went on\.$/);
+      await waitIdle(page);
+
+      await page.getByTestId('toolbar-settings').click();
+      await page.getByTestId('settings-panel').waitFor();
+      expect(await page.getByTestId('creation-guide').getAttribute('target')).toBe('_blank');
+      await page.getByTestId('setting-system-switch').getByText('Custom').click();
+      await page.getByTestId('setting-system-text').fill('Write like a sea shanty.');
+      await page.getByTestId('setting-system-text').blur();
+      await expect
+        .poll(async () => (await (await page.request.get(`/api/llm?id=${storyId}`, { headers: { Authorization: `Bearer ${token}` } })).json()).data.settings_system_prompt_text)
+        .toBe('Write like a sea shanty.');
+      await screenshot(page, 'play-settings-en-desktop');
+    } finally {
+      await context.close();
+    }
+  });
+
+  for (const lang of ['en', 'zh-CN'] as const) {
+    it(`is usable at 375 px and hides the toolbar on a short window (${lang})`, async () => {
+      const { context, page, storyId } = await withStory(browser, lang, { viewport: PHONE });
+      try {
+        await page.goto(`/play?id=${storyId}`);
+        await page.getByTestId('play-toolbar').waitFor();
+        await sendLine(page, lang === 'en' ? 'I look for the captain.' : '我去找船长。');
+        await waitIdle(page);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(width).toBeLessThanOrEqual(PHONE.width);
+        await screenshot(page, `play-${lang}-phone`);
+        await page.setViewportSize({ width: PHONE.width, height: 380 });
+        await page.getByTestId('play-toolbar').waitFor({ state: 'detached' });
+        await page.setViewportSize(DESKTOP);
+        await page.getByTestId('play-toolbar').waitFor();
+        await screenshot(page, `play-${lang}-desktop`);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
