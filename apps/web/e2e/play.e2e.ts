@@ -58,7 +58,11 @@ async function withStory(
 }
 
 const aiText = (page: Page) => page.getByTestId('turn-ai').innerText();
-const waitIdle = (page: Page) => page.getByTestId('turn-continue').and(page.locator(':not([disabled])')).waitFor();
+// Done streaming: the turn's actions are enabled (and their colour transition has finished).
+async function waitIdle(page: Page) {
+  await expect.poll(() => page.getByTestId('turn-continue').isEnabled()).toBe(true);
+  await page.waitForTimeout(300);
+}
 
 async function sendLine(page: Page, line: string) {
   await page.getByTestId('play-textarea').fill(line);
@@ -136,6 +140,7 @@ describe('play in real Chromium: the whole turn loop', () => {
         await page.getByTestId('turn-error').waitFor();
         expect(await page.getByTestId('turn-error').innerText()).toContain(TEXT[lang].failed);
         expect(await aiText(page)).toMatch(TEXT[lang].partial);
+        await waitIdle(page);
         await screenshot(page, `play-failed-${lang}-desktop`);
         await page.getByTestId('turn-undo').click();
         await page.getByTestId('turn-card').waitFor({ state: 'detached' });
@@ -199,6 +204,7 @@ describe('play in real Chromium: the whole turn loop', () => {
         await page.getByTestId('play-toolbar').waitFor({ state: 'detached' });
         await page.setViewportSize(DESKTOP);
         await page.getByTestId('play-toolbar').waitFor();
+        await page.waitForTimeout(300);
         await screenshot(page, `play-${lang}-desktop`);
       } finally {
         await context.close();

@@ -103,7 +103,7 @@ export function PlayScreen({ story, title, onSave, onLocalChange, publishMenu }:
           settingsOpen={settingsOpen}
           onToggleSettings={() => setSettingsOpen((o) => !o)}
           onEdit={() => setEditing(true)}
-          locked={locked || turn.view.phase === 'review' || turn.view.phase === 'failed'}
+          locked={locked}
           charCount={charCount}
           model={model}
           onModelChange={changeModel}
