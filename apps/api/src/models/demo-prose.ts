@@ -74,8 +74,14 @@ export function detectLanguage(text: string): DemoLanguage {
   return letters > 0 && cjk / letters >= 0.2 ? 'zh' : 'en';
 }
 
-/** A name to write about: the role of the last line ("Name: ..." / "Name：...") or a neutral one. */
+/**
+ * A name to write about: the player's role as the prompt names it ("writes as Mara", "以「玛拉」的身份"),
+ * else the role of a "Name: line", else a neutral one.
+ */
 export function pickName(lastUserText: string, language: DemoLanguage): string {
+  if (/writes as the narrator|以旁白的身份/.test(lastUserText)) return language === 'zh' ? ZH.narrator : EN.narrator;
+  const named = /writes as ([^\n:]{1,40}?):|以「([^」]{1,40})」的身份/.exec(lastUserText);
+  if (named) return (named[1] ?? named[2]).trim();
   const match = /(?:^|\n)\s*([^\n:：]{1,24})[:：]/.exec(lastUserText.split('\n').slice(-6).join('\n'));
   return match?.[1]?.trim() || (language === 'zh' ? ZH.narrator : EN.narrator);
 }
@@ -93,7 +99,9 @@ export function demoContinuation(language: DemoLanguage, name: string, random: (
       .replace(/\{feeling\}/g, pick(bank.feelings));
   const middles = [...bank.middles].sort(() => random() - 0.5).slice(0, 1 + Math.floor(random() * 3));
   const sentences = [pick(bank.openers), ...middles, pick(bank.closers)].map(fill);
-  return sentences.join(language === 'zh' ? '' : ' ');
+  if (language === 'zh') return sentences.join('');
+  // A sentence that starts with the name ("the traveller ...") starts with a capital.
+  return sentences.map((t) => t.replace(/^(["“]?)([a-z])/, (_, q: string, c: string) => q + c.toUpperCase())).join(' ');
 }
 
 /** A crude summary for fold requests: the first sentence of each paragraph, shortened. */

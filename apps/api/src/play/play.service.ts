@@ -11,17 +11,18 @@ import {
   type SendTurnDto,
 } from '@taleloom/contracts';
 import { randomUUID } from 'node:crypto';
-import { Model } from 'mongoose';
+import { Model, Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import type { PlatformModel } from '../models/model-config';
 import { ModelsService } from '../models/models.service';
 import { PowerService } from '../power/power.service';
 import { StoriesService } from '../stories/stories.service';
 import { formatUserPart, storyLanguage } from './context/prompt-builder';
 import { Generation } from './generation';
 import { GenerationRunner } from './generation-runner';
-import { PlayStories, toObjectId } from './play-stories';
+import { PlayStories, toObjectId, type PlayStory } from './play-stories';
 import { PlayTurn } from './play-turn.schema';
 
 /**
@@ -49,63 +50,134 @@ export class PlayService {
   /**
    * Checks and claims everything, then starts the generation; throws (before anything is streamed)
    * for an unknown story or model, too-fast or concurrent sends and NOT_ENOUGH_POWER — the provider
-   * is not called in those cases.
+   * is not called in those cases. The hot path is short, since every round trip here is added to the
+   * time to first token: a free model reads the story and claims the turn at once; a paid one first
+   * checks the turn, then holds the power, then claims.
    */
   async send(user: AuthUser, id: string, dto: SendTurnDto, language: Language): Promise<Generation> {
-    const story = await this.stories.own(user.userID, id);
-    const model = dto.model_name ? this.models.resolve(dto.model_name) : this.models.resolveOrDefault(story.model_name);
+    const storyId = toObjectId(id);
+    const named = dto.model_name ? this.models.resolve(dto.model_name) : null;
     const now = Date.now();
-    const turn = await this.ensureTurn(story._id.toHexString(), user.userID);
-    this.assertCanSend(turn, now);
-
-    // Sending while an unaccepted AI part exists accepts it first (a regenerate replaces it instead).
-    if (!dto.regenerate && turn.state === 'done' && (turn.userText || turn.aiText)) {
-      await this.accept(user, id, { userContent: turn.userText, newContent: turn.aiText, turnId: turn.generationId ?? undefined });
-      story.main_text = (await this.stories.own(user.userID, id)).main_text;
-    }
-
     const generationId = randomUUID();
-    let holdId: string | null = null;
-    if (model.points > 0) {
-      holdId = await this.power.hold(user.userID, model.points, `generation:${generationId}`, {
-        reason: PowerReason.STORY,
-        storyID: id,
-        storyName: story.name,
-      });
-    }
     const role = (dto.role ?? '').trim();
     const content = dto.content ?? '';
-    const userText = formatUserPart(role, content, storyLanguage(story.main_text || story.prologue_and_characters));
-    const claimed = await this.turns
-      .findOneAndUpdate(
-        {
-          _id: story._id,
-          lastSendAt: { $lte: now - SEND_THROTTLE_MS },
-          $or: [{ state: { $ne: 'generating' } }, { heartbeatAt: { $lt: now - this.staleMs } }],
-        },
-        {
-          $set: {
-            state: 'generating', generationId, role, input: content, userText, aiText: '', reasoning: '',
-            model: model.value, errorCode: null, cost: 0, promptTokens: 0, completionTokens: 0, holdId,
-            lastSendAt: now, heartbeatAt: now, finishedAt: null,
-          },
-        },
-        { new: true },
-      )
-      .lean()
-      .exec();
-    if (!claimed) {
-      if (holdId) await this.power.release(holdId);
-      const current = await this.turns.findById(story._id).lean().exec();
-      this.assertCanSend(current!, Date.now());
-      throw new AppException(ErrorCode.SEND_TOO_FAST);
+    const claim: Partial<PlayTurn> = {
+      state: 'generating', generationId, role, input: content, userText: '', aiText: '', reasoning: '',
+      errorCode: null, cost: 0, promptTokens: 0, completionTokens: 0, holdId: null,
+      lastSendAt: now, heartbeatAt: now, finishedAt: null,
+    };
+
+    let story: PlayStory;
+    let model: PlatformModel;
+    let previous: PlayTurn | null;
+    let holdId: string | null = null;
+    if (named && named.points === 0) {
+      model = named;
+      const [read, claimed] = await Promise.allSettled([
+        this.stories.own(user.userID, id),
+        this.claim(storyId, user.userID, now, { ...claim, model: model.value }),
+      ]);
+      if (read.status === 'rejected') {
+        if (claimed.status === 'fulfilled' && claimed.value) await this.restore(claimed.value, generationId);
+        throw read.reason;
+      }
+      if (claimed.status === 'rejected') throw claimed.reason;
+      story = read.value;
+      previous = claimed.value ?? (await this.firstClaim(storyId, user.userID, { ...claim, model: model.value }));
+    } else {
+      const [read, turn] = await Promise.all([this.stories.own(user.userID, id), this.turns.findById(storyId).lean().exec()]);
+      story = read;
+      model = named ?? this.models.resolveOrDefault(story.model_name);
+      if (turn) this.assertCanSend(turn, now);
+      if (model.points > 0) {
+        holdId = await this.power.hold(user.userID, model.points, `generation:${generationId}`, {
+          reason: PowerReason.STORY,
+          storyID: id,
+          storyName: story.name,
+        });
+      }
+      const paidClaim = { ...claim, model: model.value, holdId };
+      try {
+        previous = turn
+          ? await this.claim(storyId, user.userID, now, paidClaim)
+          : await this.firstClaim(storyId, user.userID, paidClaim);
+        if (!previous) await this.refuse(storyId);
+      } catch (error) {
+        if (holdId) await this.power.release(holdId);
+        throw error;
+      }
     }
+    const claimed = previous!;
+
+    // Sending while an unaccepted AI part exists accepts it first (a regenerate replaces it instead).
+    if (!dto.regenerate && claimed.state === 'done' && (claimed.userText || claimed.aiText)) {
+      const piece = [claimed.userText.trim(), claimed.aiText.trim()].filter(Boolean).join('\n');
+      const { text, appended } = await this.stories.append(user.userID, id, piece);
+      story.main_text = text;
+      await this.storiesService.recordTurn(id, [...appended].length);
+    }
+
+    const userText = formatUserPart(role, content, storyLanguage(story.main_text || story.prologue_and_characters));
+    // Not awaited: nothing below waits for it, and later writes of the turn touch other fields.
+    void this.turns.updateOne({ _id: storyId, generationId }, { $set: { userText } }).exec().catch(() => undefined);
     const generation = new Generation(generationId, id);
     this.runner.start({
       generation, story, model, role, content, userText, holdId, language,
       summarizedChars: claimed.summarizedChars ?? 0,
     });
     return generation;
+  }
+
+  // Claims the story's turn for a new generation when the throttle and the one-at-a-time rule allow;
+  // answers the turn as it was before (null: no turn document yet, or not allowed now).
+  private claim(storyId: Types.ObjectId, userID: string, now: number, set: Partial<PlayTurn>): Promise<PlayTurn | null> {
+    return this.turns
+      .findOneAndUpdate(
+        {
+          _id: storyId,
+          userID,
+          lastSendAt: { $lte: now - SEND_THROTTLE_MS },
+          $or: [{ state: { $ne: 'generating' } }, { heartbeatAt: { $lt: now - this.staleMs } }],
+        },
+        { $set: set },
+        { new: false },
+      )
+      .lean()
+      .exec();
+  }
+
+  // The first send on a story creates its turn document already claimed. The insert of a taken _id
+  // fails on every store; the offline stand-in's file storage can drop one of many concurrent inserts,
+  // so the insert is read back and retried.
+  private async firstClaim(storyId: Types.ObjectId, userID: string, set: Partial<PlayTurn>): Promise<PlayTurn> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const existing = await this.turns.findById(storyId).lean().exec();
+      if (existing) {
+        if (existing.generationId === set.generationId) return { ...existing, state: 'idle', userText: '', aiText: '', summarizedChars: 0 };
+        return this.refuse(storyId);
+      }
+      try {
+        await this.turns.create({ ...set, _id: storyId, userID });
+      } catch (error) {
+        if ((error as { code?: number }).code !== 11000) throw error;
+      }
+    }
+    throw new AppException(ErrorCode.DATABASE_UNAVAILABLE);
+  }
+
+  // A claim that did not happen: says why (generating, or too soon).
+  private async refuse(storyId: Types.ObjectId): Promise<never> {
+    const current = await this.turns.findById(storyId).lean().exec();
+    if (current) this.assertCanSend(current, Date.now());
+    throw new AppException(ErrorCode.SEND_TOO_FAST);
+  }
+
+  // Puts a turn back as it was before a claim that must not stand.
+  private async restore(before: PlayTurn, generationId: string): Promise<void> {
+    const { _id, ...fields } = before as PlayTurn & { createdAt?: unknown; updatedAt?: unknown };
+    delete (fields as { createdAt?: unknown }).createdAt;
+    delete (fields as { updatedAt?: unknown }).updatedAt;
+    await this.turns.updateOne({ _id, generationId }, { $set: fields }).exec();
   }
 
   /** Appends the user part and the (possibly edited) AI part to the text and clears the pending turn. */
@@ -184,19 +256,6 @@ export class PlayService {
     if (Number(turn.lastSendAt ?? 0) > now - SEND_THROTTLE_MS) throw new AppException(ErrorCode.SEND_TOO_FAST);
   }
 
-  // The turn document exists from the first send on; concurrent first sends create it once.
-  private async ensureTurn(storyId: string, userID: string): Promise<PlayTurn> {
-    const _id = toObjectId(storyId);
-    try {
-      return (await this.turns
-        .findOneAndUpdate({ _id }, { $setOnInsert: { _id, userID } }, { upsert: true, new: true, setDefaultsOnInsert: true })
-        .lean()
-        .exec())!;
-    } catch (error) {
-      if ((error as { code?: number }).code !== 11000) throw error;
-      return (await this.turns.findById(_id).lean().exec())!;
-    }
-  }
 }
 
 function idleTurn() {

@@ -19,7 +19,12 @@ export interface StubBehaviour {
   httpStatus?: number;
   /** completion_tokens reported in usage (default: the number of chunks). */
   completionTokens?: number;
+  /** Each chunk's text is replaced by the wall-clock time it was sent (`t=<ms>;`), for latency benchmarks. */
+  stamp?: boolean;
 }
+
+/** Wall-clock milliseconds with sub-millisecond precision, comparable across processes. */
+export const wallClock = () => performance.timeOrigin + performance.now();
 
 export interface StubRequestBody {
   model: string;
@@ -123,7 +128,7 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
         }
         return;
       }
-      res.write(frame({ content: chunks[i] }));
+      res.write(frame({ content: b.stamp ? `t=${wallClock().toFixed(3)};` : chunks[i] }));
       if (i < chunks.length - 1) await wait(b.delayMs);
     }
     if (closed) return;
