@@ -30,7 +30,7 @@ import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { calendarDay } from './calendar-day';
 import type { LedgerEntry, LedgerEntryKind, LedgerStoryInfo } from './ledger-entry.schema';
-import { LedgerStore, type FaultHook, type Outcome } from './ledger-store';
+import { LedgerStore, type BalanceView, type FaultHook, type Outcome } from './ledger-store';
 
 /** What a paid action is for: shown in the points record once the hold is settled. */
 export interface SpendInfo {
@@ -99,19 +99,19 @@ export class PowerService {
     assertAmount(max);
     const user = toUserId(userID);
     const id = LedgerStore.entryId(user, 'hold', key);
-    let stored = await this.store.find(id);
+    const view = await this.store.readBalance(user);
+    if (!view) throw new AppException(ErrorCode.USER_NOT_FOUND);
     let outcome: Outcome;
-    if (stored) {
-      outcome = await this.store.settleEntry(stored, null, { minPoints: max });
+    const earlier = view.points < max ? await this.store.find(id) : null;
+    if (earlier) {
+      // A retry of a hold that was taken when the balance still covered it.
+      outcome = await this.store.settleEntry(earlier, null, { minPoints: max });
     } else {
-      const view = await this.store.readBalance(user);
-      if (!view) throw new AppException(ErrorCode.USER_NOT_FOUND);
       if (view.points < max) throw new AppException(ErrorCode.NOT_ENOUGH_POWER);
       const entry = this.newEntry(user, 'hold', key, -max, spend.reason ?? PowerReason.STORY, story(spend), false);
-      const inserted = await this.store.insertClaimed(entry);
-      stored = inserted.entry;
-      if (inserted.claim) this.store.fault('entry-created', stored);
-      outcome = await this.store.settleEntry(stored, inserted.claim, { minPoints: -stored.points, fresh: view });
+      const { entry: stored, claim } = await this.store.insertClaimed(entry);
+      if (claim) this.store.fault('entry-created', stored);
+      outcome = await this.store.settleEntry(stored, claim, { minPoints: -stored.points, fresh: view });
     }
     if (outcome === 'voided') throw new AppException(ErrorCode.NOT_ENOUGH_POWER);
     return id.toHexString();
@@ -139,9 +139,10 @@ export class PowerService {
         storyName: royalty!.storyName ?? null,
       };
     }
+    const view = await this.store.readBalance(hold.userID);
     const { entry: stored, claim } = await this.store.insertClaimed(close);
     if (claim) this.store.fault('entry-created', stored);
-    await this.finishClose(stored, claim);
+    await this.finishClose(stored, claim, undefined, view ?? undefined);
     if (stored.kind !== 'settle') return { charged: 0, royalty: 0 };
     return { charged: -stored.shownPoints, royalty: stored.royalty?.points ?? 0 };
   }
@@ -149,14 +150,18 @@ export class PowerService {
   /** Gives a whole hold back (the paid action failed). Idempotent; after a settle it does nothing. */
   async release(holdId: string, takeoverBefore?: Date): Promise<void> {
     const hold = await this.openHold(holdId);
+    const view = await this.store.readBalance(hold.userID);
     const { entry: stored, claim } = await this.store.insertClaimed(this.closingEntry(hold, 'release', -hold.points, 0));
     if (claim) this.store.fault('entry-created', stored);
-    await this.finishClose(stored, claim, takeoverBefore);
+    await this.finishClose(stored, claim, takeoverBefore, view ?? undefined);
   }
 
-  /** Finishes a settle or release from wherever it stopped (also used by repair). */
-  async finishClose(close: LedgerEntry, claim: string | null, takeoverBefore?: Date): Promise<void> {
-    let royalty: { entry: LedgerEntry; claim: string | null } | null = null;
+  /**
+   * Finishes a settle or release from wherever it stopped (also used by repair). `fresh`: the payer's
+   * balance as read before `close` was inserted with `claim`.
+   */
+  async finishClose(close: LedgerEntry, claim: string | null, takeoverBefore?: Date, fresh?: BalanceView): Promise<void> {
+    let royalty: { entry: LedgerEntry; claim: string | null; fresh?: BalanceView } | null = null;
     if (close.royalty) {
       const r = close.royalty;
       const entry = this.newEntry(r.authorUserID, 'royalty', close.key, r.points, PowerReason.STORY, {
@@ -164,13 +169,14 @@ export class PowerService {
         storyName: r.storyName,
       });
       entry.holdID = close.holdID;
-      royalty = await this.store.insertClaimed(entry);
+      const authorView = (await this.store.readBalance(r.authorUserID)) ?? undefined;
+      royalty = { ...(await this.store.insertClaimed(entry)), fresh: authorView };
       this.store.fault('royalty-created', royalty.entry);
     }
-    await this.store.settleEntry(close, claim, { takeoverBefore });
+    await this.store.settleEntry(close, claim, { takeoverBefore, fresh });
     this.store.fault('settle-applied', close);
     if (royalty) {
-      await this.store.settleEntry(royalty.entry, royalty.claim, { takeoverBefore });
+      await this.store.settleEntry(royalty.entry, royalty.claim, { takeoverBefore, fresh: royalty.fresh });
       this.store.fault('royalty-applied', royalty.entry);
     }
     await this.store.entries.updateOne({ _id: close.holdID! }, { $set: { closed: true } });
@@ -226,6 +232,7 @@ export class PowerService {
   private async openHold(holdId: string): Promise<LedgerEntry> {
     const hold = Types.ObjectId.isValid(holdId) ? await this.store.find(new Types.ObjectId(holdId)) : null;
     if (!hold || hold.kind !== 'hold') throw new AppException(ErrorCode.NOT_FOUND);
+    if (hold.state === 'applied') return hold;
     const outcome = await this.store.settleEntry(hold, null, { minPoints: -hold.points });
     if (outcome === 'voided') throw new AppException(ErrorCode.NOT_FOUND);
     return hold;
