@@ -21,7 +21,6 @@ export async function createApp(config: AppConfig, database: DatabaseHandle): Pr
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
   app.set('trust proxy', 'loopback');
   app.use(
     helmet({

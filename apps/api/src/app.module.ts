@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -21,6 +21,8 @@ export class AppModule {
       imports: [
         AppConfigModule.forRoot(config),
         LoggerModule.forRoot({
+          // Named wildcard (path-to-regexp 8); the default '*' makes Nest warn and convert it.
+          forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
           pinoHttp: {
             level: config.env.LOG_LEVEL,
             // Every request gets an id (taken from the caller when it sends a sane one), echoed back.

@@ -22,7 +22,19 @@ export interface DatabaseOptions {
 }
 
 // tsc turns import() into require() under CommonJS; the stand-in is ESM-only, so keep a real import().
-const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
+const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<StandInModule>;
+
+// The part of @push.rocks/smartmongo's API the bootstrap uses.
+interface StandInModule {
+  congodb: {
+    CongoServer: new (options: {
+      host: string;
+      port: number;
+      storage: 'memory' | 'file';
+      storagePath?: string;
+    }) => { start(): Promise<void>; stop(): Promise<void> };
+  };
+}
 
 /**
  * The one database bootstrap: MONGODB_URI, else mongodb-memory-server (a real mongod), else the
@@ -81,7 +93,7 @@ async function startStandIn(dataDir: string | undefined, dbName: string): Promis
   const server = new congodb.CongoServer({
     host: '127.0.0.1',
     port,
-    ...(storagePath ? { storage: 'file', storagePath } : { storage: 'memory' }),
+    ...(storagePath ? { storage: 'file' as const, storagePath } : { storage: 'memory' as const }),
   });
   await server.start();
   return {

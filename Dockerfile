@@ -1,0 +1,24 @@
+# syntax=docker/dockerfile:1
+# One image builds everything; targets: `api` (API + built web app on one port) and `web` (nginx with the web app).
+FROM node:20-bookworm-slim AS build
+ENV COREPACK_ENABLE_DOWNLOAD_PROMPT=0 TURBO_TELEMETRY_DISABLED=1
+WORKDIR /app
+RUN corepack enable
+COPY . .
+RUN pnpm install --frozen-lockfile && pnpm exec turbo run build \
+  && pnpm --filter @taleloom/api deploy --prod --legacy /out/api
+
+FROM node:20-bookworm-slim AS api
+ENV NODE_ENV=production PORT=3000 WEB_DIST_DIR=/app/web
+WORKDIR /app/api
+COPY --from=build /out/api ./
+COPY --from=build /app/apps/web/dist /app/web
+RUN mkdir -p /data && chown node:node /data
+EXPOSE 3000
+USER node
+CMD ["node", "--enable-source-maps", "dist/main.js"]
+
+FROM nginx:1.27-alpine AS web
+COPY --from=build /app/apps/web/dist /usr/share/nginx/html
+COPY deploy/nginx.conf /etc/nginx/conf.d/default.conf
+EXPOSE 80

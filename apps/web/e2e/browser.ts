@@ -1,0 +1,58 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const SCREENSHOT_DIR = fileURLToPath(new URL('./screenshots', import.meta.url));
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 375, height: 740 };
+
+const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+
+/**
+ * Debian's Chromium driven by playwright-core (no browser download), with the flags this network needs;
+ * playwright gives each launch a fresh user-data-dir of its own.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = CANDIDATES.find((p): p is string => Boolean(p && existsSync(p)));
+  if (!executablePath) {
+    throw new Error('Chromium not found: install Debian package chromium or set CHROMIUM_PATH');
+  }
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A fresh context (empty localStorage) with the language the browser reports. */
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+  opts: { viewport?: { width: number; height: number }; locale?: string } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: opts.viewport ?? DESKTOP,
+    locale: opts.locale ?? 'en-US',
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return { context, page };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/** A unique user name per test run. */
+export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;

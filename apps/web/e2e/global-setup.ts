@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseURL: string;
+  }
+}
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+let server: ChildProcess | undefined;
+let dataDir: string | undefined;
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer();
+    s.on('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => done(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+/** Starts the built app (API + web on one port, embedded database) exactly as `pnpm start` does. */
+export default async function setup(project: TestProject) {
+  const main = join(repo, 'apps/api/dist/main.js');
+  const web = join(repo, 'apps/web/dist/index.html');
+  if (!existsSync(main) || !existsSync(web)) throw new Error('Build first: apps/api/dist and apps/web/dist are needed');
+  const port = await freePort();
+  dataDir = mkdtempSync(join(tmpdir(), 'taleloom-e2e-'));
+  server = spawn(process.execPath, [main], {
+    cwd: join(repo, 'apps/api'),
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      EMBEDDED_DATABASE: process.env.EMBEDDED_DATABASE ?? 'stand-in',
+      WEB_DIST_DIR: join(repo, 'apps/web/dist'),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`the app exited with ${server.exitCode}`);
+    try {
+      const res = await fetch(`${baseURL}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('the app did not become healthy within 60 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  project.provide('baseURL', baseURL);
+  return async () => {
+    server?.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,80 @@
+import { AppstoreOutlined } from '@ant-design/icons';
+import { Button, Spin } from 'antd';
+import { Suspense, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
+import { LanguageMenu } from '../components/language-menu';
+import { TopBar } from '../components/top-bar';
+import { UserMenu } from '../features/auth/components/user-menu';
+import { useSession } from '../features/auth/hooks/use-session';
+import { setUnauthorizedHandler } from '../lib/api-client';
+import { buildLoginPath } from '../lib/login-path';
+import { isRouteHandle } from './route-handle';
+
+/** Every screen: the top bar, then the lazily loaded route. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const matches = useMatches();
+  const { isLoggedIn, userInfo } = useSession();
+
+  const handle = [...matches].reverse().find((match) => isRouteHandle(match.handle))?.handle;
+  const current = isRouteHandle(handle) ? t(handle.titleKey) : undefined;
+  const onLogin = location.pathname === '/login';
+
+  useEffect(() => {
+    const brand = t('app.brand');
+    document.title = current ? t('app.pageTitle', { page: current, brand }) : brand;
+  }, [current, t]);
+
+  // Any 401 from the API client lands here: the session is already cleared, so go log in again.
+  const locationRef = useRef(location);
+  useEffect(() => {
+    locationRef.current = location;
+  }, [location]);
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      const { pathname, search } = locationRef.current;
+      if (pathname !== '/login') void navigate(buildLoginPath(pathname, search), { replace: true });
+    });
+    return () => setUnauthorizedHandler(null);
+  }, [navigate]);
+
+  const actions = (
+    <>
+      {!onLogin && (
+        <Button
+          type="text"
+          icon={<AppstoreOutlined aria-hidden="true" />}
+          className="tl-topbar__button"
+          onClick={() => navigate('/stories')}
+          aria-label={t('topBar.storySquare')}
+          title={t('topBar.storySquare')}
+          data-testid="story-square-button"
+        >
+          <span className="tl-topbar__label">{t('topBar.storySquare')}</span>
+        </Button>
+      )}
+      <LanguageMenu />
+      {isLoggedIn && !onLogin && <UserMenu userInfo={userInfo} />}
+    </>
+  );
+
+  return (
+    <div className="tl-app">
+      <TopBar current={current} actions={actions} />
+      <main className="tl-main">
+        <Suspense
+          fallback={
+            <div className="tl-route-loading" data-testid="route-loading">
+              <Spin size="large" description={t('app.loading')} />
+            </div>
+          }
+        >
+          <Outlet />
+        </Suspense>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import {
+  GiftOutlined,
+  KeyOutlined,
+  LogoutOutlined,
+  MobileOutlined,
+  ThunderboltFilled,
+  UnorderedListOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import type { UserInfo } from '@taleloom/contracts';
+import { App, Avatar, Button, Dropdown, type MenuProps } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useLogout } from '../hooks/use-logout';
+import './user-menu.css';
+
+type ComingSoonKey = 'account' | 'powerDetails' | 'invite' | 'bindPhone' | 'resetPassword';
+
+interface UserMenuProps {
+  userInfo: UserInfo | null;
+}
+
+/** The signed-in user's menu: name and power on top, account actions, logout. */
+export function UserMenu({ userInfo }: UserMenuProps) {
+  const { t, i18n } = useTranslation();
+  const { modal } = App.useApp();
+  const logout = useLogout();
+  const name = userInfo?.userName ?? '';
+  const power = new Intl.NumberFormat(i18n.language).format(userInfo?.points ?? 0);
+
+  // The account dialogs arrive in a later issue; until then each item says so.
+  const showComingSoon = (key: ComingSoonKey) => {
+    modal.info({
+      title: t('common.comingSoon'),
+      content: t('common.comingSoonBody', { feature: t(`userMenu.${key}`) }),
+      okText: t('common.ok'),
+      centered: true,
+    });
+  };
+
+  const items: MenuProps['items'] = [
+    { key: 'account', icon: <UserOutlined aria-hidden="true" />, label: t('userMenu.account'), 'data-testid': 'user-menu-account' },
+    { key: 'powerDetails', icon: <UnorderedListOutlined aria-hidden="true" />, label: t('userMenu.powerDetails'), 'data-testid': 'user-menu-power' },
+    { key: 'invite', icon: <GiftOutlined aria-hidden="true" />, label: t('userMenu.invite'), 'data-testid': 'user-menu-invite' },
+    { key: 'bindPhone', icon: <MobileOutlined aria-hidden="true" />, label: t('userMenu.bindPhone'), 'data-testid': 'user-menu-bind-phone' },
+    {
+      key: 'resetPassword',
+      icon: <KeyOutlined aria-hidden="true" />,
+      label: userInfo?.phoneVerified ? (
+        t('userMenu.resetPassword')
+      ) : (
+        <span title={t('userMenu.resetPasswordDisabled')}>{t('userMenu.resetPassword')}</span>
+      ),
+      disabled: !userInfo?.phoneVerified,
+      'data-testid': 'user-menu-reset-password',
+    },
+    { type: 'divider' },
+    { key: 'logout', icon: <LogoutOutlined aria-hidden="true" />, label: t('userMenu.logout'), danger: true, 'data-testid': 'user-menu-logout' },
+  ] as MenuProps['items'];
+
+  return (
+    <Dropdown
+      trigger={['click']}
+      placement="bottomRight"
+      menu={{
+        items,
+        onClick: ({ key }) => {
+          if (key === 'logout') logout();
+          else showComingSoon(key as ComingSoonKey);
+        },
+      }}
+      popupRender={(menu) => (
+        <div className="tl-user-menu">
+          <div className="tl-user-menu__header" data-testid="user-menu-header">
+            <Avatar size={40} icon={<UserOutlined aria-hidden="true" />} className="tl-user-menu__avatar" />
+            <div className="tl-user-menu__who">
+              <div className="tl-user-menu__name" data-testid="user-menu-name">
+                {name}
+              </div>
+              <div className="tl-user-menu__power" data-testid="user-menu-power-value">
+                <ThunderboltFilled aria-hidden="true" />
+                <span>
+                  {t('userMenu.power')} {power}
+                </span>
+              </div>
+            </div>
+          </div>
+          {menu}
+        </div>
+      )}
+    >
+      <Button
+        type="text"
+        className="tl-topbar__button tl-topbar__user"
+        data-testid="user-menu-trigger"
+        aria-label={name ? t('userMenu.open', { name }) : t('userMenu.openAnonymous')}
+      >
+        <Avatar size={28} icon={<UserOutlined aria-hidden="true" />} />
+        <span className="tl-topbar__user-name">{name}</span>
+      </Button>
+    </Dropdown>
+  );
+}

@@ -1,0 +1,39 @@
+// One lint configuration for the whole monorepo (each package runs `eslint .` through turbo).
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: ['**/dist/**', '**/node_modules/**', '**/test-results/**', '**/coverage/**', '**/.turbo/**', '**/.data/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // NestJS modules are classes with decorators and no members.
+      '@typescript-eslint/no-extraneous-class': 'off',
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['apps/api/**/*.ts', 'scripts/**/*.mjs', '**/*.config.{js,ts,mjs}', 'apps/web/e2e/**/*.ts'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ['apps/api/**/*.js'],
+    languageOptions: { globals: { ...globals.node }, sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+    },
+  },
+);
