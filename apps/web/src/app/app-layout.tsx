@@ -1,12 +1,13 @@
 import { AppstoreOutlined } from '@ant-design/icons';
 import { Button, Spin } from 'antd';
-import { Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import { LanguageMenu } from '../components/language-menu';
 import { TopBar } from '../components/top-bar';
 import { UserMenu } from '../features/auth/components/user-menu';
 import { useSession } from '../features/auth/hooks/use-session';
+import { PowerDetailsDialog } from '../features/power/components/power-details-dialog';
 import { setUnauthorizedHandler } from '../lib/api-client';
 import { buildLoginPath } from '../lib/login-path';
 import { isRouteHandle } from './route-handle';
@@ -18,6 +19,8 @@ export function AppLayout() {
   const navigate = useNavigate();
   const matches = useMatches();
   const { isLoggedIn, userInfo } = useSession();
+  const [powerDetailsOpen, setPowerDetailsOpen] = useState(false);
+  const userMenuActions = useMemo(() => ({ powerDetails: () => setPowerDetailsOpen(true) }), []);
 
   const handle = [...matches].reverse().find((match) => isRouteHandle(match.handle))?.handle;
   const current = isRouteHandle(handle) ? t(handle.titleKey) : undefined;
@@ -57,7 +60,7 @@ export function AppLayout() {
         </Button>
       )}
       <LanguageMenu />
-      {isLoggedIn && !onLogin && <UserMenu userInfo={userInfo} />}
+      {isLoggedIn && !onLogin && <UserMenu userInfo={userInfo} actions={userMenuActions} />}
     </>
   );
 
@@ -75,6 +78,7 @@ export function AppLayout() {
           <Outlet />
         </Suspense>
       </main>
+      {isLoggedIn && <PowerDetailsDialog open={powerDetailsOpen} onClose={() => setPowerDetailsOpen(false)} />}
     </div>
   );
 }
