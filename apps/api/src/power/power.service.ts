@@ -127,13 +127,12 @@ export class PowerService {
     const max = -hold.points;
     // Never more than was held: the hold is the promise made to the user.
     const cost = Math.min(Math.floor(actualCost), max);
-    const author = royalty && Types.ObjectId.isValid(royalty.authorUserID) ? royalty.authorUserID : null;
-    const royaltyPoints =
-      author && author !== hold.userID.toHexString() ? Math.floor((cost * ROYALTY_PERCENT) / 100) : 0;
+    const author = royalty && Types.ObjectId.isValid(royalty.authorUserID) ? royalty.authorUserID.toLowerCase() : null;
+    const royaltyPoints = author && author !== hold.userID ? Math.floor((cost * ROYALTY_PERCENT) / 100) : 0;
     const close = this.closingEntry(hold, 'settle', max - cost, cost);
     if (royaltyPoints > 0) {
       close.royalty = {
-        authorUserID: new Types.ObjectId(author!),
+        authorUserID: author!,
         points: royaltyPoints,
         storyID: royalty!.storyID ?? null,
         storyName: royalty!.storyName ?? null,
@@ -148,7 +147,7 @@ export class PowerService {
   }
 
   /** Gives a whole hold back (the paid action failed). Idempotent; after a settle it does nothing. */
-  async release(holdId: string, takeoverBefore?: Date): Promise<void> {
+  async release(holdId: string, takeoverBefore?: number): Promise<void> {
     const hold = await this.openHold(holdId);
     const view = await this.store.readBalance(hold.userID);
     const { entry: stored, claim } = await this.store.insertClaimed(this.closingEntry(hold, 'release', -hold.points, 0));
@@ -160,7 +159,7 @@ export class PowerService {
    * Finishes a settle or release from wherever it stopped (also used by repair). `fresh`: the payer's
    * balance as read before `close` was inserted with `claim`.
    */
-  async finishClose(close: LedgerEntry, claim: string | null, takeoverBefore?: Date, fresh?: BalanceView): Promise<void> {
+  async finishClose(close: LedgerEntry, claim: string | null, takeoverBefore?: number, fresh?: BalanceView): Promise<void> {
     let royalty: { entry: LedgerEntry; claim: string | null; fresh?: BalanceView } | null = null;
     if (close.royalty) {
       const r = close.royalty;
@@ -179,7 +178,7 @@ export class PowerService {
       await this.store.settleEntry(royalty.entry, royalty.claim, { takeoverBefore, fresh: royalty.fresh });
       this.store.fault('royalty-applied', royalty.entry);
     }
-    await this.store.entries.updateOne({ _id: close.holdID! }, { $set: { closed: true } });
+    await this.store.closeHold(close);
   }
 
   /** 5000 power once per calendar day of the configured time zone. */
@@ -221,7 +220,8 @@ export class PowerService {
       records: rows.map((r) => ({
         reason: r.reason,
         points: r.shownPoints,
-        operationAt: r.operationAt.toISOString(),
+        // Dates come back as strings from the stand-in's disk storage.
+        operationAt: new Date(r.operationAt).toISOString(),
         storyInfo: { storyName: r.storyInfo?.storyName ?? null },
       })),
       pagination: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) },
@@ -243,12 +243,12 @@ export class PowerService {
     const entry = this.newEntry(hold.userID, kind, hold._id.toHexString(), points, hold.reason, hold.storyInfo, cost > 0);
     entry._id = LedgerStore.entryId(hold.userID, 'close', hold._id.toHexString());
     entry.shownPoints = -cost;
-    entry.holdID = hold._id;
+    entry.holdID = hold._id.toHexString();
     return entry;
   }
 
   private newEntry(
-    userID: Types.ObjectId,
+    userID: string,
     kind: LedgerEntryKind,
     key: string,
     points: number,
@@ -272,7 +272,7 @@ export class PowerService {
       closed: false,
       royalty: null,
       operationAt: now,
-      seq: new Types.ObjectId(),
+      seq: new Types.ObjectId().toHexString(),
       createdAt: now,
       resolvedAt: null,
     };
@@ -283,10 +283,10 @@ function assertAmount(amount: number): void {
   if (!Number.isSafeInteger(amount) || amount < 0) throw new RangeError(`power amounts are whole numbers >= 0, got ${amount}`);
 }
 
-function toUserId(userID: string | Types.ObjectId): Types.ObjectId {
-  if (userID instanceof Types.ObjectId) return userID;
-  if (!Types.ObjectId.isValid(userID)) throw new AppException(ErrorCode.USER_NOT_FOUND);
-  return new Types.ObjectId(userID);
+// User ids are kept as lower-case hex strings in the ledger.
+function toUserId(userID: string): string {
+  if (typeof userID !== 'string' || !/^[0-9a-fA-F]{24}$/.test(userID)) throw new AppException(ErrorCode.USER_NOT_FOUND);
+  return userID.toLowerCase();
 }
 
 function story(info?: { storyID?: string | null; storyName?: string | null }): LedgerStoryInfo | null {
