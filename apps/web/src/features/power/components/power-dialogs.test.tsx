@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import type { PointsPage } from '@taleloom/contracts';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, mockFetch, renderApp, storeLoggedInUser, testUser } from '../../../test/render-app';
+import { requestGetPower } from '../../../lib/get-power';
 import { POWER_DIALOG_CLOSED_AT_KEY, shouldAutoOpen } from '../hooks/use-daily-power-dialog';
 
 const ok = (data: unknown) => jsonResponse({ status: 'success', message: 'ok', data });
@@ -51,7 +52,7 @@ describe('the get-power dialog on the stories screen', () => {
     const state: ServerState = { checkedIn: false, points: 100 };
     const fetchMock = mockPowerApi(state);
     renderApp('/stories');
-    const dialog = await screen.findByTestId('power-dialog');
+    const dialog = await screen.findByTestId('power-dialog', {}, { timeout: 5000 });
     expect(within(dialog).getByText('10% of the power', { exact: false })).toBeInTheDocument();
     expect(within(dialog).getByTestId('power-publish')).toBeDisabled();
     const button = within(dialog).getByTestId('power-check-in');
@@ -85,7 +86,7 @@ describe('the get-power dialog on the stories screen', () => {
     storeLoggedInUser();
     mockPowerApi({ checkedIn: false, points: 0 });
     renderApp('/stories');
-    await screen.findByTestId('power-dialog');
+    await screen.findByTestId('power-dialog', {}, { timeout: 5000 });
     const before = Date.now();
     fireEvent.click(screen.getByRole('button', { name: /close/i }));
     expect(Number(window.localStorage.getItem(POWER_DIALOG_CLOSED_AT_KEY))).toBeGreaterThanOrEqual(before);
@@ -143,5 +144,16 @@ describe('the power details dialog', () => {
     const minus = await within(dialog).findByText('-120');
     expect(minus).toHaveClass('tl-power-minus');
     expect(within(dialog).getByText('My clone')).toBeInTheDocument();
+  });
+});
+
+describe('not enough power', () => {
+  it('any screen can open the get-power dialog', async () => {
+    storeLoggedInUser();
+    mockPowerApi({ checkedIn: true, points: 0 });
+    renderApp('/play?id=1');
+    await screen.findByTestId('user-menu-trigger');
+    act(() => requestGetPower());
+    expect(await screen.findByTestId('power-dialog', {}, { timeout: 5000 })).toBeInTheDocument();
   });
 });
