@@ -19,8 +19,8 @@ export class StoriesController {
   @ApiOperation({
     summary: 'My stories, or the story square with public=true',
     description:
-      'Pinned first, then newest (`time`), paged (`page`, `pageSize` up to 50), filtered by a part of the name (`search`). ' +
-      'Answers `{list, pagination}`; items carry `first-line`/`last-line` snippets and, for the square, the counters of the clones.',
+      'Pinned first, then newest (`time`), paged (`page`, `pageSize` up to 50; `pagination.hasMore` says whether another page follows), ' +
+      'filtered by a part of the name (`search`). Items carry `first-line`/`last-line` snippets and the counters of the clones.',
   })
   @ApiErrorResponses(400, 401)
   async list(@CurrentUser() user: AuthUser, @Query() query: StoryListQueryDto) {
