@@ -239,6 +239,12 @@ describe('stories: create, read, change, list', () => {
     expect(doc.components.schemas.CreateStoryDto.required).toEqual(['prologue_and_characters']);
     expect(doc.components.schemas.CreateStoryDto.properties.role.maxLength).toBe(50);
     expect(doc.paths['/api/llm'].patch.security).toEqual([{ bearer: [] }]);
+    expect(doc.paths['/api/user/story-list'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      'page',
+      'pageSize',
+      'public',
+      'search',
+    ]);
   });
 
   describe('PATCH /api/user/story (rename)', () => {
