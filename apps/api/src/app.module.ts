@@ -9,6 +9,8 @@ import { DatabaseModule } from './database/database.module';
 import type { DatabaseHandle } from './database/embedded-database';
 import { HealthModule } from './health/health.module';
 import { PowerModule } from './power/power.module';
+import { SiteConfigModule } from './site-config/site-config.module';
+import { StoriesModule } from './stories/stories.module';
 import { UsersModule } from './users/users.module';
 
 const REQUEST_ID_HEADER = 'x-request-id';
@@ -45,6 +47,8 @@ export class AppModule {
         HealthModule,
         UsersModule,
         PowerModule,
+        StoriesModule,
+        SiteConfigModule,
       ],
     };
   }
