@@ -24,7 +24,7 @@ export async function balanceOf(t: TestApp, userID: string): Promise<number> {
 export async function ledgerSum(t: TestApp, userID: string): Promise<number> {
   const rows = await t.connection
     .db!.collection('ledger_entries')
-    .find({ userID: new Types.ObjectId(userID), state: 'applied' })
+    .find({ userID, state: 'applied' })
     .toArray();
   return rows.reduce((sum, r) => sum + (r.points as number), 0);
 }
@@ -32,6 +32,6 @@ export async function ledgerSum(t: TestApp, userID: string): Promise<number> {
 export function entriesOf(t: TestApp, userID: string, filter: Record<string, unknown> = {}) {
   return t.connection
     .db!.collection('ledger_entries')
-    .find({ userID: new Types.ObjectId(userID), ...filter })
+    .find({ userID, ...filter })
     .toArray();
 }

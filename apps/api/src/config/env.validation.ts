@@ -111,6 +111,10 @@ export class EnvironmentVariables {
   @Max(3600)
   PROVIDER_TIMEOUT_SECONDS = 60;
 
+  // The IANA time zone whose calendar day bounds the daily check-in.
+  @IsTimeZone({ message: 'CHECKIN_TIME_ZONE must be an IANA time zone such as Asia/Shanghai or UTC' })
+  CHECKIN_TIME_ZONE = 'Asia/Shanghai';
+
   // Community links on the stories screen (GET /api/site-config); empty hides the button.
   @IsOptional()
   @IsString()
@@ -142,9 +146,6 @@ export class EnvironmentVariables {
   @IsOptional()
   @Matches(HTTP_URL, { message: 'SITE_ACTIVITY_LINK must be an http(s) URL or a path starting with /' })
   SITE_ACTIVITY_LINK?: string;
-  // The IANA time zone whose calendar day bounds the daily check-in.
-  @IsTimeZone({ message: 'CHECKIN_TIME_ZONE must be an IANA time zone such as Asia/Shanghai or UTC' })
-  CHECKIN_TIME_ZONE = 'Asia/Shanghai';
 }
 
 /** Validates the environment once at start; a bad variable stops start-up with a sentence naming it. */

@@ -15,11 +15,14 @@ export interface LedgerStoryInfo {
 
 /** Written on a settle entry so that repair can still credit the royalty after a crash. */
 export interface LedgerRoyalty {
-  authorUserID: Types.ObjectId;
+  authorUserID: string;
   points: number;
   storyID: string | null;
   storyName: string | null;
 }
+
+// References are hex strings and the claim time is epoch ms: the embedded stand-in, when it keeps
+// data on disk, matches neither ObjectIds outside _id nor Dates in queries.
 
 /**
  * One movement of one balance. `_id` is derived from (user, namespace, idempotency key), so a
@@ -29,8 +32,8 @@ export interface LedgerRoyalty {
 export class LedgerEntry {
   _id: Types.ObjectId;
 
-  @Prop({ type: Types.ObjectId, required: true })
-  userID: Types.ObjectId;
+  @Prop({ type: String, required: true })
+  userID: string;
 
   // The caller's idempotency key (for settle, release and royalty: the hold id).
   @Prop({ required: true })
@@ -60,8 +63,8 @@ export class LedgerEntry {
   state: LedgerEntryState;
 
   // settle, release, royalty: the hold they close or come from.
-  @Prop({ type: Types.ObjectId, default: null })
-  holdID: Types.ObjectId | null;
+  @Prop({ type: String, default: null })
+  holdID: string | null;
 
   // hold: set once its settle or release is applied (a hint for repair, not money).
   @Prop({ default: false })
@@ -71,19 +74,19 @@ export class LedgerEntry {
   @Prop({ type: Object, default: null })
   royalty: LedgerRoyalty | null;
 
-  // Who is deciding this entry now (a random token per call) and since when; see ledger-store.ts.
+  // Who is deciding this entry now (a random token per call) and since when (epoch ms); see ledger-store.ts.
   @Prop({ type: String, default: null })
   claim?: string | null;
 
-  @Prop({ type: Date, default: null })
-  claimedAt?: Date;
+  @Prop({ type: Number, default: null })
+  claimedAt?: number;
 
   @Prop({ type: Date, required: true })
   operationAt: Date;
 
-  // Breaks ties between entries of the same millisecond: a fresh (time-ordered) ObjectId.
-  @Prop({ type: Types.ObjectId, required: true })
-  seq: Types.ObjectId;
+  // Breaks ties between entries of the same millisecond: the hex of a fresh (time-ordered) ObjectId.
+  @Prop({ type: String, required: true })
+  seq: string;
 
   @Prop({ type: Date, required: true })
   createdAt: Date;
@@ -96,5 +99,5 @@ export const LedgerEntrySchema = SchemaFactory.createForClass(LedgerEntry);
 // The points record of one user, newest first.
 LedgerEntrySchema.index({ userID: 1, shown: 1, state: 1, operationAt: -1, seq: -1 });
 // Repair: pending entries, and holds never closed.
-LedgerEntrySchema.index({ state: 1, createdAt: 1 });
-LedgerEntrySchema.index({ kind: 1, state: 1, closed: 1, createdAt: 1 });
+LedgerEntrySchema.index({ state: 1, claimedAt: 1 });
+LedgerEntrySchema.index({ kind: 1, state: 1, closed: 1, claimedAt: 1 });

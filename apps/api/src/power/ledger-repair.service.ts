@@ -63,7 +63,7 @@ export class LedgerRepairService implements OnApplicationBootstrap, OnModuleDest
   private async pass(options: RepairOptions): Promise<RepairReport> {
     const now = this.power.now().getTime();
     const report: RepairReport = { finished: 0, voided: 0, released: 0 };
-    const pendingBefore = new Date(now - (options.pendingGraceMs ?? PENDING_GRACE_MS));
+    const pendingBefore = now - (options.pendingGraceMs ?? PENDING_GRACE_MS);
     const pending = await this.store.entries
       .find({ state: 'pending', claimedAt: { $lte: pendingBefore } })
       .limit(BATCH)
@@ -72,9 +72,10 @@ export class LedgerRepairService implements OnApplicationBootstrap, OnModuleDest
       const outcome = await this.finish(entry, pendingBefore).catch((error: unknown) => this.failed(entry, error));
       if (outcome) report[outcome === 'voided' ? 'voided' : 'finished']++;
     }
-    const holdsBefore = new Date(now - (options.holdMaxAgeMs ?? HOLD_MAX_AGE_MS));
+    // A hold's age counts from its last claim (its creation, unless this pass just took it over).
+    const holdsBefore = this.power.now().getTime() - (options.holdMaxAgeMs ?? HOLD_MAX_AGE_MS);
     const open = await this.store.entries
-      .find({ kind: 'hold', state: 'applied', closed: { $ne: true }, createdAt: { $lte: holdsBefore } })
+      .find({ kind: 'hold', state: 'applied', closed: { $ne: true }, claimedAt: { $lte: holdsBefore } })
       .limit(BATCH)
       .toArray();
     for (const hold of open) {
@@ -101,7 +102,7 @@ export class LedgerRepairService implements OnApplicationBootstrap, OnModuleDest
       })
       .limit(BATCH)
       .toArray();
-    for (const user of users) await this.store.trim(user._id as never).catch((e: unknown) => this.logger.error(String(e)));
+    for (const user of users) await this.store.trim(String(user._id)).catch((e: unknown) => this.logger.error(String(e)));
   }
 
   // One bad entry must not stop the others; the next pass tries it again.
@@ -110,7 +111,7 @@ export class LedgerRepairService implements OnApplicationBootstrap, OnModuleDest
     return null;
   }
 
-  private async finish(entry: LedgerEntry, takeoverBefore: Date): Promise<'applied' | 'voided'> {
+  private async finish(entry: LedgerEntry, takeoverBefore: number): Promise<'applied' | 'voided'> {
     switch (entry.kind) {
       case 'hold':
         // Its caller is gone: keep it only if the balance already moved (then it is released later).

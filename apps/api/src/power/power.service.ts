@@ -30,7 +30,7 @@ import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { calendarDay } from './calendar-day';
 import type { LedgerEntry, LedgerEntryKind, LedgerStoryInfo } from './ledger-entry.schema';
-import { LedgerStore, type FaultHook, type Outcome } from './ledger-store';
+import { LedgerStore, type BalanceView, type FaultHook, type Outcome } from './ledger-store';
 
 /** What a paid action is for: shown in the points record once the hold is settled. */
 export interface SpendInfo {
@@ -99,19 +99,19 @@ export class PowerService {
     assertAmount(max);
     const user = toUserId(userID);
     const id = LedgerStore.entryId(user, 'hold', key);
-    let stored = await this.store.find(id);
+    const view = await this.store.readBalance(user);
+    if (!view) throw new AppException(ErrorCode.USER_NOT_FOUND);
     let outcome: Outcome;
-    if (stored) {
-      outcome = await this.store.settleEntry(stored, null, { minPoints: max });
+    const earlier = view.points < max ? await this.store.find(id) : null;
+    if (earlier) {
+      // A retry of a hold that was taken when the balance still covered it.
+      outcome = await this.store.settleEntry(earlier, null, { minPoints: max });
     } else {
-      const view = await this.store.readBalance(user);
-      if (!view) throw new AppException(ErrorCode.USER_NOT_FOUND);
       if (view.points < max) throw new AppException(ErrorCode.NOT_ENOUGH_POWER);
       const entry = this.newEntry(user, 'hold', key, -max, spend.reason ?? PowerReason.STORY, story(spend), false);
-      const inserted = await this.store.insertClaimed(entry);
-      stored = inserted.entry;
-      if (inserted.claim) this.store.fault('entry-created', stored);
-      outcome = await this.store.settleEntry(stored, inserted.claim, { minPoints: -stored.points, fresh: view });
+      const { entry: stored, claim } = await this.store.insertClaimed(entry);
+      if (claim) this.store.fault('entry-created', stored);
+      outcome = await this.store.settleEntry(stored, claim, { minPoints: -stored.points, fresh: view });
     }
     if (outcome === 'voided') throw new AppException(ErrorCode.NOT_ENOUGH_POWER);
     return id.toHexString();
@@ -127,36 +127,40 @@ export class PowerService {
     const max = -hold.points;
     // Never more than was held: the hold is the promise made to the user.
     const cost = Math.min(Math.floor(actualCost), max);
-    const author = royalty && Types.ObjectId.isValid(royalty.authorUserID) ? royalty.authorUserID : null;
-    const royaltyPoints =
-      author && author !== hold.userID.toHexString() ? Math.floor((cost * ROYALTY_PERCENT) / 100) : 0;
+    const author = royalty && Types.ObjectId.isValid(royalty.authorUserID) ? royalty.authorUserID.toLowerCase() : null;
+    const royaltyPoints = author && author !== hold.userID ? Math.floor((cost * ROYALTY_PERCENT) / 100) : 0;
     const close = this.closingEntry(hold, 'settle', max - cost, cost);
     if (royaltyPoints > 0) {
       close.royalty = {
-        authorUserID: new Types.ObjectId(author!),
+        authorUserID: author!,
         points: royaltyPoints,
         storyID: royalty!.storyID ?? null,
         storyName: royalty!.storyName ?? null,
       };
     }
+    const view = await this.store.readBalance(hold.userID);
     const { entry: stored, claim } = await this.store.insertClaimed(close);
     if (claim) this.store.fault('entry-created', stored);
-    await this.finishClose(stored, claim);
+    await this.finishClose(stored, claim, undefined, view ?? undefined);
     if (stored.kind !== 'settle') return { charged: 0, royalty: 0 };
     return { charged: -stored.shownPoints, royalty: stored.royalty?.points ?? 0 };
   }
 
   /** Gives a whole hold back (the paid action failed). Idempotent; after a settle it does nothing. */
-  async release(holdId: string, takeoverBefore?: Date): Promise<void> {
+  async release(holdId: string, takeoverBefore?: number): Promise<void> {
     const hold = await this.openHold(holdId);
+    const view = await this.store.readBalance(hold.userID);
     const { entry: stored, claim } = await this.store.insertClaimed(this.closingEntry(hold, 'release', -hold.points, 0));
     if (claim) this.store.fault('entry-created', stored);
-    await this.finishClose(stored, claim, takeoverBefore);
+    await this.finishClose(stored, claim, takeoverBefore, view ?? undefined);
   }
 
-  /** Finishes a settle or release from wherever it stopped (also used by repair). */
-  async finishClose(close: LedgerEntry, claim: string | null, takeoverBefore?: Date): Promise<void> {
-    let royalty: { entry: LedgerEntry; claim: string | null } | null = null;
+  /**
+   * Finishes a settle or release from wherever it stopped (also used by repair). `fresh`: the payer's
+   * balance as read before `close` was inserted with `claim`.
+   */
+  async finishClose(close: LedgerEntry, claim: string | null, takeoverBefore?: number, fresh?: BalanceView): Promise<void> {
+    let royalty: { entry: LedgerEntry; claim: string | null; fresh?: BalanceView } | null = null;
     if (close.royalty) {
       const r = close.royalty;
       const entry = this.newEntry(r.authorUserID, 'royalty', close.key, r.points, PowerReason.STORY, {
@@ -164,16 +168,17 @@ export class PowerService {
         storyName: r.storyName,
       });
       entry.holdID = close.holdID;
-      royalty = await this.store.insertClaimed(entry);
+      const authorView = (await this.store.readBalance(r.authorUserID)) ?? undefined;
+      royalty = { ...(await this.store.insertClaimed(entry)), fresh: authorView };
       this.store.fault('royalty-created', royalty.entry);
     }
-    await this.store.settleEntry(close, claim, { takeoverBefore });
+    await this.store.settleEntry(close, claim, { takeoverBefore, fresh });
     this.store.fault('settle-applied', close);
     if (royalty) {
-      await this.store.settleEntry(royalty.entry, royalty.claim, { takeoverBefore });
+      await this.store.settleEntry(royalty.entry, royalty.claim, { takeoverBefore, fresh: royalty.fresh });
       this.store.fault('royalty-applied', royalty.entry);
     }
-    await this.store.entries.updateOne({ _id: close.holdID! }, { $set: { closed: true } });
+    await this.store.closeHold(close);
   }
 
   /** 5000 power once per calendar day of the configured time zone. */
@@ -215,7 +220,8 @@ export class PowerService {
       records: rows.map((r) => ({
         reason: r.reason,
         points: r.shownPoints,
-        operationAt: r.operationAt.toISOString(),
+        // Dates come back as strings from the stand-in's disk storage.
+        operationAt: new Date(r.operationAt).toISOString(),
         storyInfo: { storyName: r.storyInfo?.storyName ?? null },
       })),
       pagination: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) },
@@ -226,6 +232,7 @@ export class PowerService {
   private async openHold(holdId: string): Promise<LedgerEntry> {
     const hold = Types.ObjectId.isValid(holdId) ? await this.store.find(new Types.ObjectId(holdId)) : null;
     if (!hold || hold.kind !== 'hold') throw new AppException(ErrorCode.NOT_FOUND);
+    if (hold.state === 'applied') return hold;
     const outcome = await this.store.settleEntry(hold, null, { minPoints: -hold.points });
     if (outcome === 'voided') throw new AppException(ErrorCode.NOT_FOUND);
     return hold;
@@ -236,12 +243,12 @@ export class PowerService {
     const entry = this.newEntry(hold.userID, kind, hold._id.toHexString(), points, hold.reason, hold.storyInfo, cost > 0);
     entry._id = LedgerStore.entryId(hold.userID, 'close', hold._id.toHexString());
     entry.shownPoints = -cost;
-    entry.holdID = hold._id;
+    entry.holdID = hold._id.toHexString();
     return entry;
   }
 
   private newEntry(
-    userID: Types.ObjectId,
+    userID: string,
     kind: LedgerEntryKind,
     key: string,
     points: number,
@@ -265,7 +272,7 @@ export class PowerService {
       closed: false,
       royalty: null,
       operationAt: now,
-      seq: new Types.ObjectId(),
+      seq: new Types.ObjectId().toHexString(),
       createdAt: now,
       resolvedAt: null,
     };
@@ -276,10 +283,10 @@ function assertAmount(amount: number): void {
   if (!Number.isSafeInteger(amount) || amount < 0) throw new RangeError(`power amounts are whole numbers >= 0, got ${amount}`);
 }
 
-function toUserId(userID: string | Types.ObjectId): Types.ObjectId {
-  if (userID instanceof Types.ObjectId) return userID;
-  if (!Types.ObjectId.isValid(userID)) throw new AppException(ErrorCode.USER_NOT_FOUND);
-  return new Types.ObjectId(userID);
+// User ids are kept as lower-case hex strings in the ledger.
+function toUserId(userID: string): string {
+  if (typeof userID !== 'string' || !/^[0-9a-fA-F]{24}$/.test(userID)) throw new AppException(ErrorCode.USER_NOT_FOUND);
+  return userID.toLowerCase();
 }
 
 function story(info?: { storyID?: string | null; storyName?: string | null }): LedgerStoryInfo | null {

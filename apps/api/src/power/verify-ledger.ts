@@ -20,7 +20,7 @@ interface UserRow {
   _id: Types.ObjectId;
   userName?: string;
   points?: number;
-  powerApplied?: Types.ObjectId[];
+  powerApplied?: string[];
 }
 
 /**
@@ -33,7 +33,8 @@ export async function verifyLedger(db: mongo.Db): Promise<LedgerReport> {
   const users = db.collection<UserRow>('users');
   const sums = new Map<string, number>();
   let entriesApplied = 0;
-  const grouped = entries.aggregate<{ _id: Types.ObjectId; total: number; count: number }>([
+  // Ledger entries name their user by hex string.
+  const grouped = entries.aggregate<{ _id: string; total: number; count: number }>([
     { $match: { state: 'applied' } },
     { $group: { _id: '$userID', total: { $sum: '$points' }, count: { $sum: 1 } } },
   ]);
@@ -59,7 +60,7 @@ async function inFlight(db: mongo.Db, user: UserRow): Promise<number> {
   if (!user.powerApplied?.length) return 0;
   const rows = await db
     .collection('ledger_entries')
-    .find({ _id: { $in: user.powerApplied }, state: 'pending' }, { projection: { points: 1 } })
+    .find({ _id: { $in: user.powerApplied.map((id) => new Types.ObjectId(id)) }, state: 'pending' }, { projection: { points: 1 } })
     .toArray();
   return rows.reduce((sum, r) => sum + (r.points as number), 0);
 }
@@ -74,7 +75,7 @@ async function recheck(db: mongo.Db, userID: Types.ObjectId): Promise<LedgerDrif
     const [row] = await db
       .collection('ledger_entries')
       .aggregate<{ total: number }>([
-        { $match: { userID, state: 'applied' } },
+        { $match: { userID: userID.toHexString(), state: 'applied' } },
         { $group: { _id: null, total: { $sum: '$points' } } },
       ])
       .toArray();

@@ -1,5 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { Types, type HydratedDocument } from 'mongoose';
+import type { HydratedDocument } from 'mongoose';
 
 @Schema({ collection: 'users', timestamps: true })
 export class User {
@@ -19,11 +19,11 @@ export class User {
 
   // Ledger bookkeeping beside the balance (see power/power.service.ts): ids of ledger entries decided
   // on this balance but not yet marked, and a fence bumped when one movement is taken over by another.
-  @Prop({ type: [Types.ObjectId], default: undefined, select: false })
-  powerApplied?: Types.ObjectId[];
+  @Prop({ type: [String], default: undefined, select: false })
+  powerApplied?: string[];
 
-  @Prop({ type: [Types.ObjectId], default: undefined, select: false })
-  powerVoided?: Types.ObjectId[];
+  @Prop({ type: [String], default: undefined, select: false })
+  powerVoided?: string[];
 
   @Prop({ type: Number, default: undefined, select: false })
   powerFence?: number;

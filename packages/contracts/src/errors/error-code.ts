@@ -27,11 +27,11 @@ export enum ErrorCode {
   PROVIDER_ERROR = 'PROVIDER_ERROR',
   /** The model provider took too long to answer; nothing was charged. */
   PROVIDER_TIMEOUT = 'PROVIDER_TIMEOUT',
+  ALREADY_CHECKED_IN = 'ALREADY_CHECKED_IN',
   /** The story does not exist, or it is someone else's and not public. */
   STORY_NOT_FOUND = 'STORY_NOT_FOUND',
   /** An update body carried no field to change. */
   NOTHING_TO_UPDATE = 'NOTHING_TO_UPDATE',
-  ALREADY_CHECKED_IN = 'ALREADY_CHECKED_IN',
   DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
 }

@@ -1,6 +1,3 @@
-// One page shape for every paged list (declared with the story list).
-import type { Pagination } from '../stories/story-list.dto';
-
 /** One row of the points record (spec section 3 "Points record"). */
 export interface PointsRecord {
   /** Why the balance moved, e.g. `daily_check_in` or `story` (see `PowerReason`). */
@@ -12,6 +9,12 @@ export interface PointsRecord {
   storyInfo: { storyName: string | null };
 }
 
+export interface Pagination {
+  page: number;
+  pageSize: number;
+  totalPages: number;
+  total: number;
+}
 
 /** `data` of `GET /api/user/user-points`. */
 export interface PointsPage {

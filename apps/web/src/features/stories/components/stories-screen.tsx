@@ -1,6 +1,6 @@
 import { AppstoreOutlined, BarsOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Input, Segmented, Space, Tabs, Typography } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { getSession } from '../../../lib/storage';
@@ -12,22 +12,26 @@ import { CommunityButton } from './community-button';
 import { STORY_PAGE_SIZE, StoryList, type StoryView } from './story-list';
 import './stories.css';
 
+interface StoriesScreenProps {
+  /** Header buttons of other features (the app composes them), told whether the user has a story. */
+  renderActions?: (context: { hasStory: boolean }) => ReactNode;
+}
+
 /** The stories screen: my stories and the story square (spec section 2 "Stories screen"). */
-export function StoriesScreen() {
+export function StoriesScreen({ renderActions }: StoriesScreenProps = {}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [tab, setTab] = useState<StoryTab>('mine');
   const [view, setView] = useState<StoryView>('single');
   const [search, setSearch] = useState<Record<StoryTab, string>>({ mine: '', public: '' });
-  const [page, setPage] = useState<Record<StoryTab, number>>({ mine: 1, public: 1 });
   const { start, startingId } = useStartStory(tab);
   const myUserID = getSession().userInfo?.userID;
 
   // The first page of my stories decides two things: the new-story button and the empty-list switch.
-  const mine = useStories({ square: false, page: 1, pageSize: STORY_PAGE_SIZE, search: '' });
+  const mine = useStories({ square: false, pageSize: STORY_PAGE_SIZE, search: '' });
   const switched = useRef(false);
   useEffect(() => {
-    if (switched.current || !mine.data || mine.data.pagination.total > 0) return;
+    if (switched.current || !mine.data || mine.data.pages[0]?.list.length) return;
     switched.current = true;
     const timer = setTimeout(() => setTab('public'), EMPTY_MINE_SWITCH_DELAY_MS);
     return () => clearTimeout(timer);
@@ -38,8 +42,6 @@ export function StoriesScreen() {
       tab={key}
       view={view}
       search={search[key]}
-      page={page[key]}
-      onPageChange={(p) => setPage((old) => ({ ...old, [key]: p }))}
       myUserID={myUserID}
       startingId={startingId}
       onStart={start}
@@ -59,6 +61,7 @@ export function StoriesScreen() {
           </Typography.Paragraph>
         </div>
         <Space wrap>
+          {renderActions?.({ hasStory: Boolean(mine.data?.pages[0]?.list.length) })}
           <CommunityButton />
           {mine.isPending ? null : (
             <Button type="primary" icon={<PlusOutlined aria-hidden="true" />} onClick={() => navigate('/create')} data-testid="stories-new">
@@ -79,10 +82,7 @@ export function StoriesScreen() {
                 defaultValue={search[tab]}
                 placeholder={t('stories.searchPlaceholder')}
                 aria-label={t('stories.searchPlaceholder')}
-                onSearch={(value) => {
-                  setSearch((old) => ({ ...old, [tab]: value }));
-                  setPage((old) => ({ ...old, [tab]: 1 }));
-                }}
+                onSearch={(value) => setSearch((old) => ({ ...old, [tab]: value }))}
                 data-testid="stories-search"
                 className="tl-stories-search"
               />
