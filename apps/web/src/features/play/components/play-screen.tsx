@@ -4,6 +4,7 @@ import { App, Button, Typography } from 'antd';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
+import { isNotEnoughPower, requestGetPower } from '../../../lib/get-power';
 import { useShowGuide } from '../hooks/use-show-guide';
 import { useTurn } from '../hooks/use-turn';
 import { useWindowHeight } from '../hooks/use-window-height';
@@ -48,7 +49,11 @@ export function PlayScreen({ story, title, onSave, onLocalChange, publishMenu }:
   const [summaryFlash, setSummaryFlash] = useState(false);
   const [model, setModel] = useState(story.model_name);
 
-  const showError = (error: unknown) => void message.error(getErrorMessage(error, t));
+  const showError = (error: unknown) => {
+    void message.error(getErrorMessage(error, t));
+    // Not enough power: offer the ways to get some at once.
+    if (isNotEnoughPower(error)) requestGetPower();
+  };
   const save = (patch: Patch) => onSave(patch).catch((error: unknown) => {
     showError(error);
     throw error;
