@@ -204,6 +204,24 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
     expect(stub.requests).toBe(1);
   });
 
+  it('takes over a turn whose instance died mid-generation and gives its held power back', async () => {
+    await grant(alice, 1000);
+    const id = await createStory(t, alice);
+    const power = t.app.get(PowerService);
+    const deadHold = await power.hold(alice.userID, 100, 'dead-generation', { storyID: id });
+    expect(await balanceOf(t, alice.userID)).toBe(900);
+    await t.connection.db!.collection('play_turns').insertOne({
+      _id: (await storyDoc(t, id))!._id, userID: alice.userID, state: 'generating', generationId: 'dead', holdId: deadHold,
+      aiText: 'half', userText: '', lastSendAt: 1, heartbeatAt: 1, summarizedChars: 0,
+    } as never);
+    expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data).toMatchObject({ state: 'failed', aiText: 'half', errorCode: ErrorCode.PROVIDER_ERROR });
+    const res = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'free', regenerate: true });
+    expect(res.status).toBe(200);
+    await drain();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await balanceOf(t, alice.userID)).toBe(1000);
+  });
+
   it('pays the source author a 10% royalty once per turn on a clone of a public story', async () => {
     const bob = await signUp(t, 'bob');
     const source = await createStory(t, alice, { name: 'Source tale' });

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { ErrorCode, type Language } from '@taleloom/contracts';
 import { Model } from 'mongoose';
@@ -17,6 +17,8 @@ import { PlayTurn } from './play-turn.schema';
 
 // How often a running generation writes its text so far (what a reopened story shows).
 const FLUSH_INTERVAL_MS = 1000;
+// How long shutdown waits for running generations (an unfinished one is reported failed later).
+const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface GenerationJob {
   generation: Generation;
@@ -43,7 +45,7 @@ export function generationCost(model: Pick<PlatformModel, 'points' | 'maxOutput'
  * then settles the power (or releases it on failure, keeping the partial text).
  */
 @Injectable()
-export class GenerationRunner {
+export class GenerationRunner implements OnApplicationShutdown {
   private readonly logger = new Logger('GenerationRunner');
   private readonly running = new Set<Generation>();
 
@@ -63,6 +65,13 @@ export class GenerationRunner {
   /** Waits for every running generation (tests and shutdown). */
   async drain(): Promise<void> {
     await Promise.all([...this.running].map((g) => g.done));
+  }
+
+  /** On shutdown, running generations get a few seconds to finish and settle before the app closes. */
+  async onApplicationShutdown(): Promise<void> {
+    if (this.running.size === 0) return;
+    this.logger.log(`Waiting for ${this.running.size} running generation(s) to finish`);
+    await Promise.race([this.drain(), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
   }
 
   start(job: GenerationJob): void {

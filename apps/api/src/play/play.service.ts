@@ -108,6 +108,10 @@ export class PlayService {
       }
     }
     const claimed = previous!;
+    // The turn replaced a generation whose instance died: its power is given back.
+    if (claimed.state === 'generating' && claimed.holdId) {
+      void this.power.release(claimed.holdId).catch(() => undefined);
+    }
 
     // Sending while an unaccepted AI part exists accepts it first (a regenerate replaces it instead).
     if (!dto.regenerate && claimed.state === 'done' && (claimed.userText || claimed.aiText)) {

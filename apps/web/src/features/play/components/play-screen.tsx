@@ -33,8 +33,18 @@ export interface PlayScreenProps {
 // The toolbar hides on very short windows (a phone in landscape with the keyboard open).
 const TOOLBAR_MIN_HEIGHT = 400;
 
+// Text fields the screen reads, filled in when an older or partial record lacks them.
+function withTextDefaults(story: StoryData): StoryData {
+  const fields = ['name', 'main_text', 'role', 'author_remark', 'previous_summary', 'model_name'] as const;
+  const filled = { ...story };
+  for (const f of fields) if (typeof filled[f] !== 'string') (filled as Record<string, unknown>)[f] = '';
+  return filled;
+}
+
 /** The play screen (spec section 2): write a line, watch the continuation stream in, shape it. */
-export function PlayScreen({ story, title, onSave, onLocalChange, publishMenu }: PlayScreenProps) {
+export function PlayScreen(props: PlayScreenProps) {
+  const { title, onSave, onLocalChange, publishMenu } = props;
+  const story = useMemo(() => withTextDefaults(props.story), [props.story]);
   const { t } = useTranslation();
   const { message } = App.useApp();
   const height = useWindowHeight();
