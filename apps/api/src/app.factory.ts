@@ -23,16 +23,19 @@ export async function createApp(config: AppConfig, database: DatabaseHandle): Pr
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
   app.set('trust proxy', 'loopback');
+  // Cloudflare Turnstile loads its script and frame from its own origin.
+  const turnstile = config.env.CAPTCHA_PROVIDER === 'turnstile' ? ['https://challenges.cloudflare.com'] : [];
   app.use(
     helmet({
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
+          scriptSrc: ["'self'", ...turnstile],
+          frameSrc: ["'self'", ...turnstile],
           // antd writes its styles at run time.
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'blob:'],
-          connectSrc: ["'self'"],
+          connectSrc: ["'self'", ...turnstile],
           frameAncestors: ["'none'"],
         },
       },

@@ -2,6 +2,7 @@ import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AnalyticsModule } from './analytics/analytics.module';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/app-config.module';
@@ -9,6 +10,7 @@ import { DatabaseModule } from './database/database.module';
 import type { DatabaseHandle } from './database/embedded-database';
 import { HealthModule } from './health/health.module';
 import { UsersModule } from './users/users.module';
+import { VerificationModule } from './verification/verification.module';
 
 const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -31,7 +33,7 @@ export class AppModule {
               res.setHeader(REQUEST_ID_HEADER, id);
               return id;
             },
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password'],
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.newPassword'],
             autoLogging: { ignore: (req: IncomingMessage) => req.url === '/api/health' },
             transport:
               config.env.NODE_ENV === 'development'
@@ -43,6 +45,8 @@ export class AppModule {
         AuthModule,
         HealthModule,
         UsersModule,
+        VerificationModule,
+        AnalyticsModule,
       ],
     };
   }

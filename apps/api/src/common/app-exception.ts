@@ -18,6 +18,14 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCode.VALIDATION_FAILED:
     case ErrorCode.INVALID_JSON:
     case ErrorCode.LOGIN_TYPE_UNSUPPORTED:
+    case ErrorCode.CAPTCHA_REQUIRED:
+    case ErrorCode.CAPTCHA_INVALID:
+    case ErrorCode.PHONE_INVALID:
+    case ErrorCode.COUNTRY_CODE_UNKNOWN:
+    case ErrorCode.SMS_CODE_WRONG:
+    case ErrorCode.SMS_CODE_EXPIRED:
+    case ErrorCode.SMS_CODE_TOO_MANY_TRIES:
+    case ErrorCode.INVITE_CODE_INVALID:
       return 400;
     case ErrorCode.UNAUTHORIZED:
     case ErrorCode.TOKEN_INVALID:
@@ -27,7 +35,11 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCode.NOT_ENOUGH_POWER:
       return 402;
     case ErrorCode.FORBIDDEN:
+    case ErrorCode.PHONE_NOT_VERIFIED:
       return 403;
+    case ErrorCode.PHONE_ALREADY_BOUND:
+    case ErrorCode.PHONE_ALREADY_VERIFIED:
+      return 409;
     case ErrorCode.NOT_FOUND:
     case ErrorCode.ROUTE_NOT_FOUND:
     case ErrorCode.USER_NOT_FOUND:
@@ -35,7 +47,13 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCode.PAYLOAD_TOO_LARGE:
       return 413;
     case ErrorCode.TOO_MANY_REQUESTS:
+    case ErrorCode.ACCOUNT_LOCKED:
+    case ErrorCode.SMS_RESEND_TOO_SOON:
       return 429;
+    case ErrorCode.SMS_SEND_FAILED:
+      return 502;
+    case ErrorCode.CAPTCHA_UNAVAILABLE:
+      return 503;
     case ErrorCode.DATABASE_UNAVAILABLE:
       return 503;
     case ErrorCode.INTERNAL_ERROR:
