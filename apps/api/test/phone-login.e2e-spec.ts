@@ -279,7 +279,7 @@ describe('the default image captcha', () => {
       expect(res.body.data).toMatchObject({ provider: 'svg', id: expect.stringMatching(/^[a-f0-9]{24}$/), expiresInSeconds: 120 });
       expect(res.body.data.svg).toMatch(/^<svg[\s\S]+<\/svg>$/);
       const stored = await t.connection.db!.collection('captchas').findOne();
-      expect(Object.keys(stored!).sort()).toEqual(['__v', '_id', 'answerHash', 'expiresAt']);
+      expect(Object.keys(stored!).sort()).toEqual(['__v', '_id', 'answerHash', 'expiresAt', 'expiresAtMs']);
     } finally {
       await t.close();
     }

@@ -22,7 +22,8 @@ export class InvitesService {
     if (!/^[a-z0-9]{4,32}$/.test(normalized)) throw new AppException(ErrorCode.INVITE_CODE_INVALID);
     const inviter = await this.users.findOne({ inviteCode: normalized }, { _id: 1 }).lean().exec();
     if (!inviter) throw new AppException(ErrorCode.INVITE_CODE_INVALID);
-    return inviter._id;
+    // Re-made: the offline stand-in's file storage hands ObjectIds back as strings.
+    return new Types.ObjectId(String(inviter._id));
   }
 
   /** The user's code, made on first call; concurrent first calls agree on one. */

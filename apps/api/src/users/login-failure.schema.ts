@@ -9,11 +9,12 @@ export class LoginFailure {
   @Prop({ default: 0 })
   failures: number;
 
-  @Prop({ type: Date, default: null })
-  lastFailureAt: Date | null;
+  // Epoch milliseconds (the offline stand-in's file storage keeps Dates as strings, which do not compare).
+  @Prop({ type: Number, default: null })
+  lastFailureAtMs: number | null;
 
-  @Prop({ type: Date, default: null })
-  lockedUntil: Date | null;
+  @Prop({ type: Number, default: null })
+  lockedUntilMs: number | null;
 }
 
 export const LoginFailureSchema = SchemaFactory.createForClass(LoginFailure);

@@ -20,31 +20,29 @@ export class LoginLockoutService {
   ) {}
 
   async assertNotLocked(key: string): Promise<void> {
-    const now = this.clock.now();
-    const doc = await this.failures.findOne({ key, lockedUntil: { $gt: now } }, { lockedUntil: 1 }).lean().exec();
-    if (doc?.lockedUntil) throw this.locked(doc.lockedUntil, now);
+    const now = this.clock.now().getTime();
+    const doc = await this.failures.findOne({ key, lockedUntilMs: { $gt: now } }, { lockedUntilMs: 1 }).lean().exec();
+    if (doc?.lockedUntilMs) throw this.locked(doc.lockedUntilMs, now);
   }
 
   /** Counts a wrong password and throws WRONG_PASSWORD, or ACCOUNT_LOCKED when this one reached the limit. */
   async recordFailure(key: string): Promise<never> {
     const { LOGIN_MAX_FAILURES: max, LOGIN_LOCK_MINUTES: minutes } = this.config.env;
-    const now = this.clock.now();
+    const now = this.clock.now().getTime();
     const span = minutes * 60_000;
-    await this.failures
-      .updateOne({ key, lastFailureAt: { $lt: new Date(now.getTime() - span) } }, { $set: { failures: 0 } })
-      .exec();
+    await this.failures.updateOne({ key, lastFailureAtMs: { $lt: now - span } }, { $set: { failures: 0 } }).exec();
     const doc = await this.failures
       .findOneAndUpdate(
         { key },
-        { $inc: { failures: 1 }, $set: { lastFailureAt: now } },
+        { $inc: { failures: 1 }, $set: { lastFailureAtMs: now } },
         { upsert: true, new: true },
       )
       .lean()
       .exec();
     if (doc && doc.failures >= max) {
-      const lockedUntil = new Date(now.getTime() + span);
-      await this.failures.updateOne({ key }, { $set: { lockedUntil, failures: 0 } }).exec();
-      throw this.locked(lockedUntil, now);
+      const lockedUntilMs = now + span;
+      await this.failures.updateOne({ key }, { $set: { lockedUntilMs, failures: 0 } }).exec();
+      throw this.locked(lockedUntilMs, now);
     }
     throw new AppException(ErrorCode.WRONG_PASSWORD);
   }
@@ -53,8 +51,9 @@ export class LoginLockoutService {
     await this.failures.updateOne({ key, failures: { $gt: 0 } }, { $set: { failures: 0 } }).exec();
   }
 
-  private locked(until: Date, now: Date): AppException {
-    const seconds = Math.ceil((until.getTime() - now.getTime()) / 1000);
+  private locked(untilMs: number, now: number): AppException {
+    const until = new Date(untilMs);
+    const seconds = Math.ceil((untilMs - now) / 1000);
     return new AppException(ErrorCode.ACCOUNT_LOCKED, undefined, {
       minutes: Math.ceil(seconds / 60),
       until: until.toISOString().slice(0, 16).replace('T', ' '),

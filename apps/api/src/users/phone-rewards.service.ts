@@ -29,10 +29,10 @@ export class PhoneRewardsService {
     if (await this.claim(`${REWARD_REASONS.bindPhone}:${phoneE164}`, userID)) {
       await this.rewards.grant(id, FIRST_PHONE_BIND_POWER, REWARD_REASONS.bindPhone, `${REWARD_REASONS.bindPhone}:${id}`);
     }
-    if (invitedBy && !invitedBy.equals(userID)) {
+    if (invitedBy && String(invitedBy) !== id) {
       if (await this.claim(`${REWARD_REASONS.invite}:${phoneE164}`, userID)) {
         await this.rewards.grant(
-          invitedBy.toHexString(),
+          String(invitedBy),
           INVITE_REWARD_POWER,
           REWARD_REASONS.invite,
           `${REWARD_REASONS.invite}:${id}`,
@@ -56,6 +56,7 @@ export class PhoneRewardsService {
       .exec();
     if (taken) return true;
     const current = await this.claims.findOne({ key }, { claimedBy: 1 }).lean().exec();
-    return Boolean(current?.claimedBy?.equals(userID));
+    // Compared as text: the offline stand-in's file storage hands ObjectIds back as strings.
+    return current?.claimedBy != null && String(current.claimedBy) === userID.toHexString();
   }
 }

@@ -14,11 +14,12 @@ export class SmsCode {
   @Prop({ type: String, default: null })
   codeHash: string | null;
 
-  @Prop({ type: Date, default: null })
-  sentAt: Date | null;
+  // Epoch milliseconds (the offline stand-in's file storage keeps Dates as strings, which do not compare).
+  @Prop({ type: Number, default: null })
+  sentAtMs: number | null;
 
-  @Prop({ type: Date, default: null })
-  expiresAt: Date | null;
+  @Prop({ type: Number, default: null })
+  expiresAtMs: number | null;
 
   @Prop({ default: 0 })
   wrongTries: number;

@@ -36,20 +36,20 @@ export class SmsCodeService {
   /** Sends a fresh code to `phone` (E.164) after the resend, per-phone and per-IP checks. */
   async send(phone: string, type: SmsType, ip: string, language: Language): Promise<SendSmsData> {
     const env = this.config.env;
-    const now = this.clock.now();
+    const now = this.clock.now().getTime();
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     await this.ensureDocument(phone);
-    const cutoff = new Date(now.getTime() - env.SMS_RESEND_SECONDS * 1000);
+    const cutoff = now - env.SMS_RESEND_SECONDS * 1000;
     // Claim the send slot: matches only when no code went out within the interval.
     const claimed = await this.codes
       .findOneAndUpdate(
-        { phone, $or: [{ sentAt: null }, { sentAt: { $lte: cutoff } }] },
+        { phone, $or: [{ sentAtMs: null }, { sentAtMs: { $lte: cutoff } }] },
         {
           $set: {
             type,
             codeHash: this.hash(phone, code),
-            sentAt: now,
-            expiresAt: new Date(now.getTime() + SMS_CODE_TTL_SECONDS * 1000),
+            sentAtMs: now,
+            expiresAtMs: now + SMS_CODE_TTL_SECONDS * 1000,
             wrongTries: 0,
           },
         },
@@ -58,9 +58,9 @@ export class SmsCodeService {
       .lean()
       .exec();
     if (!claimed) {
-      const current = await this.codes.findOne({ phone }, { sentAt: 1 }).lean().exec();
-      const wait = current?.sentAt
-        ? Math.max(1, Math.ceil((current.sentAt.getTime() + env.SMS_RESEND_SECONDS * 1000 - now.getTime()) / 1000))
+      const current = await this.codes.findOne({ phone }, { sentAtMs: 1 }).lean().exec();
+      const wait = current?.sentAtMs
+        ? Math.max(1, Math.ceil((current.sentAtMs + env.SMS_RESEND_SECONDS * 1000 - now) / 1000))
         : env.SMS_RESEND_SECONDS;
       throw new AppException(ErrorCode.SMS_RESEND_TOO_SOON, undefined, { seconds: wait, retryAfterSeconds: wait });
     }
@@ -90,14 +90,14 @@ export class SmsCodeService {
    * Of many concurrent requests with the right code exactly one succeeds.
    */
   async consume(phone: string, types: readonly SmsType[], code: string): Promise<void> {
-    const now = this.clock.now();
+    const now = this.clock.now().getTime();
     const used = await this.codes
       .findOneAndUpdate(
         {
           phone,
           type: { $in: types },
           codeHash: this.hash(phone, code),
-          expiresAt: { $gt: now },
+          expiresAtMs: { $gt: now },
           wrongTries: { $lt: SMS_CODE_MAX_WRONG_TRIES },
         },
         { $set: { codeHash: null } },
@@ -110,7 +110,7 @@ export class SmsCodeService {
       throw new AppException(ErrorCode.SMS_CODE_WRONG);
     }
     if (current.wrongTries >= SMS_CODE_MAX_WRONG_TRIES) throw new AppException(ErrorCode.SMS_CODE_TOO_MANY_TRIES);
-    if (!current.expiresAt || current.expiresAt <= now) throw new AppException(ErrorCode.SMS_CODE_EXPIRED);
+    if (!current.expiresAtMs || current.expiresAtMs <= now) throw new AppException(ErrorCode.SMS_CODE_EXPIRED);
     const counted = await this.codes
       .findOneAndUpdate({ phone, codeHash: current.codeHash }, { $inc: { wrongTries: 1 } }, { new: true })
       .lean()
@@ -123,13 +123,13 @@ export class SmsCodeService {
 
   // A send that did not go out frees the slot again, so the user can retry at once.
   private async release(phone: string, codeHash: string): Promise<void> {
-    await this.codes.updateOne({ phone, codeHash }, { $set: { codeHash: null, sentAt: null } }).exec();
+    await this.codes.updateOne({ phone, codeHash }, { $set: { codeHash: null, sentAtMs: null } }).exec();
   }
 
   // The phone's document exists before any conditional update (an upsert on a condition could duplicate it).
   private async ensureDocument(phone: string): Promise<void> {
     try {
-      await this.codes.updateOne({ phone }, { $setOnInsert: { phone, sentAt: null } }, { upsert: true }).exec();
+      await this.codes.updateOne({ phone }, { $setOnInsert: { phone, sentAtMs: null } }, { upsert: true }).exec();
     } catch (error) {
       if ((error as { code?: number }).code !== 11000) throw error;
     }

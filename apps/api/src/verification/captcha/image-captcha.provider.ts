@@ -40,7 +40,7 @@ export class ImageCaptchaProvider extends CaptchaProvider {
       ? { text: fixed, data: svgCaptcha(fixed, DRAW) }
       : svgCaptcha.create({ ...DRAW, size: 4, ignoreChars: '0oO1iIlL' });
     const expiresAt = new Date(this.clock.now().getTime() + TTL_SECONDS * 1000);
-    const record = await this.records.create({ answerHash: this.hash(text), expiresAt });
+    const record = await this.records.create({ answerHash: this.hash(text), expiresAt, expiresAtMs: expiresAt.getTime() });
     return {
       provider: fixed ? 'fixed' : 'svg',
       id: record._id.toHexString(),
@@ -53,7 +53,7 @@ export class ImageCaptchaProvider extends CaptchaProvider {
     if (!id || !Types.ObjectId.isValid(id)) return false;
     // One try per image: the record goes whether the answer is right or not.
     const record = await this.records
-      .findOneAndDelete({ _id: new Types.ObjectId(id), expiresAt: { $gt: this.clock.now() } })
+      .findOneAndDelete({ _id: new Types.ObjectId(id), expiresAtMs: { $gt: this.clock.now().getTime() } })
       .lean()
       .exec();
     return Boolean(record && record.answerHash === this.hash(answer));
