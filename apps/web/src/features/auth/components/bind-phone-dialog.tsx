@@ -42,7 +42,8 @@ export function BindPhoneDialog({ open, onClose }: BindPhoneDialogProps) {
     const values = await form.validateFields();
     bind.mutate(values, {
       onSuccess: (userInfo) => {
-        void message.success(t('bindPhone.success', { power: new Intl.NumberFormat(i18n.language).format(userInfo.points) }));
+        const power = new Intl.NumberFormat(i18n.language).format(userInfo.points);
+        void message.success({ key: 'sms-result', content: t('bindPhone.success', { power }) });
         form.resetFields();
         onClose();
       },

@@ -30,7 +30,7 @@ export function ResetPasswordDialog({ open, userInfo, onClose }: ResetPasswordDi
     const values = await form.validateFields();
     reset.mutate(values, {
       onSuccess: () => {
-        void message.success(t('resetPassword.success'));
+        void message.success({ key: 'sms-result', content: t('resetPassword.success') });
         form.resetFields();
         onClose();
       },

@@ -30,14 +30,14 @@ export function SmsCodeInput({ value, onChange, onSend, testIdPrefix }: SmsCodeI
       if (!data) return;
       start(SMS_RESEND_SECONDS);
       setDevCode(data.devCode ?? null);
-      void message.success(t('phone.codeSent'));
+      void message.success({ key: 'sms-result', content: t('phone.codeSent') });
     } catch (error) {
       // The server says how long to wait: count that down instead.
       if (isApiClientError(error) && error.code === 'SMS_RESEND_TOO_SOON' && error.params?.seconds) {
         start(Number(error.params.seconds));
       }
       const known = isApiClientError(error) && error.status < 500 && error.code !== 'UNKNOWN';
-      void message.error(known ? getErrorMessage(error, t) : t('phone.sendFailed'));
+      void message.error({ key: 'sms-result', content: known ? getErrorMessage(error, t) : t('phone.sendFailed') });
     } finally {
       setSending(false);
     }
