@@ -24,7 +24,6 @@ export function ChooseUserModal({ data, onChoose }: ChooseUserModalProps) {
       title={t('chooseUser.title')}
       closable={false}
       keyboard={false}
-      maskClosable={false}
       mask={{ closable: false }}
       footer={null}
       centered
