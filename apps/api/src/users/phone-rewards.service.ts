@@ -5,6 +5,7 @@ import { Model, Types } from 'mongoose';
 import { Clock } from '../verification/clock';
 import { PhoneReward } from './phone-reward.schema';
 import { REWARD_REASONS, RewardsPort } from './rewards.port';
+import { SerialWrites } from '../verification/serial-writes';
 
 /**
  * The two phone rewards. First binding: 100000 to the user, once per user and once per phone number.
@@ -21,6 +22,7 @@ export class PhoneRewardsService {
     @InjectModel(PhoneReward.name) private readonly claims: Model<PhoneReward>,
     private readonly rewards: RewardsPort,
     private readonly clock: Clock,
+    private readonly serial: SerialWrites,
   ) {}
 
   /** Called after a phone became verified on `userID`. */
@@ -46,16 +48,16 @@ export class PhoneRewardsService {
   /** True when `userID` owns the claim `key` (it just took it, or took it before). */
   async claim(key: string, userID: Types.ObjectId): Promise<boolean> {
     try {
-      await this.claims.updateOne({ key }, { $setOnInsert: { key, claimedBy: null } }, { upsert: true }).exec();
+      await this.serial.run(() => this.claims.updateOne({ key }, { $setOnInsert: { key, claimedBy: null } }, { upsert: true }).exec());
     } catch (error) {
       if ((error as { code?: number }).code !== 11000) throw error;
     }
-    const taken = await this.claims
+    const taken = await this.serial.run(() => this.claims
       .findOneAndUpdate({ key, claimedBy: null }, { $set: { claimedBy: userID, claimedAt: this.clock.now() } }, { new: true })
       .lean()
-      .exec();
+      .exec());
     if (taken) return true;
-    const current = await this.claims.findOne({ key }, { claimedBy: 1 }).lean().exec();
+    const current = await this.serial.run(() => this.claims.findOne({ key }, { claimedBy: 1 }).lean().exec());
     // Compared as text: the offline stand-in's file storage hands ObjectIds back as strings.
     return current?.claimedBy != null && String(current.claimedBy) === userID.toHexString();
   }

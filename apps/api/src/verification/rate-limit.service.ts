@@ -5,6 +5,7 @@ import { Model } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import { Clock } from './clock';
 import { RateLimitCounter } from './rate-limit.schema';
+import { SerialWrites } from './serial-writes';
 
 /** Fixed-window limits stored in MongoDB, so they hold across instances. */
 @Injectable()
@@ -12,6 +13,7 @@ export class RateLimitService {
   constructor(
     @InjectModel(RateLimitCounter.name) private readonly counters: Model<RateLimitCounter>,
     private readonly clock: Clock,
+    private readonly serial: SerialWrites,
   ) {}
 
   /** Counts one hit on `name`; TOO_MANY_REQUESTS once more than `limit` hits fall in the window. */
@@ -21,7 +23,7 @@ export class RateLimitService {
     const index = Math.floor(now / windowMs);
     const key = `${name}:${index}`;
     const expiresAt = new Date((index + 1) * windowMs);
-    const counter = await upsertInc(this.counters, key, expiresAt);
+    const counter = await this.serial.run(() => upsertInc(this.counters, key, expiresAt));
     if (counter > limit) {
       throw new AppException(ErrorCode.TOO_MANY_REQUESTS, undefined, {
         retryAfterSeconds: Math.ceil((expiresAt.getTime() - now) / 1000),

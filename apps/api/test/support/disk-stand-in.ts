@@ -1,0 +1,7 @@
+// Child process for the on-disk stand-in tests (power-embedded-disk, accounts-on-disk): the stand-in with data on disk (it is ESM-only,
+// so it cannot start inside a jest worker). Prints its URI, runs until killed.
+import { startDatabase } from '../../src/database/embedded-database';
+
+void startDatabase({ mode: 'stand-in', dataDir: process.argv[2] }).then((handle) => {
+  console.log(`URI ${handle.uri}`);
+});
