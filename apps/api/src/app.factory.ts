@@ -21,7 +21,6 @@ export async function createApp(config: AppConfig, database: DatabaseHandle): Pr
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
   app.set('trust proxy', 'loopback');
   // Cloudflare Turnstile loads its script and frame from its own origin.
   const turnstile = config.env.CAPTCHA_PROVIDER === 'turnstile' ? ['https://challenges.cloudflare.com'] : [];

@@ -18,8 +18,15 @@ async function main(): Promise<void> {
     log: (m) => console.log(`[database] ${m}`),
   });
   const app = await createApp(config, database);
-  const stopDatabase = () => database.stop();
-  process.once('beforeExit', stopDatabase);
+  // Graceful stop: finish requests, close the connection, then stop an embedded database.
+  const shutdown = async (signal: NodeJS.Signals) => {
+    console.log(`Received ${signal}, shutting down`);
+    await app.close();
+    await database.stop();
+    process.exit(0);
+  };
+  process.once('SIGTERM', (s) => void shutdown(s));
+  process.once('SIGINT', (s) => void shutdown(s));
   await app.listen(env.PORT, env.HOST);
   const shown = env.HOST === '0.0.0.0' ? 'localhost' : env.HOST;
   console.log(

@@ -66,3 +66,17 @@ describe('the HTTP app', () => {
     );
   });
 });
+
+describe('health when the database is away', () => {
+  it('answers 503 with database down', async () => {
+    const t = await createTestApp();
+    try {
+      await t.connection.close();
+      const res = await request(t.app.getHttpServer()).get('/api/health');
+      expect(res.status).toBe(503);
+      expect(res.body.data.database).toBe('down');
+    } finally {
+      await t.app.close();
+    }
+  });
+});

@@ -13,10 +13,18 @@ type Lang = keyof typeof TEXT;
 async function chooseLanguage(page: Page, lang: Lang) {
   // Interact once the lazily loaded screen has rendered, as a person would.
   await page.getByTestId('login-card').waitFor({ state: 'visible' });
-  await page.getByTestId('language-menu-trigger').click();
-  const option = page.getByTestId(`language-option-${lang}`);
-  await option.waitFor({ state: 'visible' });
-  await option.click();
+  // On a cold first page the dropdown's opening animation can swallow a click; a person clicks again.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await page.getByTestId('language-menu-trigger').click();
+    const option = page.getByTestId(`language-option-${lang}`);
+    await option.waitFor({ state: 'visible' });
+    await page.waitForTimeout(300);
+    await option.click();
+    const stored = await page
+      .waitForFunction((l) => localStorage.getItem('lang') === l, lang, { timeout: 3000 })
+      .then(() => true, () => false);
+    if (stored) break;
+  }
   await expect.poll(() => page.evaluate(() => localStorage.getItem('lang'))).toBe(lang);
   await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(lang);
 }
