@@ -9,6 +9,7 @@ import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import type { DatabaseHandle } from './database/embedded-database';
 import { HealthModule } from './health/health.module';
+import { PowerModule } from './power/power.module';
 import { UsersModule } from './users/users.module';
 import { VerificationModule } from './verification/verification.module';
 
@@ -47,6 +48,7 @@ export class AppModule {
         UsersModule,
         VerificationModule,
         AnalyticsModule,
+        PowerModule,
       ],
     };
   }

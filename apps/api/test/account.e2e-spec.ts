@@ -51,6 +51,9 @@ describe('account: bind phone, invitations, reset password, lockout, analytics',
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ phone: US, phoneCountryCode: '1', phoneVerified: true, points: 100000 });
       expect((await a.userInfo(token)).body.data.points).toBe(100000);
+      // Granted through the power ledger: the points record shows it as "bind phone".
+      const record = await a.http().get('/api/user/user-points?type=income&page=1&pageSize=10').set(a.bearer(token));
+      expect(record.body.data.records).toEqual([expect.objectContaining({ reason: 'init_points', points: 100000 })]);
 
       a.clock.advance(61_000);
       const again = await a.sendBindCode(token, CN);
@@ -113,6 +116,8 @@ describe('account: bind phone, invitations, reset password, lockout, analytics',
       expect((await bindPhone(invitee.token, CN)).status).toBe(200);
       expect(await points(inviter.userID)).toBe(100000);
       expect(await points(invitee.userID)).toBe(100000);
+      const record = await a.http().get('/api/user/user-points?type=income').set(a.bearer(inviter.token));
+      expect(record.body.data.records).toEqual([expect.objectContaining({ reason: 'invite_user_register', points: 100000 })]);
 
       // Registering by phone with the code counts too.
       const byPhone = await a.phoneLogin(US, '1', code);

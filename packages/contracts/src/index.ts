@@ -11,3 +11,7 @@ export * from './users/invite-code.dto';
 export * from './verification/captcha';
 export * from './analytics/analytics-event.dto';
 export * from './streaming/stream-event';
+export * from './power/power-constants';
+export * from './power/points-record';
+export * from './power/user-points-query.dto';
+export * from './power/check-in.dto';

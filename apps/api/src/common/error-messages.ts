@@ -34,6 +34,7 @@ const en: Messages = {
   [ErrorCode.ROUTE_NOT_FOUND]: 'No such endpoint.',
   [ErrorCode.TOO_MANY_REQUESTS]: 'Too many requests. Please try again later.',
   [ErrorCode.NOT_ENOUGH_POWER]: 'Not enough power, please get power.',
+  [ErrorCode.ALREADY_CHECKED_IN]: 'You have already checked in today. Come back tomorrow.',
   [ErrorCode.DATABASE_UNAVAILABLE]: 'The database is unavailable. Please try again later.',
   [ErrorCode.INTERNAL_ERROR]: 'Something went wrong on our side. Please try again later.',
 };
@@ -68,6 +69,7 @@ const zh: Messages = {
   [ErrorCode.ROUTE_NOT_FOUND]: '接口不存在。',
   [ErrorCode.TOO_MANY_REQUESTS]: '请求过于频繁，请稍后再试。',
   [ErrorCode.NOT_ENOUGH_POWER]: '电量不足，请获取电量。',
+  [ErrorCode.ALREADY_CHECKED_IN]: '今天已经签到过了，明天再来吧。',
   [ErrorCode.DATABASE_UNAVAILABLE]: '数据库暂不可用，请稍后再试。',
   [ErrorCode.INTERNAL_ERROR]: '服务器出了点问题，请稍后再试。',
 };

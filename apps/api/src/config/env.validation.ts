@@ -1,5 +1,17 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsTimeZone,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const EMBEDDED_DATABASE_MODES = ['auto', 'memory-server', 'stand-in'] as const;
@@ -139,6 +151,10 @@ export class EnvironmentVariables {
   @IsInt()
   @Min(1)
   LOGIN_LOCK_MINUTES = 15;
+
+  // The IANA time zone whose calendar day bounds the daily check-in.
+  @IsTimeZone({ message: 'CHECKIN_TIME_ZONE must be an IANA time zone such as Asia/Shanghai or UTC' })
+  CHECKIN_TIME_ZONE = 'Asia/Shanghai';
 }
 
 // Rules that span several variables; each problem is one sentence naming the variable.

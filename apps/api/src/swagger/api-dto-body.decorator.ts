@@ -10,7 +10,7 @@ const DESCRIPTIONS: Record<number, string> = {
   402: 'Not enough power',
   403: 'Not yours',
   404: 'Not found (or not visible to you)',
-  409: 'Conflicts with the current state (e.g. phone already bound)',
+  409: 'Conflicts with the current state (e.g. already checked in today, phone already bound)',
   429: 'Too many requests, a lockout, or a code asked for too soon',
   502: 'An upstream provider (SMS) failed',
   503: 'An upstream provider (captcha) is unavailable',

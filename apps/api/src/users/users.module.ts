@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AuthModule } from '../auth/auth.module';
+import { PowerModule } from '../power/power.module';
+import { PowerService } from '../power/power.service';
 import { VerificationModule } from '../verification/verification.module';
 import { AccountService } from './account.service';
-import { InterimRewards } from './interim-rewards';
 import { InvitesService } from './invites.service';
 import { LoginFailure, LoginFailureSchema } from './login-failure.schema';
 import { LoginLockoutService } from './login-lockout.service';
@@ -24,6 +25,7 @@ import { UsersService } from './users.service';
     ]),
     AuthModule,
     VerificationModule,
+    PowerModule,
   ],
   controllers: [UsersController],
   providers: [
@@ -34,7 +36,7 @@ import { UsersService } from './users.service';
     LoginLockoutService,
     PhoneRewardsService,
     // Rewards go through the power ledger's idempotent grant.
-    { provide: RewardsPort, useClass: InterimRewards },
+    { provide: RewardsPort, useExisting: PowerService },
   ],
   exports: [UsersService, MongooseModule],
 })

@@ -1,8 +1,10 @@
-import { PlusOutlined } from '@ant-design/icons';
-import { Button, Empty, Tabs, Typography } from 'antd';
+import { PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import { Button, Empty, Space, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { PowerDialog } from '../../features/power/components/power-dialog';
+import { useDailyPowerDialog } from '../../features/power/hooks/use-daily-power-dialog';
 import './screens.css';
 
 type StoriesTab = 'mine' | 'public';
@@ -11,6 +13,7 @@ export function StoriesRoute() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [tab, setTab] = useState<StoriesTab>('mine');
+  const powerDialog = useDailyPowerDialog();
 
   return (
     <div className="tl-page">
@@ -23,10 +26,17 @@ export function StoriesRoute() {
             {t('stories.intro')}
           </Typography.Paragraph>
         </div>
-        <Button type="primary" icon={<PlusOutlined aria-hidden="true" />} onClick={() => navigate('/create')} data-testid="stories-new">
-          {t('stories.newStory')}
-        </Button>
+        <Space wrap>
+          <Button icon={<ThunderboltOutlined aria-hidden="true" />} onClick={powerDialog.show} data-testid="stories-get-power">
+            {t('stories.getPower')}
+          </Button>
+          <Button type="primary" icon={<PlusOutlined aria-hidden="true" />} onClick={() => navigate('/create')} data-testid="stories-new">
+            {t('stories.newStory')}
+          </Button>
+        </Space>
       </div>
+      {/* No story list yet (the stories feature is on its way): nothing to publish. */}
+      <PowerDialog open={powerDialog.open} onClose={powerDialog.close} hasStory={false} />
       <div className="tl-panel">
         <Tabs
           activeKey={tab}

@@ -19,13 +19,16 @@ import { ResetPasswordDialog } from './reset-password-dialog';
 import './user-menu.css';
 
 type DialogKey = 'account' | 'invite' | 'bindPhone' | 'resetPassword';
+type MenuKey = DialogKey | 'powerDetails';
 
 interface UserMenuProps {
   userInfo: UserInfo | null;
+  /** What an item opens instead of this feature's own dialog; the app layer supplies other features' dialogs (power details). */
+  actions?: Partial<Record<MenuKey, () => void>>;
 }
 
 /** The signed-in user's menu: name and power on top, account actions, logout. */
-export function UserMenu({ userInfo }: UserMenuProps) {
+export function UserMenu({ userInfo, actions }: UserMenuProps) {
   const { t, i18n } = useTranslation();
   const { modal } = App.useApp();
   const logout = useLogout();
@@ -35,7 +38,7 @@ export function UserMenu({ userInfo }: UserMenuProps) {
   const [dialog, setDialog] = useState<DialogKey | null>(null);
   const close = () => setDialog(null);
 
-  // Power details belongs to the power ledger's work; until it lands the item says so.
+  // Power details comes from the power feature through `actions`; without it the item says so.
   const showComingSoon = () => {
     modal.info({
       title: t('common.comingSoon'),
@@ -73,7 +76,9 @@ export function UserMenu({ userInfo }: UserMenuProps) {
         menu={{
           items,
           onClick: ({ key }) => {
+            const action = actions?.[key as MenuKey];
             if (key === 'logout') logout();
+            else if (action) action();
             else if (key === 'powerDetails') showComingSoon();
             else setDialog(key as DialogKey);
           },
