@@ -60,6 +60,13 @@ async function phoneAccountByApi(page: Page, phoneNum: string, countryCode: stri
   return api(page, '/api/user/login', { type: 'phone', phoneNum, countryCode, verifyCode: sent.devCode });
 }
 
+/** A fresh context whose daily power dialog (the power feature's, tested there) does not open by itself. */
+async function accountsPage(browser: Browser, opts: Parameters<typeof newPage>[2]) {
+  const made = await newPage(browser, baseURL, opts);
+  await made.context.addInitScript(() => localStorage.setItem('powerDialogClosedAt', String(Date.now())));
+  return made;
+}
+
 async function openMenuItem(page: Page, testId: string) {
   await page.getByTestId('user-menu-trigger').click();
   const item = page.getByTestId(testId);
@@ -82,7 +89,7 @@ describe('accounts in real Chromium', () => {
       ['phone', PHONE],
     ] as const) {
       it(`signs up by phone through the captcha and the SMS code (${lang}, ${view})`, async () => {
-        const { context, page } = await newPage(browser, baseURL, { viewport, locale: lang === 'en' ? 'en-US' : 'zh-CN' });
+        const { context, page } = await accountsPage(browser, { viewport, locale: lang === 'en' ? 'en-US' : 'zh-CN' });
         try {
           await page.goto('/login');
           await chooseLanguage(page, lang);
@@ -104,7 +111,7 @@ describe('accounts in real Chromium', () => {
   }
 
   it('asks which account to use when the number has a phone account and a username account; the modal cannot be closed', async () => {
-    const { context, page } = await newPage(browser, baseURL, { viewport: PHONE, locale: 'zh-CN' });
+    const { context, page } = await accountsPage(browser, { viewport: PHONE, locale: 'zh-CN' });
     try {
       const phone = cnNumber();
       const phoneAccount = await phoneAccountByApi(page, phone, '86');
@@ -146,7 +153,7 @@ describe('accounts in real Chromium', () => {
     ['zh-CN', PHONE, 'phone'],
   ] as const) {
     it(`binds a phone from the user menu and shows the new balance; invitation, account and reset dialogs (${lang}, ${view})`, async () => {
-      const { context, page } = await newPage(browser, baseURL, { viewport, locale: lang === 'en' ? 'en-US' : 'zh-CN' });
+      const { context, page } = await accountsPage(browser, { viewport, locale: lang === 'en' ? 'en-US' : 'zh-CN' });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
       try {
         const name = uniqueName('binder');
