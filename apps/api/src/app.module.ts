@@ -10,6 +10,8 @@ import { DatabaseModule } from './database/database.module';
 import type { DatabaseHandle } from './database/embedded-database';
 import { HealthModule } from './health/health.module';
 import { PowerModule } from './power/power.module';
+import { SiteConfigModule } from './site-config/site-config.module';
+import { StoriesModule } from './stories/stories.module';
 import { UsersModule } from './users/users.module';
 import { VerificationModule } from './verification/verification.module';
 
@@ -49,6 +51,8 @@ export class AppModule {
         VerificationModule,
         AnalyticsModule,
         PowerModule,
+        StoriesModule,
+        SiteConfigModule,
       ],
     };
   }

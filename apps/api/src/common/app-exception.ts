@@ -26,6 +26,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCode.SMS_CODE_EXPIRED:
     case ErrorCode.SMS_CODE_TOO_MANY_TRIES:
     case ErrorCode.INVITE_CODE_INVALID:
+    case ErrorCode.NOTHING_TO_UPDATE:
       return 400;
     case ErrorCode.UNAUTHORIZED:
     case ErrorCode.TOKEN_INVALID:
@@ -43,6 +44,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCode.NOT_FOUND:
     case ErrorCode.ROUTE_NOT_FOUND:
     case ErrorCode.USER_NOT_FOUND:
+    case ErrorCode.STORY_NOT_FOUND:
       return 404;
     case ErrorCode.ALREADY_CHECKED_IN:
       return 409;

@@ -35,6 +35,8 @@ const en: Messages = {
   [ErrorCode.TOO_MANY_REQUESTS]: 'Too many requests. Please try again later.',
   [ErrorCode.NOT_ENOUGH_POWER]: 'Not enough power, please get power.',
   [ErrorCode.ALREADY_CHECKED_IN]: 'You have already checked in today. Come back tomorrow.',
+  [ErrorCode.STORY_NOT_FOUND]: 'The story does not exist or is not public.',
+  [ErrorCode.NOTHING_TO_UPDATE]: 'Nothing to update: send at least one field to change.',
   [ErrorCode.DATABASE_UNAVAILABLE]: 'The database is unavailable. Please try again later.',
   [ErrorCode.INTERNAL_ERROR]: 'Something went wrong on our side. Please try again later.',
 };
@@ -70,6 +72,8 @@ const zh: Messages = {
   [ErrorCode.TOO_MANY_REQUESTS]: '请求过于频繁，请稍后再试。',
   [ErrorCode.NOT_ENOUGH_POWER]: '电量不足，请获取电量。',
   [ErrorCode.ALREADY_CHECKED_IN]: '今天已经签到过了，明天再来吧。',
+  [ErrorCode.STORY_NOT_FOUND]: '故事不存在或未公开。',
+  [ErrorCode.NOTHING_TO_UPDATE]: '没有要修改的内容：请至少提供一个字段。',
   [ErrorCode.DATABASE_UNAVAILABLE]: '数据库暂不可用，请稍后再试。',
   [ErrorCode.INTERNAL_ERROR]: '服务器出了点问题，请稍后再试。',
 };

@@ -8,6 +8,7 @@ import {
   IsTimeZone,
   Matches,
   Max,
+  MaxLength,
   Min,
   MinLength,
   validateSync,
@@ -19,6 +20,8 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 // `outbox` keeps codes in memory for tests; `fixed` is a captcha whose answer is known (browser tests).
 export const SMS_PROVIDERS = ['log', 'twilio', 'outbox'] as const;
 export const CAPTCHA_PROVIDER_NAMES = ['svg', 'turnstile', 'fixed'] as const;
+
+const HTTP_URL = /^(https?:\/\/\S+|\/\S*)$/;
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
@@ -155,6 +158,38 @@ export class EnvironmentVariables {
   // The IANA time zone whose calendar day bounds the daily check-in.
   @IsTimeZone({ message: 'CHECKIN_TIME_ZONE must be an IANA time zone such as Asia/Shanghai or UTC' })
   CHECKIN_TIME_ZONE = 'Asia/Shanghai';
+
+  // Community links on the stories screen (GET /api/site-config); empty hides the button.
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  SITE_QQ_GROUP_NUMBER?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'SITE_QQ_GROUP_IMAGE_URL must be an http(s) URL or a path starting with /' })
+  SITE_QQ_GROUP_IMAGE_URL?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'SITE_QQ_GROUP_LINK must be an http(s) URL or a path starting with /' })
+  SITE_QQ_GROUP_LINK?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'SITE_DISCORD_URL must be an http(s) URL or a path starting with /' })
+  SITE_DISCORD_URL?: string;
+
+  // An activity announced in a modal on the stories screen; empty title means none.
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  SITE_ACTIVITY_TITLE?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'SITE_ACTIVITY_IMAGE_URL must be an http(s) URL or a path starting with /' })
+  SITE_ACTIVITY_IMAGE_URL?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'SITE_ACTIVITY_LINK must be an http(s) URL or a path starting with /' })
+  SITE_ACTIVITY_LINK?: string;
 }
 
 // Rules that span several variables; each problem is one sentence naming the variable.

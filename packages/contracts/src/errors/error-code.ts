@@ -33,6 +33,10 @@ export enum ErrorCode {
   TOO_MANY_REQUESTS = 'TOO_MANY_REQUESTS',
   NOT_ENOUGH_POWER = 'NOT_ENOUGH_POWER',
   ALREADY_CHECKED_IN = 'ALREADY_CHECKED_IN',
+  /** The story does not exist, or it is someone else's and not public. */
+  STORY_NOT_FOUND = 'STORY_NOT_FOUND',
+  /** An update body carried no field to change. */
+  NOTHING_TO_UPDATE = 'NOTHING_TO_UPDATE',
   DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
 }
