@@ -7,6 +7,7 @@ import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import type { DatabaseHandle } from './database/embedded-database';
+import { FilesModule } from './files/files.module';
 import { HealthModule } from './health/health.module';
 import { UsersModule } from './users/users.module';
 
@@ -43,6 +44,7 @@ export class AppModule {
         AuthModule,
         HealthModule,
         UsersModule,
+        FilesModule,
       ],
     };
   }

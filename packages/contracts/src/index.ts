@@ -4,3 +4,7 @@ export * from './common/localized.dto';
 export * from './users/login.dto';
 export * from './users/user-info';
 export * from './streaming/stream-event';
+export * from './files/files.constants';
+export * from './files/export.dto';
+export * from './files/upload-parse';
+export * from './archives/archive.dto';
