@@ -72,5 +72,5 @@ function extensionOf(name: string): string {
 function fixLatin1Name(name: string): string {
   const bytes = Buffer.from(name, 'latin1');
   const asUtf8 = bytes.toString('utf8');
-  return /[^\x00-\xff]/.test(name) || asUtf8.includes('\uFFFD') ? name : asUtf8;
+  return [...name].some((c) => c.charCodeAt(0) > 0xff) || asUtf8.includes('\uFFFD') ? name : asUtf8;
 }

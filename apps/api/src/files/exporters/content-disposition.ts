@@ -10,7 +10,7 @@ export function contentDisposition(fileName: string): string {
 
 /** Characters not allowed in file names on common systems become `_`; length is capped. */
 export function safeFileNamePart(name: string): string {
-  return name.replace(/[\\/:*?"<>|\x00-\x1f\x7f]/g, '_').trim().slice(0, 80);
+  return name.replace(/[\\/:*?"<>|\p{Cc}]/gu, '_').trim().slice(0, 80);
 }
 
 /** `YYYYMMDD-HHmmss` in UTC. */
