@@ -1,5 +1,5 @@
 import { ErrorCode } from '@taleloom/contracts';
-import * as mammoth from 'mammoth';
+import { Worker } from 'node:worker_threads';
 import * as yauzl from 'yauzl';
 import { AppException } from '../../common/app-exception';
 import { parseFailed } from './parse-error';
@@ -43,16 +43,53 @@ export async function checkDocxZip(buf: Buffer): Promise<boolean> {
   }
 }
 
-/** Text of a checked .docx: one line per paragraph, as the exporter writes them. */
+/**
+ * Text of a checked .docx: one line per paragraph, as the exporter writes them. mammoth runs in a worker
+ * thread with its own memory cap and a time limit: a 10 MB document takes seconds of CPU, and the
+ * server must keep answering other requests meanwhile.
+ */
 export async function docxToText(buf: Buffer): Promise<string> {
-  let raw: string;
-  try {
-    raw = (await mammoth.extractRawText({ buffer: buf })).value;
-  } catch (err) {
-    throw parseFailed(`docx could not be read: ${(err as Error).message}`);
-  }
+  const raw = await extractInWorker(buf);
   // mammoth ends every paragraph with a blank line; one newline per paragraph is what was written.
   return raw.replace(/\n\n/g, '\n').replace(/\n+$/, '');
+}
+
+const WORKER_TIMEOUT_MS = 60_000;
+// Plain CommonJS evaluated in the worker, so it runs the same from dist/ and under the test transpiler.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const mammoth = require(${JSON.stringify(require.resolve('mammoth'))});
+mammoth.extractRawText({ buffer: Buffer.from(workerData.buffer, workerData.offset, workerData.length) })
+  .then((r) => parentPort.postMessage({ ok: true, text: r.value }))
+  .catch((e) => parentPort.postMessage({ ok: false, error: String(e && e.message || e) }));
+`;
+
+function extractInWorker(buf: Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { buffer: buf.buffer, offset: buf.byteOffset, length: buf.length },
+      resourceLimits: { maxOldGenerationSizeMb: 1536 },
+    });
+    const timer = setTimeout(() => {
+      void worker.terminate();
+      reject(parseFailed('docx took too long to read'));
+    }, WORKER_TIMEOUT_MS);
+    worker.once('message', (m: { ok: boolean; text?: string; error?: string }) => {
+      clearTimeout(timer);
+      void worker.terminate();
+      if (m.ok) resolve(m.text ?? '');
+      else reject(parseFailed(`docx could not be read: ${m.error}`));
+    });
+    worker.once('error', (err) => {
+      clearTimeout(timer);
+      reject(parseFailed(`docx could not be read: ${err.message}`));
+    });
+    worker.once('exit', (code) => {
+      clearTimeout(timer);
+      if (code !== 0) reject(parseFailed('docx could not be read'));
+    });
+  });
 }
 
 function tooLarge(): AppException {
