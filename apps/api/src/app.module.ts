@@ -9,6 +9,8 @@ import { DatabaseModule } from './database/database.module';
 import type { DatabaseHandle } from './database/embedded-database';
 import { FilesModule } from './files/files.module';
 import { HealthModule } from './health/health.module';
+import { SiteConfigModule } from './site-config/site-config.module';
+import { StoriesModule } from './stories/stories.module';
 import { UsersModule } from './users/users.module';
 
 const REQUEST_ID_HEADER = 'x-request-id';
@@ -44,6 +46,8 @@ export class AppModule {
         AuthModule,
         HealthModule,
         UsersModule,
+        StoriesModule,
+        SiteConfigModule,
         FilesModule,
       ],
     };

@@ -18,6 +18,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCode.VALIDATION_FAILED:
     case ErrorCode.INVALID_JSON:
     case ErrorCode.LOGIN_TYPE_UNSUPPORTED:
+    case ErrorCode.NOTHING_TO_UPDATE:
       return 400;
     case ErrorCode.UNAUTHORIZED:
     case ErrorCode.TOKEN_INVALID:
@@ -31,6 +32,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCode.NOT_FOUND:
     case ErrorCode.ROUTE_NOT_FOUND:
     case ErrorCode.USER_NOT_FOUND:
+    case ErrorCode.STORY_NOT_FOUND:
       return 404;
     case ErrorCode.PAYLOAD_TOO_LARGE:
       return 413;

@@ -1,9 +1,11 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const EMBEDDED_DATABASE_MODES = ['auto', 'memory-server', 'stand-in'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const HTTP_URL = /^(https?:\/\/\S+|\/\S*)$/;
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
@@ -61,6 +63,38 @@ export class EnvironmentVariables {
   @IsInt()
   @Min(1024)
   BODY_LIMIT_BYTES = 1_048_576;
+
+  // Community links on the stories screen (GET /api/site-config); empty hides the button.
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  SITE_QQ_GROUP_NUMBER?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'SITE_QQ_GROUP_IMAGE_URL must be an http(s) URL or a path starting with /' })
+  SITE_QQ_GROUP_IMAGE_URL?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'SITE_QQ_GROUP_LINK must be an http(s) URL or a path starting with /' })
+  SITE_QQ_GROUP_LINK?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'SITE_DISCORD_URL must be an http(s) URL or a path starting with /' })
+  SITE_DISCORD_URL?: string;
+
+  // An activity announced in a modal on the stories screen; empty title means none.
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  SITE_ACTIVITY_TITLE?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'SITE_ACTIVITY_IMAGE_URL must be an http(s) URL or a path starting with /' })
+  SITE_ACTIVITY_IMAGE_URL?: string;
+
+  @IsOptional()
+  @Matches(HTTP_URL, { message: 'SITE_ACTIVITY_LINK must be an http(s) URL or a path starting with /' })
+  SITE_ACTIVITY_LINK?: string;
 }
 
 /** Validates the environment once at start; a bad variable stops start-up with a sentence naming it. */

@@ -24,12 +24,16 @@ describe('routes', () => {
 
   it('shows the story list with its tabs, the user menu and a fresh user info when logged in', async () => {
     storeLoggedInUser();
-    const fetchMock = mockFetch(() => jsonResponse({ status: 'success', message: 'ok', data: { ...testUser, points: 777 } }));
+    const fetchMock = mockFetch((url) =>
+      url.startsWith('/api/user/story-list')
+        ? jsonResponse({ status: 'success', message: 'ok', data: { list: [], pagination: { page: 1, pageSize: 12, total: 0, totalPages: 0 } } })
+        : jsonResponse({ status: 'success', message: 'ok', data: { ...testUser, points: 777 } }),
+    );
     renderApp('/stories');
     expect(await screen.findByTestId('stories-heading')).toHaveTextContent('Story list');
     expect(screen.getByRole('tab', { name: 'My story' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Public story' })).toBeInTheDocument();
-    expect(screen.getByText('You have no stories yet')).toBeInTheDocument();
+    expect(await screen.findByText('You have no stories yet')).toBeInTheDocument();
     await waitFor(() => expect(fetchMock).toHaveBeenCalledWith('/api/user/user-info', expect.anything()));
     await waitFor(() => expect(JSON.parse(window.localStorage.getItem('userInfo')!).points).toBe(777));
     expect(document.title).toBe('Story list · TaleLoom');
@@ -37,7 +41,11 @@ describe('routes', () => {
 
   it('logs out from the user menu', async () => {
     storeLoggedInUser();
-    mockFetch(() => jsonResponse({ status: 'success', message: 'ok', data: testUser }));
+    mockFetch((url) =>
+      url.startsWith('/api/user/story-list')
+        ? jsonResponse({ status: 'success', message: 'ok', data: { list: [], pagination: { page: 1, pageSize: 12, total: 0, totalPages: 0 } } })
+        : jsonResponse({ status: 'success', message: 'ok', data: testUser }),
+    );
     const { router } = renderApp('/stories');
     fireEvent.click(await screen.findByTestId('user-menu-trigger'));
     expect(await screen.findByTestId('user-menu-name')).toHaveTextContent('alice');

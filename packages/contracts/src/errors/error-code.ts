@@ -17,6 +17,10 @@ export enum ErrorCode {
   ROUTE_NOT_FOUND = 'ROUTE_NOT_FOUND',
   TOO_MANY_REQUESTS = 'TOO_MANY_REQUESTS',
   NOT_ENOUGH_POWER = 'NOT_ENOUGH_POWER',
+  /** The story does not exist, or it is someone else's and not public. */
+  STORY_NOT_FOUND = 'STORY_NOT_FOUND',
+  /** An update body carried no field to change. */
+  NOTHING_TO_UPDATE = 'NOTHING_TO_UPDATE',
   DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
   /** The upload is not one of .txt .md .png .docx .rtf (decided by its content, not its name alone). */

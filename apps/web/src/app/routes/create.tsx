@@ -1,17 +1,25 @@
-import { EditOutlined } from '@ant-design/icons';
+import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { PlaceholderScreen } from '../../components/placeholder-screen';
+import { CreateStoryForm } from '../../features/stories/components/create-story-form';
 import './screens.css';
 
 export function CreateRoute() {
   const { t } = useTranslation();
   return (
-    <PlaceholderScreen
-      testId="create-screen"
-      icon={<EditOutlined className="tl-placeholder__icon" aria-hidden="true" />}
-      title={t('create.title')}
-      body={t('create.body')}
-      actionLabel={t('common.backToStories')}
-    />
+    <div className="tl-page" data-testid="create-screen">
+      <div className="tl-page__header">
+        <div>
+          <Typography.Title level={2} className="tl-page__title">
+            {t('create.heading')}
+          </Typography.Title>
+          <Typography.Paragraph type="secondary" className="tl-page__intro">
+            {t('create.intro')}
+          </Typography.Paragraph>
+        </div>
+      </div>
+      <div className="tl-panel tl-panel--form">
+        <CreateStoryForm />
+      </div>
+    </div>
   );
 }

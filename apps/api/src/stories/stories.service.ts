@@ -1,0 +1,236 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import {
+  DEFAULT_PLAY_MODE,
+  DEFAULT_STORY_SETTINGS,
+  ErrorCode,
+  STORY_LIST_DEFAULT_PAGE_SIZE,
+  type CheckStoryData,
+  type ClonePublicStoryDto,
+  type CreateStoryDto,
+  type RenameStoryDto,
+  type StoryData,
+  type StoryIdData,
+  type StoryListData,
+  type StoryListItem,
+  type StoryListQueryDto,
+  type UpdateStoryDto,
+} from '@taleloom/contracts';
+import { FilterQuery, Model, Types } from 'mongoose';
+import { PUBLIC_ARCHIVE_INDEX, StoryArchive } from '../archives/story-archive.schema';
+import { AppException } from '../common/app-exception';
+import type { AuthUser } from '../common/current-user.decorator';
+import { StoryNumbersService } from './story-numbers.service';
+import { StorySpreadService } from './story-spread.service';
+import { containsPattern, textSnippets, toSeconds } from './story-text';
+import { pickState, toListItem, toStoryData } from './story-view';
+import { LIST_PROJECTION, Story } from './story.schema';
+
+const SORT = { pinToTop: -1, time: -1, _id: -1 } as const;
+
+/** Stories and the square: create, read, change, list, publish, clone. */
+@Injectable()
+export class StoriesService {
+  constructor(
+    @InjectModel(Story.name) private readonly stories: Model<Story>,
+    @InjectModel(StoryArchive.name) private readonly archives: Model<StoryArchive>,
+    private readonly numbers: StoryNumbersService,
+    private readonly spread: StorySpreadService,
+  ) {}
+
+  /** A new original story; the prologue is also the start of its text. */
+  async create(user: AuthUser, dto: CreateStoryDto): Promise<StoryIdData> {
+    const { language: _language, 'hidden-settings': hidden, ...fields } = dto;
+    const text = dto.prologue_and_characters;
+    const story = await this.stories.create({
+      ...DEFAULT_STORY_SETTINGS,
+      ...fields,
+      name: dto.name ?? '',
+      play_mode: dto.play_mode ?? DEFAULT_PLAY_MODE,
+      hidden_settings: hidden ?? '',
+      main_text: text,
+      ...textSnippets(text),
+      user: user.userID,
+      author: user.userName,
+      writer: user.userName,
+      storyNo: await this.numbers.next(),
+      userID: user.userID,
+      time: new Date(),
+    });
+    return { id: story._id.toHexString() };
+  }
+
+  /** The play record: the owner's own, or the public version of someone else's (read-only). */
+  async get(user: AuthUser, id: string): Promise<StoryData> {
+    const story = await this.stories.findById(toObjectId(id)).lean().exec();
+    if (story && story.userID === user.userID) return toStoryData(story, story, true);
+    if (story?.permission !== '1') throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    const snapshot = await this.publicSnapshot(story._id);
+    return toStoryData(story, snapshot.state, false);
+  }
+
+  /** The list item of one story the caller owns or can see in the square. */
+  async summary(user: AuthUser, id: string): Promise<StoryListItem> {
+    const story = await this.stories.findById(toObjectId(id), LIST_PROJECTION).lean().exec();
+    if (story && story.userID === user.userID) return toListItem(story, false);
+    if (story?.permission !== '1') throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    return toListItem(story, true);
+  }
+
+  /** Changes text, play mode, model, settings or name of the caller's own story. */
+  async update(user: AuthUser, id: string, dto: UpdateStoryDto): Promise<StoryData> {
+    const { language: _language, ...fields } = dto;
+    const set: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+    if (Object.keys(set).length === 0) throw new AppException(ErrorCode.NOTHING_TO_UPDATE);
+    if (dto.main_text !== undefined) Object.assign(set, textSnippets(dto.main_text), { time: new Date() });
+    const story = await this.stories
+      .findOneAndUpdate({ _id: toObjectId(id), userID: user.userID }, { $set: set }, { new: true })
+      .lean()
+      .exec();
+    if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    return toStoryData(story, story, true);
+  }
+
+  async rename(user: AuthUser, dto: RenameStoryDto): Promise<StoryListItem> {
+    const story = await this.stories
+      .findOneAndUpdate(
+        { _id: toObjectId(dto.id), userID: user.userID },
+        { $set: { name: dto.storyName } },
+        { new: true, projection: LIST_PROJECTION },
+      )
+      .lean()
+      .exec();
+    if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    return toListItem(story, false);
+  }
+
+  /** My stories, or with `public=true` the square; pinned first, then newest; texts are never loaded. */
+  async list(user: AuthUser, query: StoryListQueryDto): Promise<StoryListData> {
+    const square = query.public === 'true';
+    const page = query.page ?? 1;
+    const pageSize = query.pageSize ?? STORY_LIST_DEFAULT_PAGE_SIZE;
+    const filter: FilterQuery<Story> = square ? { permission: '1' } : { userID: user.userID };
+    const search = query.search?.trim();
+    if (search) filter.name = { $regex: containsPattern(search) };
+    const [rows, total] = await Promise.all([
+      this.stories
+        .find(filter, LIST_PROJECTION)
+        .sort(SORT)
+        .skip((page - 1) * pageSize)
+        .limit(pageSize)
+        .lean()
+        .exec(),
+      this.stories.countDocuments(filter).exec(),
+    ]);
+    return {
+      list: rows.map((s) => toListItem(s, square)),
+      pagination: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) },
+    };
+  }
+
+  /** Whether the caller owns the story; someone else's private story is not found. */
+  async check(user: AuthUser, id: string): Promise<CheckStoryData> {
+    const story = await this.stories.findById(toObjectId(id), { userID: 1, permission: 1 }).lean().exec();
+    const mine = story?.userID === user.userID;
+    if (!story || (!mine && story.permission !== '1')) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    return { userHasStory: mine, isPublic: story.permission === '1', originUserID: story.userID };
+  }
+
+  /** Clones the public version of someone's story into the caller's list. */
+  async clonePublic(user: AuthUser, dto: ClonePublicStoryDto): Promise<StoryIdData> {
+    const story = await this.stories
+      .findOne({ _id: toObjectId(dto.storyID), userID: toObjectId(dto.userID).toHexString(), permission: '1' })
+      .select({ main_text: 0 })
+      .lean()
+      .exec();
+    if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    const snapshot = await this.publicSnapshot(story._id);
+    const clone = await this.spread.clone(story, pickState(snapshot.state), user);
+    return { id: clone._id.toHexString() };
+  }
+
+  /** Clones the caller's own story as it is now (e.g. before playing on from a restore point). */
+  async cloneOwn(user: AuthUser, id: string): Promise<StoryIdData> {
+    const story = await this.ownStory(user, id);
+    const clone = await this.spread.clone(story, pickState(story), user);
+    return { id: clone._id.toHexString() };
+  }
+
+  /** Publishes (or updates the public version): snapshot into archive slot -1, then mark public. */
+  async publish(user: AuthUser, id: string): Promise<StoryListItem> {
+    const story = await this.ownStory(user, id);
+    const now = new Date();
+    // Snapshot first: a story is never public without the version others clone.
+    await this.archives
+      .updateOne(
+        { story_id: story._id.toHexString(), archive_index: PUBLIC_ARCHIVE_INDEX },
+        {
+          $set: {
+            time: toSeconds(now),
+            current_word_count: story.charCount,
+            story_ending: story.lastLine,
+            state: pickState(story),
+          },
+        },
+        { upsert: true },
+      )
+      .exec();
+    const updated = await this.stories
+      .findOneAndUpdate(
+        { _id: story._id, userID: story.userID },
+        { $set: { permission: '1', publishedAt: now, time: now, publicFirstLine: story.firstLine, publicLastLine: story.lastLine } },
+        { new: true, projection: LIST_PROJECTION },
+      )
+      .lean()
+      .exec();
+    if (!updated) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    return toListItem(updated, false);
+  }
+
+  /** Makes the story private: hidden from the square and links at once, then the public version goes. */
+  async unpublish(user: AuthUser, id: string): Promise<StoryListItem> {
+    const story = await this.stories
+      .findOneAndUpdate(
+        { _id: toObjectId(id), userID: user.userID },
+        { $set: { permission: '0', publishedAt: null, publicFirstLine: '', publicLastLine: '' } },
+        { new: true, projection: LIST_PROJECTION },
+      )
+      .lean()
+      .exec();
+    if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    await this.archives.deleteOne({ story_id: story._id.toHexString(), archive_index: PUBLIC_ARCHIVE_INDEX }).exec();
+    return toListItem(story, false);
+  }
+
+  /**
+   * Called by play when a turn is accepted: the story's own counters and the square counters of
+   * the stories it was cloned from (directly or through clones).
+   */
+  recordTurn(storyId: string | Types.ObjectId, addedChars: number): Promise<void> {
+    return this.spread.recordTurn(storyId, addedChars);
+  }
+
+  private async ownStory(user: AuthUser, id: string) {
+    const story = await this.stories
+      .findOne({ _id: toObjectId(id), userID: user.userID })
+      .lean()
+      .exec();
+    if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    return story;
+  }
+
+  private async publicSnapshot(storyId: Types.ObjectId) {
+    const snapshot = await this.archives
+      .findOne({ story_id: storyId.toHexString(), archive_index: PUBLIC_ARCHIVE_INDEX })
+      .lean()
+      .exec();
+    if (!snapshot) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    return snapshot;
+  }
+}
+
+/** A malformed id is answered like an unknown one: 404, never a 500. */
+function toObjectId(id: string): Types.ObjectId {
+  if (typeof id !== 'string' || !/^[0-9a-f]{24}$/i.test(id)) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+  return new Types.ObjectId(id);
+}

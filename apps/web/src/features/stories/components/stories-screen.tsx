@@ -1,0 +1,109 @@
+import { AppstoreOutlined, BarsOutlined, PlusOutlined } from '@ant-design/icons';
+import { Button, Input, Segmented, Space, Tabs, Typography } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { getSession } from '../../../lib/storage';
+import { useStories } from '../api/get-stories';
+import { useStartStory } from '../hooks/use-start-story';
+import { EMPTY_MINE_SWITCH_DELAY_MS, type StoryTab } from '../utils/story-format';
+import { ActivityModal } from './activity-modal';
+import { CommunityButton } from './community-button';
+import { STORY_PAGE_SIZE, StoryList, type StoryView } from './story-list';
+import './stories.css';
+
+/** The stories screen: my stories and the story square (spec section 2 "Stories screen"). */
+export function StoriesScreen() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [tab, setTab] = useState<StoryTab>('mine');
+  const [view, setView] = useState<StoryView>('single');
+  const [search, setSearch] = useState<Record<StoryTab, string>>({ mine: '', public: '' });
+  const [page, setPage] = useState<Record<StoryTab, number>>({ mine: 1, public: 1 });
+  const { start, startingId } = useStartStory(tab);
+  const myUserID = getSession().userInfo?.userID;
+
+  // The first page of my stories decides two things: the new-story button and the empty-list switch.
+  const mine = useStories({ square: false, page: 1, pageSize: STORY_PAGE_SIZE, search: '' });
+  const switched = useRef(false);
+  useEffect(() => {
+    if (switched.current || !mine.data || mine.data.pagination.total > 0) return;
+    switched.current = true;
+    const timer = setTimeout(() => setTab('public'), EMPTY_MINE_SWITCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [mine.data]);
+
+  const list = (key: StoryTab) => (
+    <StoryList
+      tab={key}
+      view={view}
+      search={search[key]}
+      page={page[key]}
+      onPageChange={(p) => setPage((old) => ({ ...old, [key]: p }))}
+      myUserID={myUserID}
+      startingId={startingId}
+      onStart={start}
+    />
+  );
+
+  return (
+    <div className="tl-page">
+      <ActivityModal />
+      <div className="tl-page__header">
+        <div>
+          <Typography.Title level={2} className="tl-page__title" data-testid="stories-heading">
+            {t('stories.heading')}
+          </Typography.Title>
+          <Typography.Paragraph type="secondary" className="tl-page__intro">
+            {t('stories.intro')}
+          </Typography.Paragraph>
+        </div>
+        <Space wrap>
+          <CommunityButton />
+          {mine.isPending ? null : (
+            <Button type="primary" icon={<PlusOutlined aria-hidden="true" />} onClick={() => navigate('/create')} data-testid="stories-new">
+              {t('stories.newStory')}
+            </Button>
+          )}
+        </Space>
+      </div>
+      <div className="tl-panel">
+        <Tabs
+          activeKey={tab}
+          onChange={(key) => setTab(key as StoryTab)}
+          tabBarExtraContent={
+            <Space wrap className="tl-stories-tools">
+              <Input.Search
+                key={tab}
+                allowClear
+                defaultValue={search[tab]}
+                placeholder={t('stories.searchPlaceholder')}
+                aria-label={t('stories.searchPlaceholder')}
+                onSearch={(value) => {
+                  setSearch((old) => ({ ...old, [tab]: value }));
+                  setPage((old) => ({ ...old, [tab]: 1 }));
+                }}
+                data-testid="stories-search"
+                className="tl-stories-search"
+              />
+              <Segmented<StoryView>
+                value={view}
+                onChange={setView}
+                options={[
+                  { value: 'single', icon: <BarsOutlined aria-hidden="true" />, title: t('stories.viewSingle') },
+                  { value: 'grid', icon: <AppstoreOutlined aria-hidden="true" />, title: t('stories.viewGrid') },
+                ]}
+                aria-label={t('stories.viewToggle')}
+                data-testid="stories-view"
+              />
+            </Space>
+          }
+          items={[
+            { key: 'mine', label: <span data-testid="stories-tab-mine">{t('stories.tabMine')}</span>, children: list('mine') },
+            { key: 'public', label: <span data-testid="stories-tab-public">{t('stories.tabPublic')}</span>, children: list('public') },
+          ]}
+        />
+      </div>
+    </div>
+  );
+}

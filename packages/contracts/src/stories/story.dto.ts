@@ -1,0 +1,65 @@
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import type { PlayMode } from './create-story.dto';
+import type { StorySettings } from './story-settings.dto';
+import type { StoryPermission } from './story-list.dto';
+
+/** Longest id string accepted; a malformed id is answered 404 STORY_NOT_FOUND, like an unknown one. */
+export const STORY_ID_MAX_LENGTH = 64;
+
+/** `?id=` of the story endpoints that take the id in the query. */
+export class StoryIdQueryDto {
+  @IsString()
+  @MaxLength(STORY_ID_MAX_LENGTH)
+  id!: string;
+
+  @IsOptional()
+  @IsIn(['en', 'zh-CN'])
+  language?: string;
+}
+
+/** The record used for play (spec section 3 "Story") with its settings. */
+export interface StoryData extends StorySettings {
+  id: string;
+  storyNo: number;
+  userID: string;
+  name: string;
+  main_text: string;
+  goal: string;
+  role: string;
+  user: string;
+  'hidden-settings': string;
+  author: string;
+  writer: string;
+  history_table: unknown[];
+  note_table: unknown[];
+  prologue_and_characters: string;
+  play_mode: PlayMode;
+  recovery_point: boolean;
+  recovery_point_id: string | null;
+  author_remark: string;
+  previous_summary: string;
+  model_name: string;
+  model_type: string;
+  activity: string | null;
+  activity_story_index: number | null;
+  permission: StoryPermission;
+  level: number;
+  clonedFrom: number | null;
+  pinToTop: boolean;
+  /** Seconds since the epoch. */
+  time: number;
+  /** True when the caller owns it; false when it is someone's public version (read-only). */
+  isOwner: boolean;
+}
+
+/** `data` of `GET /api/user/check-story/{id}`. */
+export interface CheckStoryData {
+  userHasStory: boolean;
+  isPublic: boolean;
+  originUserID: string;
+}
+
+/** `data` of create and clone calls. */
+export interface StoryIdData {
+  id: string;
+}

@@ -1,0 +1,55 @@
+import { IsIn, IsOptional, IsString, Length, MaxLength, ValidateIf } from 'class-validator';
+import { LocalizedDto } from '../common/localized.dto';
+import {
+  MODEL_NAME_MAX_LENGTH,
+  MODEL_TYPE_MAX_LENGTH,
+  PLAY_MODES,
+  STORY_NAME_MAX_LENGTH,
+  STORY_NAME_MIN_LENGTH,
+  STORY_TEXT_MAX_LENGTH,
+  type PlayMode,
+} from './create-story.dto';
+import { StorySettingsDto } from './story-settings.dto';
+
+/**
+ * `PATCH /api/llm?id=`: change the story's text, play mode, model, settings or name (owner only).
+ * At least one field must be present.
+ */
+export class UpdateStoryDto extends StorySettingsDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(STORY_TEXT_MAX_LENGTH)
+  main_text?: string;
+
+  @IsOptional()
+  @IsIn(PLAY_MODES as unknown as string[])
+  play_mode?: PlayMode;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(MODEL_NAME_MAX_LENGTH)
+  model_name?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(MODEL_TYPE_MAX_LENGTH)
+  model_type?: string;
+
+  @IsOptional()
+  @ValidateIf((o: UpdateStoryDto) => o.name !== '')
+  @IsString()
+  @Length(STORY_NAME_MIN_LENGTH, STORY_NAME_MAX_LENGTH)
+  name?: string;
+}
+
+/** `PATCH /api/user/story`: rename a story (owner only); an empty name makes it untitled. */
+export class RenameStoryDto extends LocalizedDto {
+  @IsString()
+  @MaxLength(64)
+  id!: string;
+
+  @ValidateIf((o: RenameStoryDto) => o.storyName !== '')
+  @IsString()
+  @Length(STORY_NAME_MIN_LENGTH, STORY_NAME_MAX_LENGTH)
+  storyName!: string;
+}
