@@ -2,6 +2,7 @@ import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ArchivesModule } from './archives/archives.module';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/app-config.module';
@@ -49,6 +50,7 @@ export class AppModule {
         StoriesModule,
         SiteConfigModule,
         FilesModule,
+        ArchivesModule,
       ],
     };
   }
