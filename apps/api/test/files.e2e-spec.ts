@@ -311,6 +311,29 @@ describe('files (POST /api/upload_parse, POST /api/export)', () => {
   });
 });
 
+describe('files and archives in Swagger', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('documents the multipart upload, export and archive endpoints with their DTO schemas', async () => {
+    const doc = (await request(t.app.getHttpServer()).get('/api/docs-json')).body;
+    const upload = doc.paths['/api/upload_parse'].post;
+    expect(upload.requestBody.content['multipart/form-data'].schema.properties.file).toEqual(
+      expect.objectContaining({ type: 'string', format: 'binary' }),
+    );
+    expect(Object.keys(upload.responses)).toEqual(expect.arrayContaining(['400', '401', '413', '415', '422']));
+    expect(doc.paths['/api/export'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/ExportDto');
+    expect(doc.components.schemas.ExportDto.properties.format.enum).toEqual(['markdown', 'txt', 'html', 'rtf', 'docx']);
+    expect(doc.paths['/api/archive/{storyId}'].get).toBeDefined();
+    expect(doc.paths['/api/archive/save'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/SaveArchiveDto');
+    expect(doc.components.schemas.SaveArchiveDto.properties.archive_index).toEqual(expect.objectContaining({ minimum: 0, maximum: 998 }));
+    expect(doc.paths['/api/archive/load'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/LoadArchiveDto');
+  });
+});
+
 // pngjs is used here only to prove the fixtures are real PNGs.
 test('fixtures are real PNGs', () => {
   expect(PNG.sync.read(makePng([{ keyword: 'chara', text: 'e30=' }])).width).toBe(4);
