@@ -147,8 +147,13 @@ describe('files in real Chromium: upload, export, archive save/load', () => {
         await screenshot(page, `files-create-phone-${lang}`);
         await page.getByTestId('create-submit').click();
         await page.waitForURL(/\/play\?id=/);
+        await page.getByTestId('play-text').waitFor();
+        await screenshot(page, `files-play-phone-${lang}`);
         await page.getByTestId('toolbar-archive').click();
         await page.getByTestId('archive-row-2').waitFor();
+        // The dialog's buttons must be reachable on a phone.
+        await page.getByTestId('archive-save').scrollIntoViewIfNeeded();
+        expect(await page.getByTestId('archive-save').isVisible()).toBe(true);
         await page.waitForTimeout(400);
         await screenshot(page, `files-archive-phone-${lang}`);
       } finally {
