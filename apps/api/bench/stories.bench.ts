@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Types, type Connection } from 'mongoose';
 import { createApp } from '../src/app.factory';
@@ -28,6 +28,7 @@ const PUBLIC_SHARE = 0.3;
 const CONCURRENCY = 50;
 const REQUESTS_PER_ENDPOINT = Number(process.env.BENCH_REQUESTS ?? 2_000);
 const WARMUP = 200;
+const ROUNDS = 4;
 // Long enough that loading texts into a list would show (about 30 MB of text in all).
 const TEXT_CHARS = 3_000;
 
@@ -68,11 +69,19 @@ async function main(): Promise<void> {
         (i) => ({ path: '/api/user/story-list?public=true&page=50', token: tokens[i % USERS] }),
       ],
     ];
-    const rows: Row[] = [];
-    for (const [name, request] of targets) {
-      await run(port, agent, WARMUP, request);
-      rows.push({ name, ...(await run(port, agent, REQUESTS_PER_ENDPOINT, request)) });
+    for (const [, request] of targets) await run(port, agent, WARMUP, request);
+    // Rounds interleave the endpoints, so a busy machine disturbs each of them alike.
+    const samples = targets.map(() => ({ latencies: [] as number[], seconds: 0, errors: 0, bytes: 0 }));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [k, [, request]] of targets.entries()) {
+        const r = await run(port, agent, REQUESTS_PER_ENDPOINT / ROUNDS, request);
+        samples[k].latencies.push(...r.latencies);
+        samples[k].seconds += r.seconds;
+        samples[k].errors += r.errors;
+        samples[k].bytes = Math.max(samples[k].bytes, r.bytes);
+      }
     }
+    const rows: Row[] = targets.map(([name], k) => ({ name, ...summarize(samples[k]) }));
     agent.destroy();
     print(rows);
   } finally {
@@ -125,6 +134,12 @@ async function seed(connection: Connection, secret: string): Promise<string[]> {
   return userIds.map((id, i) => sign({ userID: id.toHexString(), userName: `bench${i}` }, secret, { algorithm: 'HS256' }));
 }
 
+interface Sample {
+  latencies: number[];
+  seconds: number;
+  errors: number;
+  bytes: number;
+}
 interface Result {
   p50: number;
   p99: number;
@@ -135,13 +150,19 @@ interface Result {
 }
 type Row = Result & { name: string };
 
+function summarize({ latencies, seconds, errors, bytes }: Sample): Result {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1], rps: sorted.length / seconds, errors, bytes };
+}
+
 /** `count` requests from 50 concurrent clients (a bounded promise loop), each latency recorded. */
 async function run(
   port: number,
   agent: http.Agent,
   count: number,
   request: (i: number) => { path: string; token?: string },
-): Promise<Result> {
+): Promise<Sample> {
   const latencies: number[] = [];
   let next = 0;
   let errors = 0;
@@ -159,10 +180,7 @@ async function run(
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, client));
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  return { p50: at(0.5), p99: at(0.99), max: latencies[latencies.length - 1], rps: count / seconds, errors, bytes };
+  return { latencies, seconds: Number(process.hrtime.bigint() - started) / 1e9, errors, bytes };
 }
 
 function get(port: number, agent: http.Agent, path: string, token?: string): Promise<{ status: number; size: number }> {
@@ -183,7 +201,8 @@ function print(rows: Row[]): void {
   const health = rows[0];
   const ms = (n: number) => n.toFixed(1);
   console.log(
-    `\n${STORIES} stories of ${USERS} users, ${CONCURRENCY} concurrent clients, ${REQUESTS_PER_ENDPOINT} requests each, real HTTP on 127.0.0.1`,
+    `\n${STORIES} stories of ${USERS} users, ${CONCURRENCY} concurrent clients, ${REQUESTS_PER_ENDPOINT} requests each ` +
+      `(in ${ROUNDS} interleaved rounds), real HTTP on 127.0.0.1; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} on ${cpus().length} CPUs`,
   );
   console.table(
     rows.map((r) => ({

@@ -239,6 +239,12 @@ describe('stories: create, read, change, list', () => {
     expect(doc.components.schemas.CreateStoryDto.required).toEqual(['prologue_and_characters']);
     expect(doc.components.schemas.CreateStoryDto.properties.role.maxLength).toBe(50);
     expect(doc.paths['/api/llm'].patch.security).toEqual([{ bearer: [] }]);
+    expect(doc.paths['/api/user/story-list'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      'page',
+      'pageSize',
+      'public',
+      'search',
+    ]);
   });
 
   describe('PATCH /api/user/story (rename)', () => {
@@ -266,7 +272,7 @@ describe('stories: create, read, change, list', () => {
       const res = await as(t, alice).get('/api/user/story-list');
       expect(res.status).toBe(200);
       expect(names(res.body.data.list)).toEqual(['Second', 'First']);
-      expect(res.body.data.pagination).toEqual({ page: 1, pageSize: 20, total: 2, totalPages: 1 });
+      expect(res.body.data.pagination).toEqual({ page: 1, pageSize: 20, hasMore: false });
       const item = res.body.data.list[1];
       expect(item).toEqual({
         id: first,
@@ -312,7 +318,12 @@ describe('stories: create, read, change, list', () => {
       }
       const page2 = await as(t, alice).get('/api/user/story-list?page=2&pageSize=2');
       expect(names(page2.body.data.list)).toEqual(['Story 3', 'Story 2']);
-      expect(page2.body.data.pagination).toEqual({ page: 2, pageSize: 2, total: 5, totalPages: 3 });
+      expect(page2.body.data.pagination).toEqual({ page: 2, pageSize: 2, hasMore: true });
+      const page3 = await as(t, alice).get('/api/user/story-list?page=3&pageSize=2');
+      expect(names(page3.body.data.list)).toEqual(['Story 1']);
+      expect(page3.body.data.pagination).toEqual({ page: 3, pageSize: 2, hasMore: false });
+      const exact = await as(t, alice).get('/api/user/story-list?page=1&pageSize=5');
+      expect(exact.body.data.pagination.hasMore).toBe(false);
       const past = await as(t, alice).get('/api/user/story-list?page=9&pageSize=2');
       expect(past.body.data.list).toEqual([]);
       for (const bad of ['page=0', 'pageSize=51', 'page=x', 'public=yes', 'sort=name']) {

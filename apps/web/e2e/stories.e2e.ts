@@ -69,7 +69,7 @@ describe('stories in real Chromium: create, publish, share, clone, counters', ()
         expect(link).toBe(`${baseURL}/play?id=${storyId}`);
         // Layout width (the dialog's zoom-in animation scales the box while it opens); no padding, no border.
         const qr = a.page.getByTestId('share-qr');
-        expect(await qr.evaluate((el) => [el.offsetWidth, getComputedStyle(el).padding])).toEqual([200, '0px']);
+        expect(await qr.evaluate((el) => [(el as HTMLElement).offsetWidth, getComputedStyle(el).padding])).toEqual([200, '0px']);
         await expect.poll(async () => (await qr.boundingBox())?.width).toBe(200);
         await a.page.waitForTimeout(400); // let the dialog finish its opening animation for the picture
         await screenshot(a.page, `share-${lang}`);

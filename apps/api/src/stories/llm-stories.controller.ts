@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CreateStoryDto, StoryIdQueryDto, UpdateStoryDto } from '@taleloom/contracts';
 import { JwtAuthGuard } from '../auth/jwt-auth.guard';
 import { ok } from '../common/api-envelope';
@@ -33,6 +33,7 @@ export class LlmStoriesController {
     summary: 'The story record used for play',
     description: "My story as it is, or someone else's public version (read-only, `isOwner: false`).",
   })
+  @ApiQuery({ name: 'id', type: String })
   @ApiErrorResponses(400, 401, 404)
   async get(@CurrentUser() user: AuthUser, @Query() query: StoryIdQueryDto) {
     return ok(await this.stories.get(user, query.id));
@@ -43,6 +44,7 @@ export class LlmStoriesController {
     summary: 'Change my story',
     description: 'Any of main_text, play_mode, model_name/model_type, settings_* fields, name. Answers the updated record.',
   })
+  @ApiQuery({ name: 'id', type: String })
   @ApiDtoBody(UpdateStoryDto)
   @ApiErrorResponses(400, 401, 404)
   async update(@CurrentUser() user: AuthUser, @Query() query: StoryIdQueryDto, @Body() dto: UpdateStoryDto) {

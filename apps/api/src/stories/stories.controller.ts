@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ClonePublicStoryDto, RenameStoryDto, StoryIdQueryDto, StoryListQueryDto } from '@taleloom/contracts';
 import { JwtAuthGuard } from '../auth/jwt-auth.guard';
 import { ok } from '../common/api-envelope';
@@ -19,9 +19,13 @@ export class StoriesController {
   @ApiOperation({
     summary: 'My stories, or the story square with public=true',
     description:
-      'Pinned first, then newest (`time`), paged (`page`, `pageSize` up to 50), filtered by a part of the name (`search`). ' +
-      'Answers `{list, pagination}`; items carry `first-line`/`last-line` snippets and, for the square, the counters of the clones.',
+      'Pinned first, then newest (`time`), paged (`page`, `pageSize` up to 50; `pagination.hasMore` says whether another page follows), ' +
+      'filtered by a part of the name (`search`). Items carry `first-line`/`last-line` snippets and the counters of the clones.',
   })
+  @ApiQuery({ name: 'public', required: false, enum: ['true', 'false'], description: 'true: the story square' })
+  @ApiQuery({ name: 'page', required: false, type: Number, description: 'From 1 (default 1)' })
+  @ApiQuery({ name: 'pageSize', required: false, type: Number, description: '1 to 50 (default 20)' })
+  @ApiQuery({ name: 'search', required: false, type: String, description: 'Part of the name, case-insensitive' })
   @ApiErrorResponses(400, 401)
   async list(@CurrentUser() user: AuthUser, @Query() query: StoryListQueryDto) {
     return ok(await this.stories.list(user, query));
@@ -51,6 +55,7 @@ export class StoriesController {
 
   @Get('story')
   @ApiOperation({ summary: 'One story as a list item (mine, or public)' })
+  @ApiQuery({ name: 'id', type: String })
   @ApiErrorResponses(400, 401, 404)
   async summary(@CurrentUser() user: AuthUser, @Query() query: StoryIdQueryDto) {
     return ok(await this.stories.summary(user, query.id));

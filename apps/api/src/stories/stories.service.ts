@@ -112,19 +112,17 @@ export class StoriesService {
     const filter: FilterQuery<Story> = square ? { permission: '1' } : { userID: user.userID };
     const search = query.search?.trim();
     if (search) filter.name = { $regex: containsPattern(search) };
-    const [rows, total] = await Promise.all([
-      this.stories
-        .find(filter, LIST_PROJECTION)
-        .sort(SORT)
-        .skip((page - 1) * pageSize)
-        .limit(pageSize)
-        .lean()
-        .exec(),
-      this.stories.countDocuments(filter).exec(),
-    ]);
+    // One more than a page tells whether another follows, without counting every match.
+    const rows = await this.stories
+      .find(filter, LIST_PROJECTION)
+      .sort(SORT)
+      .skip((page - 1) * pageSize)
+      .limit(pageSize + 1)
+      .lean()
+      .exec();
     return {
-      list: rows.map((s) => toListItem(s, square)),
-      pagination: { page, pageSize, total, totalPages: Math.ceil(total / pageSize) },
+      list: rows.slice(0, pageSize).map((s) => toListItem(s, square)),
+      pagination: { page, pageSize, hasMore: rows.length > pageSize },
     };
   }
 

@@ -26,7 +26,7 @@ describe('routes', () => {
     storeLoggedInUser();
     const fetchMock = mockFetch((url) =>
       url.startsWith('/api/user/story-list')
-        ? jsonResponse({ status: 'success', message: 'ok', data: { list: [], pagination: { page: 1, pageSize: 12, total: 0, totalPages: 0 } } })
+        ? jsonResponse({ status: 'success', message: 'ok', data: { list: [], pagination: { page: 1, pageSize: 12, hasMore: false } } })
         : jsonResponse({ status: 'success', message: 'ok', data: { ...testUser, points: 777 } }),
     );
     renderApp('/stories');
@@ -43,7 +43,7 @@ describe('routes', () => {
     storeLoggedInUser();
     mockFetch((url) =>
       url.startsWith('/api/user/story-list')
-        ? jsonResponse({ status: 'success', message: 'ok', data: { list: [], pagination: { page: 1, pageSize: 12, total: 0, totalPages: 0 } } })
+        ? jsonResponse({ status: 'success', message: 'ok', data: { list: [], pagination: { page: 1, pageSize: 12, hasMore: false } } })
         : jsonResponse({ status: 'success', message: 'ok', data: testUser }),
     );
     const { router } = renderApp('/stories');

@@ -69,15 +69,18 @@ export interface StoryListItem {
 
 export type StoryPermission = '0' | '1';
 
-export interface Pagination {
+/**
+ * Where a page stands. There is no total on purpose: counting every matching story on every request
+ * costs as much as the list itself (O(n) on a large square); the web scrolls on while `hasMore`.
+ */
+export interface StoryListPage {
   page: number;
   pageSize: number;
-  total: number;
-  totalPages: number;
+  hasMore: boolean;
 }
 
 /** `data` of `GET /api/user/story-list`. */
 export interface StoryListData {
   list: StoryListItem[];
-  pagination: Pagination;
+  pagination: StoryListPage;
 }

@@ -24,7 +24,7 @@ export const storyItem = (over: Partial<StoryListItem> = {}): StoryListItem => (
 
 export const storyList = (list: StoryListItem[]): StoryListData => ({
   list,
-  pagination: { page: 1, pageSize: 12, total: list.length, totalPages: list.length ? 1 : 0 },
+  pagination: { page: 1, pageSize: 12, hasMore: false },
 });
 
 export const storyData = (over: Partial<StoryData> = {}): StoryData => ({

@@ -1,17 +1,16 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { ApiSuccess, StoryListData } from '@taleloom/contracts';
 import { apiClient } from '../../../lib/api-client';
 import { storyKeys } from './story-keys';
 
 export interface StoryListParams {
   square: boolean;
-  page: number;
   pageSize: number;
   search: string;
 }
 
-/** `GET /api/user/story-list`: my stories, or the square with `public=true`. */
-export async function getStories(params: StoryListParams): Promise<StoryListData> {
+/** `GET /api/user/story-list`: one page of my stories, or of the square with `public=true`. */
+export async function getStories(params: StoryListParams & { page: number }): Promise<StoryListData> {
   const response = await apiClient.get<ApiSuccess<StoryListData>>('/user/story-list', {
     query: {
       public: params.square ? 'true' : undefined,
@@ -23,13 +22,15 @@ export async function getStories(params: StoryListParams): Promise<StoryListData
   return response.data;
 }
 
+/** Pages follow one another while the server says `hasMore` (infinite scroll). */
 export const storiesQueryOptions = (params: StoryListParams) =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: storyKeys.list(params),
-    queryFn: () => getStories(params),
-    placeholderData: keepPreviousData,
+    queryFn: ({ pageParam }) => getStories({ ...params, page: pageParam }),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.pagination.hasMore ? last.pagination.page + 1 : undefined),
   });
 
 export function useStories(params: StoryListParams) {
-  return useQuery(storiesQueryOptions(params));
+  return useInfiniteQuery(storiesQueryOptions(params));
 }

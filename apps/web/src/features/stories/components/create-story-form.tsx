@@ -88,7 +88,7 @@ export function CreateStoryForm({ renderUpload }: { renderUpload?: (field: Prolo
             },
           },
         ]}
-        extra={t('create.nameHint')}
+        extra={t('create.nameHint', { min: STORY_NAME_MIN_LENGTH, max: STORY_NAME_MAX_LENGTH })}
       >
         <Input placeholder={t('create.namePlaceholder')} maxLength={STORY_NAME_MAX_LENGTH} data-testid="create-name" />
       </Form.Item>

@@ -76,6 +76,24 @@ describe('the stories screen', () => {
     );
   });
 
+  it('loads the next page while the server says there is more', async () => {
+    storeLoggedInUser();
+    const page1 = { list: [storyItem({ id: '1'.repeat(24), name: 'First page' })], pagination: { page: 1, pageSize: 12, hasMore: true } };
+    const page2 = { list: [storyItem({ id: '2'.repeat(24), name: 'Second page' })], pagination: { page: 2, pageSize: 12, hasMore: false } };
+    mockFetch((url) => {
+      if (url.startsWith('/api/user/story-list')) return jsonResponse(ok(url.includes('page=2') ? page2 : page1));
+      if (url.startsWith('/api/site-config')) return jsonResponse(ok(siteConfig));
+      return jsonResponse(ok(testUser));
+    });
+    renderApp('/stories');
+    expect(await screen.findAllByTestId('story-item', {}, { timeout: 5000 })).toHaveLength(1);
+    fireEvent.click(screen.getByTestId('stories-load-more'));
+    await waitFor(() => expect(screen.getAllByTestId('story-title').map((e) => e.textContent)).toEqual(['First page', 'Second page']));
+    expect(screen.queryByTestId('stories-load-more')).toBeNull();
+    // "Latest" marks the first story of the whole list only.
+    expect(screen.getAllByTestId('story-badge-latest')).toHaveLength(1);
+  });
+
   it('starts a story; one with a restore point is cloned first', async () => {
     storeLoggedInUser();
     const fetchMock = serve(storyList([storyItem({ id: '1'.repeat(24), recovery_point: true }), storyItem({ id: '2'.repeat(24) })]), storyList([]));

@@ -19,15 +19,14 @@ export function StoriesScreen() {
   const [tab, setTab] = useState<StoryTab>('mine');
   const [view, setView] = useState<StoryView>('single');
   const [search, setSearch] = useState<Record<StoryTab, string>>({ mine: '', public: '' });
-  const [page, setPage] = useState<Record<StoryTab, number>>({ mine: 1, public: 1 });
   const { start, startingId } = useStartStory(tab);
   const myUserID = getSession().userInfo?.userID;
 
   // The first page of my stories decides two things: the new-story button and the empty-list switch.
-  const mine = useStories({ square: false, page: 1, pageSize: STORY_PAGE_SIZE, search: '' });
+  const mine = useStories({ square: false, pageSize: STORY_PAGE_SIZE, search: '' });
   const switched = useRef(false);
   useEffect(() => {
-    if (switched.current || !mine.data || mine.data.pagination.total > 0) return;
+    if (switched.current || !mine.data || mine.data.pages[0]?.list.length) return;
     switched.current = true;
     const timer = setTimeout(() => setTab('public'), EMPTY_MINE_SWITCH_DELAY_MS);
     return () => clearTimeout(timer);
@@ -38,8 +37,6 @@ export function StoriesScreen() {
       tab={key}
       view={view}
       search={search[key]}
-      page={page[key]}
-      onPageChange={(p) => setPage((old) => ({ ...old, [key]: p }))}
       myUserID={myUserID}
       startingId={startingId}
       onStart={start}
@@ -79,10 +76,7 @@ export function StoriesScreen() {
                 defaultValue={search[tab]}
                 placeholder={t('stories.searchPlaceholder')}
                 aria-label={t('stories.searchPlaceholder')}
-                onSearch={(value) => {
-                  setSearch((old) => ({ ...old, [tab]: value }));
-                  setPage((old) => ({ ...old, [tab]: 1 }));
-                }}
+                onSearch={(value) => setSearch((old) => ({ ...old, [tab]: value }))}
                 data-testid="stories-search"
                 className="tl-stories-search"
               />

@@ -17,17 +17,16 @@ interface StoryCardProps {
   story: StoryListItem;
   tab: StoryTab;
   index: number;
-  page: number;
   myUserID: string | null | undefined;
   starting: boolean;
   onStart: (story: StoryListItem) => void;
 }
 
 /** One story of a list: title, badges and time, snippet, the square's counters and a start button. */
-export function StoryCard({ story, tab, index, page, myUserID, starting, onStart }: StoryCardProps) {
+export function StoryCard({ story, tab, index, myUserID, starting, onStart }: StoryCardProps) {
   const { t, i18n } = useTranslation();
   const title = formatStoryTitle(story, t('stories.untitled'));
-  const badges = storyBadges(story, { tab, index, page, myUserID });
+  const badges = storyBadges(story, { tab, index, myUserID });
   const snippet = formatSnippet(story);
   return (
     <Card className="tl-story-card" data-testid="story-item" size="small">

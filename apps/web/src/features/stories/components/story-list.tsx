@@ -1,5 +1,6 @@
 import type { StoryListItem } from '@taleloom/contracts';
-import { Alert, Empty, Pagination, Skeleton } from 'antd';
+import { Alert, Button, Empty, Skeleton } from 'antd';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useStories } from '../api/get-stories';
@@ -13,20 +14,31 @@ interface StoryListProps {
   tab: StoryTab;
   view: StoryView;
   search: string;
-  page: number;
-  onPageChange: (page: number) => void;
   myUserID: string | null | undefined;
   startingId: string | null;
   onStart: (story: StoryListItem) => void;
 }
 
-/** One tab's stories, paged, as a single column or a grid. */
-export function StoryList({ tab, view, search, page, onPageChange, myUserID, startingId, onStart }: StoryListProps) {
+/** One tab's stories as a single column or a grid; the next page loads when the end scrolls into view. */
+export function StoryList({ tab, view, search, myUserID, startingId, onStart }: StoryListProps) {
   const { t } = useTranslation();
-  const query = useStories({ square: tab === 'public', page, pageSize: STORY_PAGE_SIZE, search });
+  const query = useStories({ square: tab === 'public', pageSize: STORY_PAGE_SIZE, search });
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  const sentinel = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const node = sentinel.current;
+    if (!node || !hasNextPage || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+    });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
   if (query.isPending) return <Skeleton active paragraph={{ rows: 6 }} />;
   if (query.isError) return <Alert type="error" showIcon title={getErrorMessage(query.error, t)} />;
-  const { list, pagination } = query.data;
+  const list = query.data.pages.flatMap((p) => p.list);
   if (list.length === 0) {
     const empty = search ? t('stories.noMatch') : tab === 'mine' ? t('stories.emptyMine') : t('stories.emptyPublic');
     return <Empty className="tl-empty" description={empty} data-testid={`stories-empty-${tab}`} />;
@@ -40,7 +52,6 @@ export function StoryList({ tab, view, search, page, onPageChange, myUserID, sta
               story={story}
               tab={tab}
               index={index}
-              page={pagination.page}
               myUserID={myUserID}
               starting={startingId === story.id}
               onStart={onStart}
@@ -48,15 +59,12 @@ export function StoryList({ tab, view, search, page, onPageChange, myUserID, sta
           </li>
         ))}
       </ul>
-      {pagination.totalPages > 1 ? (
-        <Pagination
-          className="tl-story-pagination"
-          current={pagination.page}
-          pageSize={pagination.pageSize}
-          total={pagination.total}
-          showSizeChanger={false}
-          onChange={onPageChange}
-        />
+      {hasNextPage ? (
+        <div ref={sentinel} className="tl-story-more">
+          <Button loading={isFetchingNextPage} onClick={() => void fetchNextPage()} data-testid="stories-load-more">
+            {t('stories.loadMore')}
+          </Button>
+        </div>
       ) : null}
     </>
   );

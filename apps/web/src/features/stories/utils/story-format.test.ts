@@ -48,18 +48,17 @@ describe('formatSnippet', () => {
 });
 
 describe('storyBadges', () => {
-  const ctx = { tab: 'mine' as const, index: 1, page: 1, myUserID: 'u1' };
+  const ctx = { tab: 'mine' as const, index: 1, myUserID: 'u1' };
   it('has no badges for a plain private story that is not first', () => {
     expect(storyBadges(item(), ctx)).toEqual([]);
   });
-  it('marks pinned, restore point, latest (first item of the first page only) and public', () => {
+  it('marks pinned, restore point, latest (first item only) and public', () => {
     expect(storyBadges(item({ pinToTop: true, recovery_point: true, permission: '1' }), { ...ctx, index: 0 })).toEqual([
       'pinned',
       'restorePoint',
       'latest',
       'public',
     ]);
-    expect(storyBadges(item(), { ...ctx, index: 0, page: 2 })).toEqual([]);
   });
   it('marks my own stories in the public tab only', () => {
     expect(storyBadges(item({ permission: '1' }), { ...ctx, tab: 'public' })).toEqual(['myStory', 'public']);

@@ -24,12 +24,12 @@ export type StoryBadge = 'pinned' | 'restorePoint' | 'latest' | 'myStory' | 'pub
 /** The badges of a list item, in display order (the time is shown beside them). */
 export function storyBadges(
   story: Pick<StoryListItem, 'pinToTop' | 'recovery_point' | 'permission' | 'userID'>,
-  context: { tab: StoryTab; index: number; page: number; myUserID: string | null | undefined },
+  context: { tab: StoryTab; index: number; myUserID: string | null | undefined },
 ): StoryBadge[] {
   const badges: StoryBadge[] = [];
   if (story.pinToTop) badges.push('pinned');
   if (story.recovery_point) badges.push('restorePoint');
-  if (context.index === 0 && context.page === 1) badges.push('latest');
+  if (context.index === 0) badges.push('latest');
   if (context.tab === 'public' && context.myUserID && story.userID === context.myUserID) badges.push('myStory');
   if (story.permission === '1') badges.push('public');
   return badges;
