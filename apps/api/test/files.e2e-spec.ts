@@ -150,6 +150,11 @@ describe('files (POST /api/upload_parse, POST /api/export)', () => {
         expect(res.status).toBe(415);
         expect(res.body.code).toBe(ErrorCode.FILE_TYPE_UNSUPPORTED);
       }
+      const elf = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]), Buffer.alloc(200, 0x41)]);
+      expect((await upload(elf, 'story.md')).body.code).toBe(ErrorCode.FILE_TYPE_UNSUPPORTED);
+      // Text that merely starts like a signature is still text.
+      const text = await upload(Buffer.from('MZ is the name of the ship.\n她出发了。'), 'ship.txt');
+      expect(text.body.data?.content).toBe('MZ is the name of the ship.\n她出发了。');
       await stillServing();
     });
 
