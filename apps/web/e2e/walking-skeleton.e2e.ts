@@ -133,8 +133,11 @@ describe('walking skeleton in real Chromium', () => {
       await page.goto('/play?id=abc123');
       await page.waitForURL(/\/login\?redirect=%2Fplay&id=abc123|\/login\?redirect=\/play&id=abc123/);
       await chooseLanguage(page, 'en');
+      // /play?id=abc123 is reached with its id; as no such story exists, the app then says so and goes to /stories.
+      const opened = page.waitForRequest((r) => r.url().endsWith('/api/user/check-story/abc123'));
       await registerWithUserName(page, uniqueName('redir'), 'secret1');
-      await page.waitForURL(/\/play\?id=abc123$/);
+      await opened;
+      await page.waitForURL(/\/stories$/);
 
       // A token the server no longer accepts: the first 401 logs out.
       await page.evaluate(() => localStorage.setItem('token', 'x.y.z'));

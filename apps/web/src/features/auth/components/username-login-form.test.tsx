@@ -26,11 +26,20 @@ describe('username login', () => {
   });
 
   it('posts the username body, stores the session and follows redirect + id', async () => {
-    const fetchMock = mockFetch((url) =>
-      url.includes('/user/login')
-        ? jsonResponse({ status: 'success', message: 'ok', data: { token: 'new.jwt.token', userInfo: testUser } })
-        : jsonResponse({ status: 'success', message: 'ok', data: testUser }),
-    );
+    const fetchMock = mockFetch((url) => {
+      if (url.includes('/user/login')) {
+        return jsonResponse({ status: 'success', message: 'ok', data: { token: 'new.jwt.token', userInfo: testUser } });
+      }
+      // /play opens story 42, which this user owns.
+      if (url.includes('/user/check-story/42')) {
+        return jsonResponse({ status: 'success', message: 'ok', data: { userHasStory: true, isPublic: false, originUserID: 'u1' } });
+      }
+      if (url.startsWith('/api/llm?id=42')) {
+        const story = { id: '42', name: 'Mine', main_text: 'Once.', level: 0, clonedFrom: null, permission: '0', isOwner: true };
+        return jsonResponse({ status: 'success', message: 'ok', data: story });
+      }
+      return jsonResponse({ status: 'success', message: 'ok', data: testUser });
+    });
     const { router } = renderApp('/login?redirect=/play&id=42&invite_code=FRIEND1');
     await screen.findByTestId('login-card');
     expect(screen.getByTestId('login-invite-input')).toHaveValue('FRIEND1');
@@ -55,6 +64,8 @@ describe('username login', () => {
     expect(window.localStorage.getItem('token')).toBe('new.jwt.token');
     expect(JSON.parse(window.localStorage.getItem('userInfo')!)).toMatchObject({ userName: 'alice' });
     expect(await screen.findByText('Welcome, alice!')).toBeInTheDocument();
+    expect(await screen.findByTestId('play-title', {}, { timeout: 5000 })).toHaveTextContent('Mine');
+    expect(router.state.location.pathname).toBe('/play');
   });
 
   it('shows the translated error code when login fails', async () => {
