@@ -56,7 +56,7 @@ function decodesCleanly(sample: Buffer, encoding: string): boolean {
 // Text without a BOM whose even or odd bytes are mostly zero is UTF-16 (Latin-heavy text).
 function guessUtf16(buf: Buffer): 'UTF-16LE' | 'UTF-16BE' | null {
   const n = Math.min(buf.length - (buf.length % 2), 4096);
-  if (n < 4) return null;
+  if (n < 16) return null; // too short to tell from text that happens to hold a zero byte
   let evenZeros = 0;
   let oddZeros = 0;
   for (let i = 0; i < n; i += 2) {

@@ -69,7 +69,11 @@ class RtfWalker {
   private fontEntry: { id: number | null; cp: number | null } | null = null;
 
   walk(tokens: Token[]): string {
-    for (const t of tokens) this.token(t);
+    for (const t of tokens) {
+      this.token(t);
+      // The document ends where its outermost group closes; anything after it is not text.
+      if (t.type === 1 && this.stack.length === 0) break;
+    }
     this.flush();
     return this.out.join('').replace(/\r\n?/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
   }
