@@ -10,6 +10,7 @@ import { DatabaseModule } from './database/database.module';
 import type { DatabaseHandle } from './database/embedded-database';
 import { FilesModule } from './files/files.module';
 import { HealthModule } from './health/health.module';
+import { PowerModule } from './power/power.module';
 import { SiteConfigModule } from './site-config/site-config.module';
 import { StoriesModule } from './stories/stories.module';
 import { UsersModule } from './users/users.module';
@@ -47,6 +48,7 @@ export class AppModule {
         AuthModule,
         HealthModule,
         UsersModule,
+        PowerModule,
         StoriesModule,
         SiteConfigModule,
         FilesModule,

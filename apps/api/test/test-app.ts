@@ -17,6 +17,8 @@ export interface TestApp {
   app: INestApplication;
   config: AppConfig;
   connection: Connection;
+  /** The database of this app; pass it to another createTestApp to "restart" on the same data. */
+  databaseName: string;
   /** Empties every collection: call it in beforeEach for a clean database per test. */
   clean(): Promise<void>;
   close(): Promise<void>;
@@ -26,11 +28,15 @@ export interface TestApp {
  * The one way an API test suite gets the whole app on a clean database of its own,
  * on the server that test/global-setup.ts started.
  */
-export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Record<string, string> = {},
+  options: { databaseName?: string } = {},
+): Promise<TestApp> {
   const baseUri = process.env.TEST_DATABASE_URI;
   if (!baseUri) throw new Error('TEST_DATABASE_URI is not set: run API tests through jest (global-setup.ts)');
   const url = new URL(baseUri);
-  url.pathname = `/t_${randomBytes(6).toString('hex')}`;
+  const databaseName = options.databaseName ?? `t_${randomBytes(6).toString('hex')}`;
+  url.pathname = `/${databaseName}`;
   const env = validateEnv({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -50,6 +56,7 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
     app,
     config,
     connection,
+    databaseName,
     clean: async () => {
       const collections = await connection.db!.collections();
       await Promise.all(collections.map((c) => c.deleteMany({})));

@@ -76,6 +76,10 @@ describe('walking skeleton in real Chromium', () => {
             await page.waitForURL(/\/stories$/);
             await expect.poll(() => page.getByTestId('stories-heading').innerText()).toBe(TEXT[lang].heading);
             expect(await page.evaluate(() => localStorage.getItem('token'))).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+            // A new user has not checked in today: the daily power dialog opens by itself; close it.
+            await page.getByTestId('power-dialog').waitFor({ state: 'visible' });
+            await page.keyboard.press('Escape');
+            await page.getByTestId('power-dialog').waitFor({ state: 'hidden' });
             await screenshot(page, `stories-${lang}-${viewName}`);
 
             // The language survives a reload.

@@ -34,6 +34,8 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCode.USER_NOT_FOUND:
     case ErrorCode.STORY_NOT_FOUND:
       return 404;
+    case ErrorCode.ALREADY_CHECKED_IN:
+      return 409;
     case ErrorCode.PAYLOAD_TOO_LARGE:
       return 413;
     case ErrorCode.TOO_MANY_REQUESTS:

@@ -6,6 +6,11 @@ describe('validateEnv', () => {
     expect(env).toMatchObject({ NODE_ENV: 'production', PORT: 3000, DATA_DIR: '.data', EMBEDDED_DATABASE: 'auto' });
   });
 
+  it('counts check-in days in Asia/Shanghai unless told otherwise', () => {
+    expect(validateEnv({}).CHECKIN_TIME_ZONE).toBe('Asia/Shanghai');
+    expect(validateEnv({ CHECKIN_TIME_ZONE: 'UTC' }).CHECKIN_TIME_ZONE).toBe('UTC');
+  });
+
   it('treats empty variables as unset', () => {
     expect(validateEnv({ MONGODB_URI: '', PORT: '' }).PORT).toBe(3000);
   });
@@ -17,6 +22,7 @@ describe('validateEnv', () => {
     ['JWT_SECRET', 'short', /JWT_SECRET must be at least 32 characters/],
     ['NODE_ENV', 'staging', /NODE_ENV/],
     ['JWT_EXPIRES_IN', 'forever', /JWT_EXPIRES_IN/],
+    ['CHECKIN_TIME_ZONE', 'Mars/Olympus', /CHECKIN_TIME_ZONE must be an IANA time zone/],
   ])('stops on a malformed %s with a sentence naming it', (name, value, pattern) => {
     expect(() => validateEnv({ [name]: value })).toThrow(ConfigError);
     expect(() => validateEnv({ [name]: value })).toThrow(pattern);

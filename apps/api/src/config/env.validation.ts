@@ -1,5 +1,17 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsTimeZone,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const EMBEDDED_DATABASE_MODES = ['auto', 'memory-server', 'stand-in'] as const;
@@ -63,6 +75,10 @@ export class EnvironmentVariables {
   @IsInt()
   @Min(1024)
   BODY_LIMIT_BYTES = 1_048_576;
+
+  // The IANA time zone whose calendar day bounds the daily check-in.
+  @IsTimeZone({ message: 'CHECKIN_TIME_ZONE must be an IANA time zone such as Asia/Shanghai or UTC' })
+  CHECKIN_TIME_ZONE = 'Asia/Shanghai';
 
   // Community links on the stories screen (GET /api/site-config); empty hides the button.
   @IsOptional()

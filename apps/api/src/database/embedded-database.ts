@@ -7,6 +7,11 @@ import type { DatabaseKind } from '@taleloom/contracts';
 export interface DatabaseHandle {
   uri: string;
   kind: DatabaseKind;
+  /**
+   * True for the stand-in keeping data on disk: it applies concurrent writes to one document without
+   * atomicity (lost updates, duplicate _ids), so code that needs atomic writes serializes them itself.
+   */
+  writesNotAtomic?: boolean;
   stop(): Promise<void>;
 }
 
@@ -100,6 +105,7 @@ async function startStandIn(dataDir: string | undefined, dbName: string): Promis
     // Without poll monitoring the driver's heartbeat fails every ~10 s and clears the pool.
     uri: `mongodb://127.0.0.1:${port}/${dbName}?serverMonitoringMode=poll&directConnection=true`,
     kind: 'stand-in',
+    writesNotAtomic: Boolean(storagePath),
     stop: async () => {
       await server.stop();
     },

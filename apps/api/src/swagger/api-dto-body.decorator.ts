@@ -10,6 +10,7 @@ const DESCRIPTIONS: Record<number, string> = {
   402: 'Not enough power',
   403: 'Not yours',
   404: 'Not found (or not visible to you)',
+  409: 'Already done (e.g. checked in today)',
   429: 'Too many requests',
 };
 

@@ -17,6 +17,17 @@ export class User {
   @Prop({ required: true, default: 0, min: 0 })
   points: number;
 
+  // Ledger bookkeeping beside the balance (see power/power.service.ts): ids of ledger entries decided
+  // on this balance but not yet marked, and a fence bumped when one movement is taken over by another.
+  @Prop({ type: [String], default: undefined, select: false })
+  powerApplied?: string[];
+
+  @Prop({ type: [String], default: undefined, select: false })
+  powerVoided?: string[];
+
+  @Prop({ type: Number, default: undefined, select: false })
+  powerFence?: number;
+
   @Prop({ type: String, default: null })
   phone: string | null;
 

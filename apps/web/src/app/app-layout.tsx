@@ -1,12 +1,15 @@
 import { AppstoreOutlined } from '@ant-design/icons';
 import { Button, Spin } from 'antd';
-import { Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import { LanguageMenu } from '../components/language-menu';
 import { TopBar } from '../components/top-bar';
 import { UserMenu } from '../features/auth/components/user-menu';
 import { useSession } from '../features/auth/hooks/use-session';
+import { PowerDetailsDialog } from '../features/power/components/power-details-dialog';
+import { PowerDialog } from '../features/power/components/power-dialog';
+import { GET_POWER_EVENT } from '../lib/get-power';
 import { setUnauthorizedHandler } from '../lib/api-client';
 import { buildLoginPath } from '../lib/login-path';
 import { isRouteHandle } from './route-handle';
@@ -18,6 +21,15 @@ export function AppLayout() {
   const navigate = useNavigate();
   const matches = useMatches();
   const { isLoggedIn, userInfo } = useSession();
+  const [powerDetailsOpen, setPowerDetailsOpen] = useState(false);
+  const userMenuActions = useMemo(() => ({ powerDetails: () => setPowerDetailsOpen(true) }), []);
+  // "Not enough power, please get power": any screen may ask for the get-power dialog (lib/get-power.ts).
+  const [getPowerOpen, setGetPowerOpen] = useState(false);
+  useEffect(() => {
+    const open = () => setGetPowerOpen(true);
+    window.addEventListener(GET_POWER_EVENT, open);
+    return () => window.removeEventListener(GET_POWER_EVENT, open);
+  }, []);
 
   const handle = [...matches].reverse().find((match) => isRouteHandle(match.handle))?.handle;
   const current = isRouteHandle(handle) ? t(handle.titleKey) : undefined;
@@ -57,7 +69,7 @@ export function AppLayout() {
         </Button>
       )}
       <LanguageMenu />
-      {isLoggedIn && !onLogin && <UserMenu userInfo={userInfo} />}
+      {isLoggedIn && !onLogin && <UserMenu userInfo={userInfo} actions={userMenuActions} />}
     </>
   );
 
@@ -75,6 +87,8 @@ export function AppLayout() {
           <Outlet />
         </Suspense>
       </main>
+      {isLoggedIn && <PowerDetailsDialog open={powerDetailsOpen} onClose={() => setPowerDetailsOpen(false)} />}
+      {isLoggedIn && <PowerDialog open={getPowerOpen} onClose={() => setGetPowerOpen(false)} hasStory={false} />}
     </div>
   );
 }

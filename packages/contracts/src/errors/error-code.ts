@@ -17,6 +17,7 @@ export enum ErrorCode {
   ROUTE_NOT_FOUND = 'ROUTE_NOT_FOUND',
   TOO_MANY_REQUESTS = 'TOO_MANY_REQUESTS',
   NOT_ENOUGH_POWER = 'NOT_ENOUGH_POWER',
+  ALREADY_CHECKED_IN = 'ALREADY_CHECKED_IN',
   /** The story does not exist, or it is someone else's and not public. */
   STORY_NOT_FOUND = 'STORY_NOT_FOUND',
   /** An update body carried no field to change. */

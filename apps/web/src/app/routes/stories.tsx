@@ -1,6 +1,25 @@
+import { ThunderboltOutlined } from '@ant-design/icons';
+import { Button } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { PowerDialog } from '../../features/power/components/power-dialog';
+import { useDailyPowerDialog } from '../../features/power/hooks/use-daily-power-dialog';
 import { StoriesScreen } from '../../features/stories/components/stories-screen';
 import './screens.css';
 
+/** The stories screen with the get-power button and the daily power dialog (which opens by itself). */
 export function StoriesRoute() {
-  return <StoriesScreen />;
+  const { t } = useTranslation();
+  const powerDialog = useDailyPowerDialog();
+  return (
+    <StoriesScreen
+      renderActions={({ hasStory }) => (
+        <>
+          <Button icon={<ThunderboltOutlined aria-hidden="true" />} onClick={powerDialog.show} data-testid="stories-get-power">
+            {t('stories.getPower')}
+          </Button>
+          <PowerDialog open={powerDialog.open} onClose={powerDialog.close} hasStory={hasStory} />
+        </>
+      )}
+    />
+  );
 }

@@ -17,10 +17,12 @@ type ComingSoonKey = 'account' | 'powerDetails' | 'invite' | 'bindPhone' | 'rese
 
 interface UserMenuProps {
   userInfo: UserInfo | null;
+  /** What an item opens; the app layer supplies dialogs from other features. Missing ones say "coming soon". */
+  actions?: Partial<Record<ComingSoonKey, () => void>>;
 }
 
 /** The signed-in user's menu: name and power on top, account actions, logout. */
-export function UserMenu({ userInfo }: UserMenuProps) {
+export function UserMenu({ userInfo, actions }: UserMenuProps) {
   const { t, i18n } = useTranslation();
   const { modal } = App.useApp();
   const logout = useLogout();
@@ -65,6 +67,7 @@ export function UserMenu({ userInfo }: UserMenuProps) {
         items,
         onClick: ({ key }) => {
           if (key === 'logout') logout();
+          else if (actions?.[key as ComingSoonKey]) actions[key as ComingSoonKey]!();
           else showComingSoon(key as ComingSoonKey);
         },
       }}

@@ -1,6 +1,6 @@
 import { AppstoreOutlined, BarsOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Input, Segmented, Space, Tabs, Typography } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { getSession } from '../../../lib/storage';
@@ -12,8 +12,13 @@ import { CommunityButton } from './community-button';
 import { STORY_PAGE_SIZE, StoryList, type StoryView } from './story-list';
 import './stories.css';
 
+interface StoriesScreenProps {
+  /** Header buttons of other features (the app composes them), told whether the user has a story. */
+  renderActions?: (context: { hasStory: boolean }) => ReactNode;
+}
+
 /** The stories screen: my stories and the story square (spec section 2 "Stories screen"). */
-export function StoriesScreen() {
+export function StoriesScreen({ renderActions }: StoriesScreenProps = {}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [tab, setTab] = useState<StoryTab>('mine');
@@ -56,6 +61,7 @@ export function StoriesScreen() {
           </Typography.Paragraph>
         </div>
         <Space wrap>
+          {renderActions?.({ hasStory: Boolean(mine.data?.pages[0]?.list.length) })}
           <CommunityButton />
           {mine.isPending ? null : (
             <Button type="primary" icon={<PlusOutlined aria-hidden="true" />} onClick={() => navigate('/create')} data-testid="stories-new">

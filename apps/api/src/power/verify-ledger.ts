@@ -1,0 +1,128 @@
+// `pnpm --filter @taleloom/api verify:ledger`: checks every balance against its ledger (needs MONGODB_URI).
+import { config as loadDotenv } from 'dotenv';
+import { resolve } from 'node:path';
+import mongoose, { Types, type mongo } from 'mongoose';
+
+export interface LedgerDrift {
+  userID: string;
+  userName: string;
+  balance: number;
+  ledger: number;
+}
+
+export interface LedgerReport {
+  usersChecked: number;
+  entriesApplied: number;
+  drifts: LedgerDrift[];
+}
+
+interface UserRow {
+  _id: Types.ObjectId;
+  userName?: string;
+  points?: number;
+  powerApplied?: string[];
+}
+
+/**
+ * For every user: balance == sum of the points of their applied ledger entries (plus entries the
+ * balance already took but that are not marked yet: a movement in flight). A user who differs is
+ * looked at again, alone, so a movement running meanwhile is not reported as drift.
+ */
+export async function verifyLedger(db: mongo.Db): Promise<LedgerReport> {
+  const entries = db.collection('ledger_entries');
+  const users = db.collection<UserRow>('users');
+  const sums = new Map<string, number>();
+  let entriesApplied = 0;
+  // Ledger entries name their user by hex string.
+  const grouped = entries.aggregate<{ _id: string; total: number; count: number }>([
+    { $match: { state: 'applied' } },
+    { $group: { _id: '$userID', total: { $sum: '$points' }, count: { $sum: 1 } } },
+  ]);
+  for await (const row of grouped) {
+    sums.set(String(row._id), row.total);
+    entriesApplied += row.count;
+  }
+  const drifts: LedgerDrift[] = [];
+  let usersChecked = 0;
+  const cursor = users.find({}, { projection: { userName: 1, points: 1, powerApplied: 1 } });
+  for await (const user of cursor) {
+    usersChecked++;
+    const ledger = (sums.get(String(user._id)) ?? 0) + (await inFlight(db, user));
+    if (ledger === (user.points ?? 0)) continue;
+    const drift = await recheck(db, user._id);
+    if (drift) drifts.push(drift);
+  }
+  return { usersChecked, entriesApplied, drifts };
+}
+
+// Entries the balance took whose mark has not been written yet.
+async function inFlight(db: mongo.Db, user: UserRow): Promise<number> {
+  if (!user.powerApplied?.length) return 0;
+  const rows = await db
+    .collection('ledger_entries')
+    .find({ _id: { $in: user.powerApplied.map((id) => new Types.ObjectId(id)) }, state: 'pending' }, { projection: { points: 1 } })
+    .toArray();
+  return rows.reduce((sum, r) => sum + (r.points as number), 0);
+}
+
+// One user, read before and after its entries; a changed balance means a movement ran: try again.
+async function recheck(db: mongo.Db, userID: Types.ObjectId): Promise<LedgerDrift | null> {
+  let last: LedgerDrift | null = null;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const projection = { userName: 1, points: 1, powerApplied: 1 };
+    const before = await db.collection<UserRow>('users').findOne({ _id: userID }, { projection });
+    if (!before) return null;
+    const [row] = await db
+      .collection('ledger_entries')
+      .aggregate<{ total: number }>([
+        { $match: { userID: userID.toHexString(), state: 'applied' } },
+        { $group: { _id: null, total: { $sum: '$points' } } },
+      ])
+      .toArray();
+    const ledger = (row?.total ?? 0) + (await inFlight(db, before));
+    const after = await db.collection<UserRow>('users').findOne({ _id: userID }, { projection });
+    if (after?.points !== before.points) continue;
+    if (ledger === (before.points ?? 0)) return null;
+    last = { userID: userID.toHexString(), userName: before.userName ?? '', balance: before.points ?? 0, ledger };
+  }
+  return last;
+}
+
+/** Prints the users whose balance differs from their ledger; exit code 1 if there are any. */
+export function formatReport(report: LedgerReport): string {
+  const lines = [
+    `Checked ${report.usersChecked} users and ${report.entriesApplied} applied ledger entries.`,
+    report.drifts.length === 0 ? 'No drift: every balance equals the sum of its ledger.' : `${report.drifts.length} user(s) drift:`,
+  ];
+  for (const d of report.drifts) {
+    lines.push(`  ${d.userID}  ${d.userName}  balance ${d.balance}  ledger ${d.ledger}  diff ${d.balance - d.ledger}`);
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<number> {
+  loadDotenv({ path: [resolve(process.cwd(), '.env'), resolve(__dirname, '..', '..', '..', '..', '.env')], quiet: true });
+  const uri = process.env.MONGODB_URI;
+  if (!uri) {
+    console.error('MONGODB_URI is required: the connection string of the database to verify.');
+    return 2;
+  }
+  const connection = await mongoose.createConnection(uri, { serverSelectionTimeoutMS: 5000 }).asPromise();
+  try {
+    const report = await verifyLedger(connection.db!);
+    console.log(formatReport(report));
+    return report.drifts.length === 0 ? 0 : 1;
+  } finally {
+    await connection.close();
+  }
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(2);
+    },
+  );
+}

@@ -1,0 +1,88 @@
+import { CheckCircleFilled, CrownOutlined, GiftOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import { DAILY_CHECK_IN_POWER, ROYALTY_PERCENT } from '@taleloom/contracts';
+import { App, Button, Modal, Progress, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { getErrorMessage } from '../../../lib/error-message';
+import { useCheckInMutation } from '../api/check-in';
+import { useCheckInStatusQuery } from '../api/get-check-in-status';
+import './power.css';
+
+// Invitation rewards are paid by the invitation feature; the amount is the spec's (section 9).
+const INVITE_POWER = 100000;
+
+interface PowerDialogProps {
+  open: boolean;
+  onClose: () => void;
+  /** Whether the user has a story to publish. */
+  hasStory: boolean;
+}
+
+/** "Get power" (spec section 2, stories screen): daily check-in, invitation, royalties, publishing. */
+export function PowerDialog({ open, onClose, hasStory }: PowerDialogProps) {
+  const { t, i18n } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const status = useCheckInStatusQuery(open);
+  const checkIn = useCheckInMutation();
+  const checkedIn = status.data?.dailyCheckinStatus === true;
+  const amount = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
+
+  const onCheckIn = () =>
+    checkIn.mutate(undefined, {
+      onSuccess: (data) => void message.success(t('power.dialog.checkInDone', { points: amount(data.awarded) })),
+      onError: (error) => void message.error(getErrorMessage(error, t) || t('power.dialog.checkInFailed')),
+    });
+
+  return (
+    <Modal open={open} onCancel={onClose} footer={null} title={t('power.dialog.title')} centered destroyOnHidden>
+      <div className="tl-power-tasks" data-testid="power-dialog">
+        <section className="tl-power-task">
+          <div className="tl-power-task__head">
+            <span>
+              <ThunderboltOutlined aria-hidden="true" /> {t('power.dialog.checkInTitle')}
+            </span>
+            <Button
+              type="primary"
+              onClick={onCheckIn}
+              loading={checkIn.isPending}
+              disabled={checkedIn || status.isPending}
+              icon={checkedIn ? <CheckCircleFilled aria-hidden="true" /> : undefined}
+              data-testid="power-check-in"
+            >
+              {checkedIn ? t('power.dialog.checkedIn') : t('power.dialog.checkIn')}
+            </Button>
+          </div>
+          <div className="tl-power-task__body">{t('power.dialog.checkInBody', { points: amount(DAILY_CHECK_IN_POWER) })}</div>
+          <Progress
+            percent={checkedIn ? 100 : 0}
+            format={() => (checkedIn ? '1 / 1' : '0 / 1')}
+            aria-label={t('power.dialog.checkInProgress')}
+            data-testid="power-check-in-progress"
+          />
+        </section>
+        <section className="tl-power-task">
+          <div className="tl-power-task__head">
+            <span>
+              <GiftOutlined aria-hidden="true" /> {t('power.dialog.inviteTitle')}
+            </span>
+          </div>
+          <div className="tl-power-task__body">{t('power.dialog.inviteBody', { points: amount(INVITE_POWER) })}</div>
+        </section>
+        <section className="tl-power-task">
+          <div className="tl-power-task__head">
+            <span>
+              <CrownOutlined aria-hidden="true" /> {t('power.dialog.royaltyTitle')}
+            </span>
+            <Tooltip title={hasStory ? undefined : t('power.dialog.publishNeedsStory')}>
+              <Button onClick={() => navigate('/create')} disabled={!hasStory} data-testid="power-publish">
+                {t('power.dialog.publish')}
+              </Button>
+            </Tooltip>
+          </div>
+          <div className="tl-power-task__body">{t('power.dialog.royaltyBody', { percent: ROYALTY_PERCENT })}</div>
+        </section>
+      </div>
+    </Modal>
+  );
+}
