@@ -3,11 +3,13 @@ import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AnalyticsModule } from './analytics/analytics.module';
+import { ArchivesModule } from './archives/archives.module';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import type { DatabaseHandle } from './database/embedded-database';
+import { FilesModule } from './files/files.module';
 import { HealthModule } from './health/health.module';
 import { PowerModule } from './power/power.module';
 import { SiteConfigModule } from './site-config/site-config.module';
@@ -53,6 +55,8 @@ export class AppModule {
         PowerModule,
         StoriesModule,
         SiteConfigModule,
+        FilesModule,
+        ArchivesModule,
       ],
     };
   }

@@ -22,3 +22,7 @@ export * from './stories/clone-public-story.dto';
 export * from './stories/story-list.dto';
 export * from './stories/story.dto';
 export * from './site-config/site-config';
+export * from './files/files.constants';
+export * from './files/export.dto';
+export * from './files/upload-parse';
+export * from './archives/archive.dto';

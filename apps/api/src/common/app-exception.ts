@@ -62,6 +62,21 @@ export function httpStatusOf(code: ErrorCode): number {
       return 503;
     case ErrorCode.INTERNAL_ERROR:
       return 500;
+    case ErrorCode.FILE_EMPTY:
+    case ErrorCode.FILE_UPLOAD_FAILED:
+      return 400;
+    case ErrorCode.FILE_TOO_LARGE:
+    case ErrorCode.FILE_CONTENT_TOO_LARGE:
+      return 413;
+    case ErrorCode.FILE_TYPE_UNSUPPORTED:
+      return 415;
+    case ErrorCode.FILE_PARSE_FAILED:
+    case ErrorCode.CHARACTER_CARD_MISSING:
+      return 422;
+    case ErrorCode.EXPORT_FAILED:
+      return 500;
+    case ErrorCode.ARCHIVE_NOT_FOUND:
+      return 404;
     default: {
       const unmapped: never = code;
       throw new Error(`Unmapped error code ${String(unmapped)}`);

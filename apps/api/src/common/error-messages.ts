@@ -39,6 +39,15 @@ const en: Messages = {
   [ErrorCode.NOTHING_TO_UPDATE]: 'Nothing to update: send at least one field to change.',
   [ErrorCode.DATABASE_UNAVAILABLE]: 'The database is unavailable. Please try again later.',
   [ErrorCode.INTERNAL_ERROR]: 'Something went wrong on our side. Please try again later.',
+  [ErrorCode.FILE_TYPE_UNSUPPORTED]: 'File type not supported. Use .txt, .md, .png, .docx or .rtf.',
+  [ErrorCode.FILE_TOO_LARGE]: 'File size cannot exceed 10MB.',
+  [ErrorCode.FILE_EMPTY]: 'The file is empty.',
+  [ErrorCode.FILE_UPLOAD_FAILED]: 'File upload failed. Please try again.',
+  [ErrorCode.FILE_PARSE_FAILED]: 'File parsing failed: the file may be damaged or truncated.',
+  [ErrorCode.FILE_CONTENT_TOO_LARGE]: 'The file unpacks to more than {limit} MB and was refused.',
+  [ErrorCode.CHARACTER_CARD_MISSING]: 'This PNG picture carries no character card.',
+  [ErrorCode.EXPORT_FAILED]: 'Export failed. Please try again.',
+  [ErrorCode.ARCHIVE_NOT_FOUND]: 'The archive does not exist.',
 };
 
 const zh: Messages = {
@@ -76,6 +85,15 @@ const zh: Messages = {
   [ErrorCode.NOTHING_TO_UPDATE]: '没有要修改的内容：请至少提供一个字段。',
   [ErrorCode.DATABASE_UNAVAILABLE]: '数据库暂不可用，请稍后再试。',
   [ErrorCode.INTERNAL_ERROR]: '服务器出了点问题，请稍后再试。',
+  [ErrorCode.FILE_TYPE_UNSUPPORTED]: '不支持该文件类型，请使用 .txt、.md、.png、.docx 或 .rtf。',
+  [ErrorCode.FILE_TOO_LARGE]: '文件大小不能超过 10MB。',
+  [ErrorCode.FILE_EMPTY]: '文件是空的。',
+  [ErrorCode.FILE_UPLOAD_FAILED]: '文件上传失败，请重试。',
+  [ErrorCode.FILE_PARSE_FAILED]: '文件解析失败：文件可能已损坏或不完整。',
+  [ErrorCode.FILE_CONTENT_TOO_LARGE]: '文件解压后超过 {limit} MB，已拒绝。',
+  [ErrorCode.CHARACTER_CARD_MISSING]: '这张 PNG 图片里没有角色卡。',
+  [ErrorCode.EXPORT_FAILED]: '导出失败，请重试。',
+  [ErrorCode.ARCHIVE_NOT_FOUND]: '存档不存在。',
 };
 
 export const ERROR_MESSAGES: Record<Language, Messages> = { en, 'zh-CN': zh };

@@ -46,6 +46,12 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): voi
   unauthorizedHandler = handler;
 }
 
+/** A 401 anywhere (also on a stream): the session is cleared and the app goes to /login. */
+export function notifyUnauthorized(): void {
+  clearSession();
+  unauthorizedHandler?.();
+}
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Query = Record<string, string | number | boolean | null | undefined>;
 
@@ -119,8 +125,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const envelope = asErrorEnvelope(parsed);
 
   if (response.status === 401) {
-    clearSession();
-    unauthorizedHandler?.();
+    notifyUnauthorized();
     throw new ApiClientError(401, envelope.code ?? 'UNAUTHORIZED', envelope.message ?? response.statusText, envelope.details);
   }
   if (!response.ok || envelope.status === 'error') {
