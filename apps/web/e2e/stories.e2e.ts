@@ -23,6 +23,8 @@ async function signedIn(browser: Browser, lang: Lang, prefix: string): Promise<{
       localStorage.setItem('token', t);
       localStorage.setItem('userInfo', u);
       localStorage.setItem('lang', l);
+      // The daily power dialog (tested elsewhere) stays shut: it would cover the stories screen.
+      localStorage.setItem('powerDialogClosedAt', String(Date.now()));
     },
     [token, JSON.stringify(userInfo), lang] as const,
   );
