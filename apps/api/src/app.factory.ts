@@ -14,6 +14,8 @@ import { AppConfig } from './config/app-config';
 import type { DatabaseHandle } from './database/embedded-database';
 import { setupSwagger } from './swagger/swagger';
 
+const EXPORT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+
 /** Builds the whole HTTP app (used by main.ts and by every API test). */
 export async function createApp(config: AppConfig, database: DatabaseHandle): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), {
@@ -22,16 +24,19 @@ export async function createApp(config: AppConfig, database: DatabaseHandle): Pr
   });
   app.useLogger(app.get(Logger));
   app.set('trust proxy', 'loopback');
+  // Cloudflare Turnstile loads its script and frame from its own origin.
+  const turnstile = config.env.CAPTCHA_PROVIDER === 'turnstile' ? ['https://challenges.cloudflare.com'] : [];
   app.use(
     helmet({
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
+          scriptSrc: ["'self'", ...turnstile],
+          frameSrc: ["'self'", ...turnstile],
           // antd writes its styles at run time.
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'blob:'],
-          connectSrc: ["'self'"],
+          connectSrc: ["'self'", ...turnstile],
           frameAncestors: ["'none'"],
         },
       },
@@ -42,6 +47,8 @@ export async function createApp(config: AppConfig, database: DatabaseHandle): Pr
     credentials: false,
     exposedHeaders: ['x-request-id', 'content-disposition'],
   });
+  // An export carries a whole story (a million characters is ~3 MB of UTF-8): its route gets a larger limit.
+  app.use('/api/export', express.json({ limit: EXPORT_BODY_LIMIT_BYTES }));
   app.use(express.json({ limit: config.env.BODY_LIMIT_BYTES }));
   app.use(express.urlencoded({ extended: false, limit: config.env.BODY_LIMIT_BYTES }));
   app.use(bodyParserErrors);

@@ -2,11 +2,14 @@ import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AnalyticsModule } from './analytics/analytics.module';
+import { ArchivesModule } from './archives/archives.module';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/app-config.module';
 import { DatabaseModule } from './database/database.module';
 import type { DatabaseHandle } from './database/embedded-database';
+import { FilesModule } from './files/files.module';
 import { HealthModule } from './health/health.module';
 import { ModelsModule } from './models/models.module';
 import { PlayModule } from './play/play.module';
@@ -14,6 +17,7 @@ import { SiteConfigModule } from './site-config/site-config.module';
 import { StoriesModule } from './stories/stories.module';
 import { PowerModule } from './power/power.module';
 import { UsersModule } from './users/users.module';
+import { VerificationModule } from './verification/verification.module';
 
 const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -36,7 +40,7 @@ export class AppModule {
               res.setHeader(REQUEST_ID_HEADER, id);
               return id;
             },
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password'],
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.newPassword'],
             autoLogging: { ignore: (req: IncomingMessage) => req.url === '/api/health' },
             transport:
               config.env.NODE_ENV === 'development'
@@ -50,9 +54,13 @@ export class AppModule {
         UsersModule,
         ModelsModule,
         PlayModule,
+        VerificationModule,
+        AnalyticsModule,
+        PowerModule,
         StoriesModule,
         SiteConfigModule,
-        PowerModule,
+        FilesModule,
+        ArchivesModule,
       ],
     };
   }

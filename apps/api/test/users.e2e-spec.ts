@@ -74,10 +74,10 @@ describe('username sign-in (POST /api/user/login, GET /api/user/user-info)', () 
     expect(badType.status).toBe(400);
   });
 
-  it('says phone sign-in is not available yet with a code', async () => {
-    const res = await login({ type: 'phone', phoneNum: '13800000000', verifyCode: '123456', countryCode: '86' });
+  it('refuses a phone login without a code that was sent, with a code', async () => {
+    const res = await login({ type: 'phone', phoneNum: '13800000000', verifyCode: '123456', countryCode: '86' } satisfies LoginDto);
     expect(res.status).toBe(400);
-    expect(res.body.code).toBe(ErrorCode.LOGIN_TYPE_UNSUPPORTED);
+    expect(res.body.code).toBe(ErrorCode.SMS_CODE_WRONG);
   });
 
   it('registers a name once under 10 concurrent first logins', async () => {

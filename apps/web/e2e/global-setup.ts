@@ -51,7 +51,16 @@ export default async function setup(project: TestProject) {
     cwd: join(repo, 'apps/api'),
     env: {
       ...process.env,
-      NODE_ENV: 'production',
+      // test mode allows the test-only captcha whose answer is known (CAPTCHA_PROVIDER=fixed), and the
+      // log SMS sender then shows the code in the UI (SMS_SHOW_CODE_IN_DEV): browser tests sign in by phone.
+      NODE_ENV: 'test',
+      CAPTCHA_PROVIDER: 'fixed',
+      CAPTCHA_FIXED_ANSWER: 'TEST',
+      SMS_PROVIDER: 'log',
+      SMS_SHOW_CODE_IN_DEV: 'true',
+      // One number gets codes for a phone login and then a binding within a test.
+      SMS_RESEND_SECONDS: '1',
+      SMS_IP_HOURLY_LIMIT: '1000',
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,

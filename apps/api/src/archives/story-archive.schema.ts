@@ -1,10 +1,10 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { HydratedDocument } from 'mongoose';
+import { ARCHIVE_SLOT_MAX, PUBLIC_ARCHIVE_INDEX } from '@taleloom/contracts';
 import { StoryState, StoryStateSchema } from '../stories/story.schema';
 
-/** Archive slots 0..998 are the user's saves; -1 is the public version others see and clone. */
-export const PUBLIC_ARCHIVE_INDEX = -1;
-export const ARCHIVE_SLOT_MAX = 998;
+// Archive slots 0..998 are the user's saves; -1 is the public version others see and clone (limits in contracts).
+export { ARCHIVE_SLOT_MAX, PUBLIC_ARCHIVE_INDEX };
 
 /** A saved snapshot of a story's whole state in one slot (spec section 3 "Archive"). */
 @Schema({ collection: 'story_archives', timestamps: true })
@@ -21,5 +21,6 @@ export class StoryArchive {
 
 export type StoryArchiveDocument = HydratedDocument<StoryArchive>;
 export const StoryArchiveSchema = SchemaFactory.createForClass(StoryArchive);
-// One snapshot per slot; writes go through an upsert on this pair, the index protects production.
+// One snapshot per slot. Save slots are upserted by an _id derived from (story, slot) (see archive-slot-id.ts),
+// so two concurrent saves hit one document even where this index is not enforced; it protects production.
 StoryArchiveSchema.index({ story_id: 1, archive_index: 1 }, { unique: true });

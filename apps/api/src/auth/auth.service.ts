@@ -9,7 +9,9 @@ export class AuthService {
 
   /** A three-part HS256 token whose payload carries userID. */
   sign(user: UserDocument): string {
-    const payload: TokenPayload = { userID: user._id.toHexString(), userName: user.userName };
+    // iat in milliseconds precision, so a password reset can refuse every token issued before it,
+    // even within the same second.
+    const payload: TokenPayload = { userID: user._id.toHexString(), userName: user.userName, iat: Date.now() / 1000 };
     return this.jwt.sign(payload);
   }
 }

@@ -32,7 +32,8 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
     const user = await this.users.findById(payload.userID, { userName: 1, tokensValidAfter: 1 }).lean().exec();
     if (!user) throw new AppException(ErrorCode.TOKEN_INVALID);
     const issuedAtMs = (payload.iat ?? 0) * 1000;
-    if (user.tokensValidAfter && issuedAtMs < user.tokensValidAfter.getTime() - 999) {
+    // new Date(): the offline stand-in's file storage hands Dates back as strings.
+    if (user.tokensValidAfter && issuedAtMs < new Date(user.tokensValidAfter).getTime()) {
       throw new AppException(ErrorCode.TOKEN_INVALID);
     }
     return { userID: payload.userID, userName: user.userName };

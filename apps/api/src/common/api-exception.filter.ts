@@ -28,7 +28,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
       code: app.code,
       message: errorMessage(app.code, language, { fields, ...app.params }),
       ...(app.details ? { details: app.details } : {}),
+      ...(Object.keys(app.params).length ? { params: app.params } : {}),
     };
+    if (app.code === ErrorCode.ACCOUNT_LOCKED || app.code === ErrorCode.SMS_RESEND_TOO_SOON) {
+      const seconds = Number(app.params.retryAfterSeconds);
+      if (Number.isFinite(seconds) && seconds > 0) res.setHeader('Retry-After', String(Math.ceil(seconds)));
+    }
     res.status(status).json(body);
   }
 

@@ -18,6 +18,14 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCode.VALIDATION_FAILED:
     case ErrorCode.INVALID_JSON:
     case ErrorCode.LOGIN_TYPE_UNSUPPORTED:
+    case ErrorCode.CAPTCHA_REQUIRED:
+    case ErrorCode.CAPTCHA_INVALID:
+    case ErrorCode.PHONE_INVALID:
+    case ErrorCode.COUNTRY_CODE_UNKNOWN:
+    case ErrorCode.SMS_CODE_WRONG:
+    case ErrorCode.SMS_CODE_EXPIRED:
+    case ErrorCode.SMS_CODE_TOO_MANY_TRIES:
+    case ErrorCode.INVITE_CODE_INVALID:
     case ErrorCode.NOTHING_TO_UPDATE:
       return 400;
     case ErrorCode.UNAUTHORIZED:
@@ -28,8 +36,11 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCode.NOT_ENOUGH_POWER:
       return 402;
     case ErrorCode.FORBIDDEN:
+    case ErrorCode.PHONE_NOT_VERIFIED:
       return 403;
     case ErrorCode.GENERATION_IN_PROGRESS:
+    case ErrorCode.PHONE_ALREADY_BOUND:
+    case ErrorCode.PHONE_ALREADY_VERIFIED:
       return 409;
     case ErrorCode.NOT_FOUND:
     case ErrorCode.MODEL_NOT_FOUND:
@@ -48,10 +59,32 @@ export function httpStatusOf(code: ErrorCode): number {
       return 502;
     case ErrorCode.PROVIDER_TIMEOUT:
       return 504;
+    case ErrorCode.ACCOUNT_LOCKED:
+    case ErrorCode.SMS_RESEND_TOO_SOON:
+      return 429;
+    case ErrorCode.SMS_SEND_FAILED:
+      return 502;
+    case ErrorCode.CAPTCHA_UNAVAILABLE:
+      return 503;
     case ErrorCode.DATABASE_UNAVAILABLE:
       return 503;
     case ErrorCode.INTERNAL_ERROR:
       return 500;
+    case ErrorCode.FILE_EMPTY:
+    case ErrorCode.FILE_UPLOAD_FAILED:
+      return 400;
+    case ErrorCode.FILE_TOO_LARGE:
+    case ErrorCode.FILE_CONTENT_TOO_LARGE:
+      return 413;
+    case ErrorCode.FILE_TYPE_UNSUPPORTED:
+      return 415;
+    case ErrorCode.FILE_PARSE_FAILED:
+    case ErrorCode.CHARACTER_CARD_MISSING:
+      return 422;
+    case ErrorCode.EXPORT_FAILED:
+      return 500;
+    case ErrorCode.ARCHIVE_NOT_FOUND:
+      return 404;
     default: {
       const unmapped: never = code;
       throw new Error(`Unmapped error code ${String(unmapped)}`);

@@ -1,5 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import {
+  IsBoolean,
   IsIn,
   IsInt,
   IsOptional,
@@ -17,11 +18,16 @@ export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const EMBEDDED_DATABASE_MODES = ['auto', 'memory-server', 'stand-in'] as const;
 export const DEMO_MODEL_MODES = ['auto', 'on', 'off'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+// `outbox` keeps codes in memory for tests; `fixed` is a captcha whose answer is known (browser tests).
+export const SMS_PROVIDERS = ['log', 'twilio', 'outbox'] as const;
+export const CAPTCHA_PROVIDER_NAMES = ['svg', 'turnstile', 'fixed'] as const;
 
 const HTTP_URL = /^(https?:\/\/\S+|\/\S*)$/;
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+const toBool = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^(true|false|1|0)$/i.test(value.trim()) ? /^(true|1)$/i.test(value.trim()) : value;
 
 /** Every environment variable the API reads; `.env.example` documents each one. */
 export class EnvironmentVariables {
@@ -111,6 +117,79 @@ export class EnvironmentVariables {
   @Max(3600)
   PROVIDER_TIMEOUT_SECONDS = 60;
 
+  // log: the code goes to the log (and, in development, to the UI); twilio: real SMS; outbox: tests only.
+  @IsIn(SMS_PROVIDERS)
+  SMS_PROVIDER: (typeof SMS_PROVIDERS)[number] = 'log';
+
+  // With the log sender in development (or test) mode, the send-sms answer carries the code.
+  @Transform(toBool)
+  @IsBoolean()
+  SMS_SHOW_CODE_IN_DEV = true;
+
+  // Least seconds between two codes to one phone.
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  SMS_RESEND_SECONDS = 60;
+
+  // Codes per phone number per hour, and per client IP per hour.
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  SMS_PHONE_HOURLY_LIMIT = 10;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  SMS_IP_HOURLY_LIMIT = 30;
+
+  @IsOptional()
+  @Matches(/^AC[0-9a-fA-F]{32}$/, { message: 'TWILIO_ACCOUNT_SID must look like AC followed by 32 hex digits' })
+  TWILIO_ACCOUNT_SID?: string;
+
+  @IsOptional()
+  @IsString()
+  TWILIO_AUTH_TOKEN?: string;
+
+  // A sender number in E.164 (+15005550006) or a Messaging Service SID (MG...).
+  @IsOptional()
+  @Matches(/^(\+\d{6,15}|MG[0-9a-fA-F]{32})$/, { message: 'TWILIO_FROM must be a +E.164 number or a Messaging Service SID' })
+  TWILIO_FROM?: string;
+
+  @Matches(/^https?:\/\/\S+$/, { message: 'TWILIO_API_BASE must be an http(s) URL' })
+  TWILIO_API_BASE = 'https://api.twilio.com';
+
+  // svg: a self-hosted image captcha; turnstile: Cloudflare Turnstile; fixed: tests only.
+  @IsIn(CAPTCHA_PROVIDER_NAMES)
+  CAPTCHA_PROVIDER: (typeof CAPTCHA_PROVIDER_NAMES)[number] = 'svg';
+
+  @IsOptional()
+  @IsString()
+  TURNSTILE_SITE_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  TURNSTILE_SECRET_KEY?: string;
+
+  @Matches(/^https?:\/\/\S+$/, { message: 'TURNSTILE_VERIFY_URL must be an http(s) URL' })
+  TURNSTILE_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
+
+  // The answer of the `fixed` captcha.
+  @Matches(/^[A-Za-z0-9]{4,8}$/, { message: 'CAPTCHA_FIXED_ANSWER must be 4 to 8 letters or digits' })
+  CAPTCHA_FIXED_ANSWER = 'TEST';
+
+  // Wrong passwords in a row that lock a user name, and for how long.
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LOGIN_MAX_FAILURES = 5;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LOGIN_LOCK_MINUTES = 15;
+
   // The IANA time zone whose calendar day bounds the daily check-in.
   @IsTimeZone({ message: 'CHECKIN_TIME_ZONE must be an IANA time zone such as Asia/Shanghai or UTC' })
   CHECKIN_TIME_ZONE = 'Asia/Shanghai';
@@ -148,6 +227,28 @@ export class EnvironmentVariables {
   SITE_ACTIVITY_LINK?: string;
 }
 
+// Rules that span several variables; each problem is one sentence naming the variable.
+function crossCheck(env: EnvironmentVariables): string[] {
+  const problems: string[] = [];
+  if (env.SMS_PROVIDER === 'twilio') {
+    for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {
+      if (!env[name]) problems.push(`Configuration variable ${name} is required when SMS_PROVIDER is twilio.`);
+    }
+  }
+  if (env.CAPTCHA_PROVIDER === 'turnstile') {
+    for (const name of ['TURNSTILE_SITE_KEY', 'TURNSTILE_SECRET_KEY'] as const) {
+      if (!env[name]) problems.push(`Configuration variable ${name} is required when CAPTCHA_PROVIDER is turnstile.`);
+    }
+  }
+  if (env.NODE_ENV === 'production' && env.SMS_PROVIDER === 'outbox') {
+    problems.push('Configuration variable SMS_PROVIDER cannot be outbox (a test sender) when NODE_ENV is production.');
+  }
+  if (env.NODE_ENV === 'production' && env.CAPTCHA_PROVIDER === 'fixed') {
+    problems.push('Configuration variable CAPTCHA_PROVIDER cannot be fixed (a test captcha) when NODE_ENV is production.');
+  }
+  return problems;
+}
+
 /** Validates the environment once at start; a bad variable stops start-up with a sentence naming it. */
 export function validateEnv(raw: Record<string, unknown>): EnvironmentVariables {
   const cleaned = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== ''));
@@ -160,6 +261,8 @@ export function validateEnv(raw: Record<string, unknown>): EnvironmentVariables 
     });
     throw new ConfigError(sentences.join('\n'));
   }
+  const problems = crossCheck(env);
+  if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return env;
 }
 

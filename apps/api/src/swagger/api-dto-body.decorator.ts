@@ -10,8 +10,10 @@ const DESCRIPTIONS: Record<number, string> = {
   402: 'Not enough power',
   403: 'Not yours',
   404: 'Not found (or not visible to you)',
-  409: 'Already done (e.g. checked in today)',
-  429: 'Too many requests',
+  409: 'Conflicts with the current state (e.g. already checked in today, phone already bound)',
+  429: 'Too many requests, a lockout, or a code asked for too soon',
+  502: 'An upstream provider (SMS) failed',
+  503: 'An upstream provider (captcha) is unavailable',
 };
 
 /** Documents the error answers an endpoint can give, all of the `ApiError` shape. */

@@ -35,6 +35,7 @@ export function setupSwagger(app: INestApplication): void {
           code: { type: 'string' },
           message: { type: 'string' },
           details: { type: 'array', items: { type: 'object' } },
+          params: { type: 'object', description: 'Values of the message, e.g. minutes and until of ACCOUNT_LOCKED' },
         },
       },
     },

@@ -1,5 +1,8 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import type { HydratedDocument } from 'mongoose';
+import { Types, type HydratedDocument } from 'mongoose';
+
+export const REGISTERED_BY = ['username', 'phone'] as const;
+export type RegisteredBy = (typeof REGISTERED_BY)[number];
 
 @Schema({ collection: 'users', timestamps: true })
 export class User {
@@ -42,6 +45,22 @@ export class User {
 
   @Prop({ type: String, default: null })
   invitedByCode: string | null;
+
+  // How the account came to be: a user name + password, or a phone login (see the choose-user rule).
+  @Prop({ type: String, enum: REGISTERED_BY, default: 'username' })
+  registeredBy: RegisteredBy;
+
+  // The verified (or being bound) number in E.164; `phone` keeps the national part for display.
+  @Prop({ type: String, default: null, index: true })
+  phoneE164: string | null;
+
+  // The user's own stable short invite code, made on first request.
+  @Prop({ type: String, default: null, index: { unique: true, partialFilterExpression: { inviteCode: { $type: 'string' } } } })
+  inviteCode: string | null;
+
+  // Who invited this user (resolved from the code at registration).
+  @Prop({ type: Types.ObjectId, default: null })
+  invitedBy: Types.ObjectId | null;
 
   // Tokens issued before this instant are refused (set when the password changes).
   @Prop({ type: Date, default: null })

@@ -5,24 +5,36 @@ import { ErrorCode, type LoginData, type LoginDto, type UserInfo } from '@talelo
 import { Model, Types } from 'mongoose';
 import { AuthService } from '../auth/auth.service';
 import { AppException } from '../common/app-exception';
+import { InvitesService } from './invites.service';
+import { LoginLockoutService } from './login-lockout.service';
+import { PhoneLoginService } from './phone-login.service';
+import { toUserInfo } from './user-info.mapper';
 import { User, UserDocument } from './user.schema';
 
+export { toUserInfo };
+
 // argon2id with the library's recommended defaults (19 MiB, 2 passes).
-const hashPassword = (password: string) => hash(password);
+export const hashPassword = (password: string) => hash(password);
 
 @Injectable()
 export class UsersService {
   constructor(
     @InjectModel(User.name) private readonly users: Model<User>,
     private readonly auth: AuthService,
+    private readonly invites: InvitesService,
+    private readonly lockout: LoginLockoutService,
+    private readonly phoneLogin: PhoneLoginService,
   ) {}
 
-  /** `type: 'username'`: an unknown name registers, a known one signs in. */
+  /** `type: 'username'`: an unknown name registers, a known one signs in. `type: 'phone'`: see PhoneLoginService. */
   async login(dto: LoginDto): Promise<LoginData> {
+    if (dto.type === 'phone') return this.phoneLogin.login(dto);
     if (dto.type !== 'username') throw new AppException(ErrorCode.LOGIN_TYPE_UNSUPPORTED);
     const userName = dto.userName!.trim();
     const password = dto.password!;
     const userNameKey = userName.toLowerCase();
+    const invitedBy = await this.invites.resolve(dto.inviteCode);
+    await this.lockout.assertNotLocked(userNameKey);
 
     let user = await this.users.findOne({ userNameKey }).exec();
     if (!user) {
@@ -37,7 +49,9 @@ export class UsersService {
               userNameKey,
               passwordHash,
               points: 0,
-              invitedByCode: dto.inviteCode?.trim() || null,
+              registeredBy: 'username',
+              invitedByCode: invitedBy ? dto.inviteCode!.trim().toLowerCase() : null,
+              invitedBy,
             },
           },
           { upsert: true, new: true, includeResultMetadata: true },
@@ -47,8 +61,9 @@ export class UsersService {
       if (result.lastErrorObject?.updatedExisting === false) return this.answer(user);
     }
     if (!user.passwordHash || !(await verify(user.passwordHash, password))) {
-      throw new AppException(ErrorCode.WRONG_PASSWORD);
+      return this.lockout.recordFailure(userNameKey);
     }
+    await this.lockout.recordSuccess(userNameKey);
     return this.answer(user);
   }
 
@@ -61,16 +76,4 @@ export class UsersService {
   private answer(user: UserDocument): LoginData {
     return { token: this.auth.sign(user), userInfo: toUserInfo(user) };
   }
-}
-
-export function toUserInfo(user: UserDocument): UserInfo {
-  return {
-    userID: user._id.toHexString(),
-    userName: user.userName,
-    points: user.points,
-    phone: user.phone ?? null,
-    phoneCountryCode: user.phoneCountryCode ?? null,
-    phoneVerified: Boolean(user.phoneVerified),
-    phoneVerifiedAt: user.phoneVerifiedAt ? user.phoneVerifiedAt.toISOString() : null,
-  };
 }

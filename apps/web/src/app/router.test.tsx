@@ -30,7 +30,7 @@ describe('routes', () => {
         : jsonResponse({ status: 'success', message: 'ok', data: { ...testUser, points: 777 } }),
     );
     renderApp('/stories');
-    expect(await screen.findByTestId('stories-heading')).toHaveTextContent('Story list');
+    expect(await screen.findByTestId('stories-heading', {}, { timeout: 5000 })).toHaveTextContent('Story list');
     expect(screen.getByRole('tab', { name: 'My story' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Public story' })).toBeInTheDocument();
     expect(await screen.findByText('You have no stories yet')).toBeInTheDocument();

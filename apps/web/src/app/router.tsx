@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, Navigate, useParams, type RouteObject } from 'react-router-dom';
 import { AppLayout } from './app-layout';
 import { RequireAuth } from './require-auth';
 import { RouteError } from './route-error';
@@ -13,6 +13,12 @@ const CreateRoute = lazy(() => import('./routes/create').then((m) => ({ default:
 const ActivityRoute = lazy(() => import('./routes/activity-202402sf').then((m) => ({ default: m.ActivityRoute })));
 const NotFoundRoute = lazy(() => import('./routes/not-found').then((m) => ({ default: m.NotFoundRoute })));
 
+/** /i/{code}: an invitation link opens the login screen with the code filled in. */
+function InviteRedirect() {
+  const { code = '' } = useParams();
+  return <Navigate to={`/login?invite_code=${encodeURIComponent(code)}`} replace />;
+}
+
 const handle = (titleKey: RouteHandle['titleKey']): RouteHandle => ({ titleKey });
 
 export const routes: RouteObject[] = [
@@ -22,6 +28,7 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: <Navigate to="/stories" replace /> },
       { path: 'login', element: <LoginRoute />, handle: handle('nav.login') },
+      { path: 'i/:code', element: <InviteRedirect /> },
       { path: '202402sfact', element: <ActivityRoute />, handle: handle('nav.activity') },
       {
         element: <RequireAuth />,

@@ -15,13 +15,22 @@ export class ApiClientError extends Error {
   readonly status: number;
   readonly code: string;
   readonly details?: FieldProblem[];
+  /** Values of the server's message (e.g. `minutes` of a lockout), for our own translation. */
+  readonly params?: Record<string, string | number>;
 
-  constructor(status: number, code: string, message: string, details?: FieldProblem[]) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    details?: FieldProblem[],
+    params?: Record<string, string | number>,
+  ) {
     super(message);
     this.name = 'ApiClientError';
     this.status = status;
     this.code = code;
     this.details = details;
+    this.params = params;
   }
 }
 
@@ -121,7 +130,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
   if (!response.ok || envelope.status === 'error') {
     const code = envelope.code ?? (typeof parsed === 'string' || parsed === undefined ? CLIENT_ERROR_CODES.badResponse : CLIENT_ERROR_CODES.unknown);
-    throw new ApiClientError(response.status, code, envelope.message ?? response.statusText, envelope.details);
+    throw new ApiClientError(response.status, code, envelope.message ?? response.statusText, envelope.details, envelope.params);
   }
   return parsed as T;
 }

@@ -1,6 +1,9 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+
+// Lazy route chunks load slowly when every suite runs at once on two cores.
+configure({ asyncUtilTimeout: 5000 });
 
 // antd reads these browser APIs, which jsdom lacks.
 if (!window.matchMedia) {

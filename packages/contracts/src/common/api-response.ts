@@ -15,6 +15,8 @@ export interface ApiError {
   code: string;
   message: string;
   details?: FieldProblem[];
+  /** Values the message was built with (e.g. `minutes` of a lockout), for clients' own translations. */
+  params?: Record<string, string | number>;
 }
 
 /** One field that failed validation. */

@@ -12,6 +12,21 @@ export enum ErrorCode {
   WRONG_PASSWORD = 'WRONG_PASSWORD',
   USER_NOT_FOUND = 'USER_NOT_FOUND',
   LOGIN_TYPE_UNSUPPORTED = 'LOGIN_TYPE_UNSUPPORTED',
+  ACCOUNT_LOCKED = 'ACCOUNT_LOCKED',
+  CAPTCHA_REQUIRED = 'CAPTCHA_REQUIRED',
+  CAPTCHA_INVALID = 'CAPTCHA_INVALID',
+  CAPTCHA_UNAVAILABLE = 'CAPTCHA_UNAVAILABLE',
+  PHONE_INVALID = 'PHONE_INVALID',
+  COUNTRY_CODE_UNKNOWN = 'COUNTRY_CODE_UNKNOWN',
+  SMS_CODE_WRONG = 'SMS_CODE_WRONG',
+  SMS_CODE_EXPIRED = 'SMS_CODE_EXPIRED',
+  SMS_CODE_TOO_MANY_TRIES = 'SMS_CODE_TOO_MANY_TRIES',
+  SMS_RESEND_TOO_SOON = 'SMS_RESEND_TOO_SOON',
+  SMS_SEND_FAILED = 'SMS_SEND_FAILED',
+  PHONE_ALREADY_BOUND = 'PHONE_ALREADY_BOUND',
+  PHONE_ALREADY_VERIFIED = 'PHONE_ALREADY_VERIFIED',
+  PHONE_NOT_VERIFIED = 'PHONE_NOT_VERIFIED',
+  INVITE_CODE_INVALID = 'INVITE_CODE_INVALID',
   FORBIDDEN = 'FORBIDDEN',
   NOT_FOUND = 'NOT_FOUND',
   ROUTE_NOT_FOUND = 'ROUTE_NOT_FOUND',
@@ -34,6 +49,24 @@ export enum ErrorCode {
   NOTHING_TO_UPDATE = 'NOTHING_TO_UPDATE',
   DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
+  /** The upload is not one of .txt .md .png .docx .rtf (decided by its content, not its name alone). */
+  FILE_TYPE_UNSUPPORTED = 'FILE_TYPE_UNSUPPORTED',
+  /** The upload is larger than 10 MB. */
+  FILE_TOO_LARGE = 'FILE_TOO_LARGE',
+  /** The upload has no content. */
+  FILE_EMPTY = 'FILE_EMPTY',
+  /** No file arrived, or the multipart body was malformed. */
+  FILE_UPLOAD_FAILED = 'FILE_UPLOAD_FAILED',
+  /** The file has the right type but could not be read (truncated, corrupt, bad checksum). */
+  FILE_PARSE_FAILED = 'FILE_PARSE_FAILED',
+  /** A compressed file (docx) would unpack to more than the limit: refused before parsing. */
+  FILE_CONTENT_TOO_LARGE = 'FILE_CONTENT_TOO_LARGE',
+  /** A PNG that carries no character card (no readable `ccv3` or `chara` text chunk). */
+  CHARACTER_CARD_MISSING = 'CHARACTER_CARD_MISSING',
+  /** The export could not be produced. */
+  EXPORT_FAILED = 'EXPORT_FAILED',
+  /** The archive does not exist or is not yours. */
+  ARCHIVE_NOT_FOUND = 'ARCHIVE_NOT_FOUND',
 }
 
 /** Every code, for exhaustive checks in tests and locale files. */

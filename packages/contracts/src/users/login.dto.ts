@@ -1,5 +1,6 @@
 import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { LocalizedDto } from '../common/localized.dto';
+import { COUNTRY_CODE_PATTERN, INVITE_CODE_MAX_LENGTH, PHONE_PATTERN, SMS_CODE_PATTERN } from './account-constants';
 
 export const LOGIN_TYPES = ['username', 'phone'] as const;
 export type LoginType = (typeof LOGIN_TYPES)[number];
@@ -12,7 +13,8 @@ export const USER_NAME_MAX_LENGTH = 32;
 export const USER_NAME_PATTERN = /^[\p{L}\p{N}_.-]+$/u;
 
 /**
- * `POST /api/user/login`. With `type: 'username'` a new name registers and an existing one signs in.
+ * `POST /api/user/login`. With `type: 'username'` a new name registers and an existing one signs in;
+ * with `type: 'phone'` a code sent with type `login` signs in (or registers) by phone.
  */
 export class LoginDto extends LocalizedDto {
   @IsIn(LOGIN_TYPES as unknown as string[])
@@ -33,21 +35,24 @@ export class LoginDto extends LocalizedDto {
 
   @IsOptional()
   @IsString()
-  @MaxLength(32)
+  @MaxLength(INVITE_CODE_MAX_LENGTH)
   inviteCode?: string;
 
-  @IsOptional()
+  /** The national number, digits only. */
+  @ValidateIf((o: LoginDto) => o.type === 'phone')
   @IsString()
-  @MaxLength(15)
+  @Matches(PHONE_PATTERN, { message: 'phoneNum must be 6 to 15 digits' })
   phoneNum?: string;
 
-  @IsOptional()
+  /** The 6-digit code sent by SMS. */
+  @ValidateIf((o: LoginDto) => o.type === 'phone')
   @IsString()
-  @MaxLength(16)
+  @Matches(SMS_CODE_PATTERN, { message: 'verifyCode must be 6 digits' })
   verifyCode?: string;
 
-  @IsOptional()
+  /** The country calling code without plus sign, e.g. 86 or 1. */
+  @ValidateIf((o: LoginDto) => o.type === 'phone')
   @IsString()
-  @MaxLength(4)
+  @Matches(COUNTRY_CODE_PATTERN, { message: 'countryCode must be 1 to 3 digits' })
   countryCode?: string;
 }

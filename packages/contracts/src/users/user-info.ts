@@ -9,11 +9,23 @@ export interface UserInfo {
   phoneVerifiedAt: string | null;
 }
 
-/** `data` of a successful login. */
+/**
+ * `data` of a successful login. When a phone login finds both identities of one person (see the
+ * Swagger description of POST /api/user/login), both tokens come back and `userInfo.token` /
+ * `userInfo.phoneToken` describe the two choices.
+ */
 export interface LoginData {
+  /** The user-name identity (or the only identity). */
   token?: string;
+  /** The identity registered by phone; present only when there is a choice to make. */
   phoneToken?: string;
-  userInfo: UserInfo;
+  userInfo: LoginUserInfo;
+}
+
+/** The signed-in user; with a choice to make, also the two identities to choose from. */
+export interface LoginUserInfo extends UserInfo {
+  token?: UserInfo;
+  phoneToken?: UserInfo;
 }
 
 /** The payload of the three-part signed login token. */

@@ -1,5 +1,6 @@
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { ManuscriptUpload } from '../../features/files/components/manuscript-upload';
 import { CreateStoryForm } from '../../features/stories/components/create-story-form';
 import './screens.css';
 
@@ -18,7 +19,7 @@ export function CreateRoute() {
         </div>
       </div>
       <div className="tl-panel tl-panel--form">
-        <CreateStoryForm />
+        <CreateStoryForm renderUpload={(field) => <ManuscriptUpload {...field} />} />
       </div>
     </div>
   );

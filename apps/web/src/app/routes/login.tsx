@@ -1,6 +1,8 @@
+import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { LoginCard } from '../../features/auth/components/login-card';
 import { LoginHero } from '../../features/auth/components/login-hero';
+import { track } from '../../lib/analytics';
 import { resolvePostLoginPath } from '../../lib/login-path';
 import './login.css';
 
@@ -9,13 +11,19 @@ export function LoginRoute() {
   const navigate = useNavigate();
   const inviteCode = searchParams.get('invite_code') ?? undefined;
 
+  useEffect(() => {
+    track('login_page_view');
+  }, []);
+
   return (
     <div className="tl-login">
       <LoginHero />
       <div className="tl-login__card-wrap">
         <LoginCard
           initialInviteCode={inviteCode}
-          onSuccess={() => navigate(resolvePostLoginPath(searchParams.toString()), { replace: true })}
+          onSuccess={(how) =>
+            navigate(how === 'chosen' ? '/stories' : resolvePostLoginPath(searchParams.toString()), { replace: true })
+          }
         />
       </div>
     </div>

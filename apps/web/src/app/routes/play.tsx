@@ -3,6 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Skeleton, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
+import { ArchiveButton } from '../../features/archives/components/archive-button';
+import { ExportMenu } from '../../features/files/components/export-menu';
 import { PlayScreen } from '../../features/play/components/play-screen';
 import { useStory } from '../../features/stories/api/get-story';
 import { storyKeys } from '../../features/stories/api/story-keys';
@@ -51,6 +53,8 @@ function PlayStory({ story }: { story: StoryData }) {
         queryClient.setQueryData<StoryData>(storyKeys.detail(story.id), (old) => (old ? { ...old, ...change } : old))
       }
       publishMenu={<PublishMenu story={story} />}
+      recordButton={<ArchiveButton storyId={story.id} />}
+      exportMenu={<ExportMenu content={story.main_text} name={story.name} />}
     />
   );
 }

@@ -9,16 +9,22 @@ import {
 } from '@ant-design/icons';
 import type { UserInfo } from '@taleloom/contracts';
 import { App, Avatar, Button, Dropdown, type MenuProps } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLogout } from '../hooks/use-logout';
+import { AccountDialog } from './account-dialog';
+import { BindPhoneDialog } from './bind-phone-dialog';
+import { InviteDialog } from './invite-dialog';
+import { ResetPasswordDialog } from './reset-password-dialog';
 import './user-menu.css';
 
-type ComingSoonKey = 'account' | 'powerDetails' | 'invite' | 'bindPhone' | 'resetPassword';
+type DialogKey = 'account' | 'invite' | 'bindPhone' | 'resetPassword';
+type MenuKey = DialogKey | 'powerDetails';
 
 interface UserMenuProps {
   userInfo: UserInfo | null;
-  /** What an item opens; the app layer supplies dialogs from other features. Missing ones say "coming soon". */
-  actions?: Partial<Record<ComingSoonKey, () => void>>;
+  /** What an item opens instead of this feature's own dialog; the app layer supplies other features' dialogs (power details). */
+  actions?: Partial<Record<MenuKey, () => void>>;
 }
 
 /** The signed-in user's menu: name and power on top, account actions, logout. */
@@ -29,11 +35,14 @@ export function UserMenu({ userInfo, actions }: UserMenuProps) {
   const name = userInfo?.userName ?? '';
   const power = new Intl.NumberFormat(i18n.language).format(userInfo?.points ?? 0);
 
-  // The account dialogs arrive in a later issue; until then each item says so.
-  const showComingSoon = (key: ComingSoonKey) => {
+  const [dialog, setDialog] = useState<DialogKey | null>(null);
+  const close = () => setDialog(null);
+
+  // Power details comes from the power feature through `actions`; without it the item says so.
+  const showComingSoon = () => {
     modal.info({
       title: t('common.comingSoon'),
-      content: t('common.comingSoonBody', { feature: t(`userMenu.${key}`) }),
+      content: t('common.comingSoonBody', { feature: t('userMenu.powerDetails') }),
       okText: t('common.ok'),
       centered: true,
     });
@@ -60,46 +69,54 @@ export function UserMenu({ userInfo, actions }: UserMenuProps) {
   ] as MenuProps['items'];
 
   return (
-    <Dropdown
-      trigger={['click']}
-      placement="bottomRight"
-      menu={{
-        items,
-        onClick: ({ key }) => {
-          if (key === 'logout') logout();
-          else if (actions?.[key as ComingSoonKey]) actions[key as ComingSoonKey]!();
-          else showComingSoon(key as ComingSoonKey);
-        },
-      }}
-      popupRender={(menu) => (
-        <div className="tl-user-menu">
-          <div className="tl-user-menu__header" data-testid="user-menu-header">
-            <Avatar size={40} icon={<UserOutlined aria-hidden="true" />} className="tl-user-menu__avatar" />
-            <div className="tl-user-menu__who">
-              <div className="tl-user-menu__name" data-testid="user-menu-name">
-                {name}
-              </div>
-              <div className="tl-user-menu__power" data-testid="user-menu-power-value">
-                <ThunderboltFilled aria-hidden="true" />
-                <span>
-                  {t('userMenu.power')} {power}
-                </span>
+    <>
+      <Dropdown
+        trigger={['click']}
+        placement="bottomRight"
+        menu={{
+          items,
+          onClick: ({ key }) => {
+            const action = actions?.[key as MenuKey];
+            if (key === 'logout') logout();
+            else if (action) action();
+            else if (key === 'powerDetails') showComingSoon();
+            else setDialog(key as DialogKey);
+          },
+        }}
+        popupRender={(menu) => (
+          <div className="tl-user-menu">
+            <div className="tl-user-menu__header" data-testid="user-menu-header">
+              <Avatar size={40} icon={<UserOutlined aria-hidden="true" />} className="tl-user-menu__avatar" />
+              <div className="tl-user-menu__who">
+                <div className="tl-user-menu__name" data-testid="user-menu-name">
+                  {name}
+                </div>
+                <div className="tl-user-menu__power" data-testid="user-menu-power-value">
+                  <ThunderboltFilled aria-hidden="true" />
+                  <span>
+                    {t('userMenu.power')} {power}
+                  </span>
+                </div>
               </div>
             </div>
+            {menu}
           </div>
-          {menu}
-        </div>
-      )}
-    >
-      <Button
-        type="text"
-        className="tl-topbar__button tl-topbar__user"
-        data-testid="user-menu-trigger"
-        aria-label={name ? t('userMenu.open', { name }) : t('userMenu.openAnonymous')}
+        )}
       >
-        <Avatar size={28} icon={<UserOutlined aria-hidden="true" />} />
-        <span className="tl-topbar__user-name">{name}</span>
-      </Button>
-    </Dropdown>
+        <Button
+          type="text"
+          className="tl-topbar__button tl-topbar__user"
+          data-testid="user-menu-trigger"
+          aria-label={name ? t('userMenu.open', { name }) : t('userMenu.openAnonymous')}
+        >
+          <Avatar size={28} icon={<UserOutlined aria-hidden="true" />} />
+          <span className="tl-topbar__user-name">{name}</span>
+        </Button>
+      </Dropdown>
+      <AccountDialog open={dialog === 'account'} userInfo={userInfo} onClose={close} />
+      <InviteDialog open={dialog === 'invite'} userID={userInfo?.userID} onClose={close} />
+      <BindPhoneDialog open={dialog === 'bindPhone'} onClose={close} />
+      <ResetPasswordDialog open={dialog === 'resetPassword'} userInfo={userInfo} onClose={close} />
+    </>
   );
 }

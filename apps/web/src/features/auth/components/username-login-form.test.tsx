@@ -81,14 +81,15 @@ describe('username login', () => {
     expect(router.state.location.pathname).toBe('/login');
   });
 
-  it('defaults to the phone tab in Chinese, whose notice switches to the username tab', async () => {
+  it('defaults to the phone tab in Chinese, with the username tab one click away', async () => {
+    mockFetch(() => jsonResponse({ status: 'success', message: 'ok', data: {} }));
     const { i18n } = await import('../../../lib/i18n');
     await i18n.changeLanguage('zh-CN');
     renderApp('/login');
-    const useUsername = await screen.findByTestId('login-use-username');
+    expect(await screen.findByTestId('phone-login-form')).toBeVisible();
     expect(screen.queryByTestId('login-username-input')).toBeNull();
     await act(async () => {
-      fireEvent.click(useUsername);
+      fireEvent.click(screen.getByTestId('login-tab-username'));
     });
     expect(await screen.findByTestId('login-username-input')).toBeVisible();
   });

@@ -9,6 +9,7 @@ import {
 import { App, Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { HoldToRevealPassword } from '../../../components/hold-to-reveal-password';
+import { track } from '../../../lib/analytics';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useLoginMutation } from '../api/login';
 
@@ -116,11 +117,15 @@ export function UsernameLoginForm({ initialInviteCode, onSuccess }: UsernameLogi
           prefix={<TagOutlined aria-hidden="true" />}
           placeholder={t('login.inviteCodePlaceholder')}
           autoComplete="off"
+          onClick={() => track('invite_code_click', { method: 'username' })}
           data-testid="login-invite-input"
         />
       </Form.Item>
       <Form.Item className="tl-login-form__submit">
-        <Button type="primary" htmlType="submit" block loading={loginMutation.isPending} data-testid="login-submit">
+        <Button type="primary" htmlType="submit" block loading={loginMutation.isPending}
+          onClick={() => track('login_button_click', { method: 'username' })}
+          data-testid="login-submit"
+        >
           {t('login.submit')}
         </Button>
       </Form.Item>

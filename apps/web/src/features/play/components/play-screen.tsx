@@ -28,6 +28,9 @@ export interface PlayScreenProps {
   /** Local changes the server already made (an accepted turn, a folded summary). */
   onLocalChange: (change: Partial<StoryData>) => void;
   publishMenu: ReactNode;
+  /** The archive (record) and export controls, when those features are there. */
+  recordButton?: ReactNode;
+  exportMenu?: ReactNode;
 }
 
 // The toolbar hides on very short windows (a phone in landscape with the keyboard open).
@@ -43,7 +46,7 @@ function withTextDefaults(story: StoryData): StoryData {
 
 /** The play screen (spec section 2): write a line, watch the continuation stream in, shape it. */
 export function PlayScreen(props: PlayScreenProps) {
-  const { title, onSave, onLocalChange, publishMenu } = props;
+  const { title, onSave, onLocalChange, publishMenu, recordButton, exportMenu } = props;
   const story = useMemo(() => withTextDefaults(props.story), [props.story]);
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -123,6 +126,8 @@ export function PlayScreen(props: PlayScreenProps) {
           model={model}
           onModelChange={changeModel}
           publishMenu={publishMenu}
+          recordButton={recordButton}
+          exportMenu={exportMenu}
         />
       ) : null}
       <div className="tl-play__title-row">

@@ -20,9 +20,11 @@ export interface PlayToolbarProps {
   model: string;
   onModelChange: (value: string) => void;
   publishMenu: ReactNode;
+  recordButton?: ReactNode;
+  exportMenu?: ReactNode;
 }
 
-/** The play toolbar (spec section 2): features not built yet are shown disabled with "coming soon". */
+/** The play toolbar (spec section 2): features not built yet (task; record and export when not passed in) show disabled with "coming soon". */
 export function PlayToolbar(props: PlayToolbarProps) {
   const { t } = useTranslation();
   const soon = (node: ReactNode) => <Tooltip title={t('play.comingSoon')}>{node}</Tooltip>;
@@ -37,24 +39,26 @@ export function PlayToolbar(props: PlayToolbarProps) {
       >
         <span className="tl-play-toolbar__label">{t('play.settings')}</span>
       </Button>
-      {soon(
-        <Button icon={<FolderOpenOutlined aria-hidden="true" />} disabled data-testid="toolbar-record">
-          <span className="tl-play-toolbar__label">{t('play.record')}</span>
-        </Button>,
-      )}
+      {props.recordButton ??
+        soon(
+          <Button icon={<FolderOpenOutlined aria-hidden="true" />} disabled data-testid="toolbar-record">
+            <span className="tl-play-toolbar__label">{t('play.record')}</span>
+          </Button>,
+        )}
       <span className="tl-play-toolbar__publish">{props.publishMenu}</span>
       {soon(
         <Button icon={<CheckSquareOutlined aria-hidden="true" />} disabled data-testid="toolbar-task">
           <span className="tl-play-toolbar__label">{t('play.task')}</span>
         </Button>,
       )}
-      {soon(
-        <Dropdown menu={{ items: [] }} disabled>
-          <Button icon={<DownloadOutlined aria-hidden="true" />} disabled data-testid="toolbar-export">
-            <span className="tl-play-toolbar__label">{t('play.export')}</span>
-          </Button>
-        </Dropdown>,
-      )}
+      {props.exportMenu ??
+        soon(
+          <Dropdown menu={{ items: [] }} disabled>
+            <Button icon={<DownloadOutlined aria-hidden="true" />} disabled data-testid="toolbar-export">
+              <span className="tl-play-toolbar__label">{t('play.export')}</span>
+            </Button>
+          </Dropdown>,
+        )}
       <Button icon={<EditOutlined aria-hidden="true" />} disabled={props.locked} onClick={props.onEdit} data-testid="toolbar-edit">
         <span className="tl-play-toolbar__label">{t('play.editText')}</span>
       </Button>

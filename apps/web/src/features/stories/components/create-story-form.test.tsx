@@ -11,7 +11,7 @@ describe('the create screen', () => {
     );
     const { router } = renderApp('/create');
     const name = await screen.findByTestId('create-name', {}, { timeout: 5000 });
-    expect(screen.getByTestId('create-upload')).toBeDisabled();
+    expect(screen.getByTestId('create-upload')).toBeEnabled();
     expect(screen.getByText('Optional, 2 to 200 characters')).toBeInTheDocument();
     const prologue = screen.getByTestId('create-prologue');
     fireEvent.change(name, { target: { value: 'A' } });

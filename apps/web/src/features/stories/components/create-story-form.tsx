@@ -9,6 +9,7 @@ import {
   type PlayMode,
 } from '@taleloom/contracts';
 import { App, Button, Collapse, Form, Input, Select, Tooltip, Typography } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { isApiClientError } from '../../../lib/api-client';
@@ -25,8 +26,17 @@ interface CreateStoryValues {
 
 const FIELDS = ['name', 'prologue_and_characters', 'role', 'play_mode'] as const;
 
-/** The create screen's form (spec section 2 "Create screen", rules of section 5). */
-export function CreateStoryForm() {
+/** Access to the prologue field for a file import placed in the form by the route. */
+export interface PrologueField {
+  getText: () => string;
+  setText: (text: string) => void;
+}
+
+/**
+ * The create screen's form (spec section 2 "Create screen", rules of section 5). The file import comes
+ * from another feature, so the route passes it in through `renderUpload`.
+ */
+export function CreateStoryForm({ renderUpload }: { renderUpload?: (field: PrologueField) => ReactNode } = {}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
@@ -95,11 +105,21 @@ export function CreateStoryForm() {
         />
       </Form.Item>
       <Form.Item label={t('create.upload')} extra={t('create.uploadHint')}>
-        <Tooltip title={t('common.comingSoon')}>
-          <Button icon={<UploadOutlined aria-hidden="true" />} disabled data-testid="create-upload">
-            {t('create.uploadButton')}
-          </Button>
-        </Tooltip>
+        {renderUpload ? (
+          renderUpload({
+            getText: () => form.getFieldValue('prologue_and_characters') ?? '',
+            setText: (text) => {
+              form.setFieldValue('prologue_and_characters', text);
+              void form.validateFields(['prologue_and_characters']).catch(() => undefined);
+            },
+          })
+        ) : (
+          <Tooltip title={t('common.comingSoon')}>
+            <Button icon={<UploadOutlined aria-hidden="true" />} disabled data-testid="create-upload">
+              {t('create.uploadButton')}
+            </Button>
+          </Tooltip>
+        )}
       </Form.Item>
       <Form.Item
         name="role"

@@ -1,5 +1,6 @@
 import type { StoryData } from '@taleloom/contracts';
-import { Alert, Skeleton, Spin, Typography } from 'antd';
+import { Alert, Skeleton, Space, Spin, Typography } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useStory } from '../api/get-story';
@@ -12,7 +13,7 @@ import './stories.css';
  * What /play shows until the play screen arrives: opening a story by the rules of spec section 4,
  * then its title, text and the publish / share controls.
  */
-export function StoryPreview({ id }: { id: string | null }) {
+export function StoryPreview({ id, renderActions }: { id: string | null; renderActions?: (story: StoryData) => ReactNode }) {
   const { t } = useTranslation();
   const phase = useOpenStory(id);
   const story = useStory(id, phase === 'ready');
@@ -27,10 +28,10 @@ export function StoryPreview({ id }: { id: string | null }) {
   }
   if (phase !== 'ready' || story.isPending) return <div className="tl-page"><Skeleton active paragraph={{ rows: 8 }} /></div>;
   if (story.isError) return <div className="tl-page"><Alert type="error" showIcon title={getErrorMessage(story.error, t)} /></div>;
-  return <StoryView story={story.data} />;
+  return <StoryView story={story.data} renderActions={renderActions} />;
 }
 
-function StoryView({ story }: { story: StoryData }) {
+function StoryView({ story, renderActions }: { story: StoryData; renderActions?: (story: StoryData) => ReactNode }) {
   const { t } = useTranslation();
   const title = formatStoryTitle(story, t('stories.untitled'));
   return (
@@ -39,7 +40,10 @@ function StoryView({ story }: { story: StoryData }) {
         <Typography.Title level={3} className="tl-page__title" data-testid="play-title">
           {title}
         </Typography.Title>
-        {story.isOwner ? <PublishMenu story={story} /> : null}
+        <Space wrap>
+          {renderActions?.(story)}
+          {story.isOwner ? <PublishMenu story={story} /> : null}
+        </Space>
       </div>
       <div className="tl-panel">
         <Typography.Paragraph className="tl-story-text" data-testid="play-text">

@@ -1,0 +1,57 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ErrorCode, EXPORT_EXTENSIONS, type ExportDto, type ExportFormat, type Language } from '@taleloom/contracts';
+import { AppException } from '../common/app-exception';
+import { fileTimestamp, safeFileNamePart } from './exporters/content-disposition';
+import { exportDocx } from './exporters/export-docx';
+import { exportHtml } from './exporters/export-html';
+import { exportRtf } from './exporters/export-rtf';
+
+export interface ExportedFile {
+  body: Buffer;
+  contentType: string;
+  fileName: string;
+}
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  markdown: 'text/markdown; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  rtf: 'application/rtf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+
+/** The product's name in each language, the first part of every exported file's name. */
+export const PRODUCT_NAME: Record<Language, string> = { en: 'TaleLoom', 'zh-CN': '织梦故事' };
+const UNTITLED: Record<Language, string> = { en: 'Untitled', 'zh-CN': '未命名' };
+
+/** Turns story text into a downloadable file of the chosen format. */
+@Injectable()
+export class ExportService {
+  private readonly logger = new Logger(ExportService.name);
+
+  async export(dto: ExportDto, language: Language, now = new Date()): Promise<ExportedFile> {
+    const story = safeFileNamePart(dto.name ?? '') || UNTITLED[language];
+    const fileName = `${PRODUCT_NAME[language]}-${story}-${fileTimestamp(now)}.${EXPORT_EXTENSIONS[dto.format]}`;
+    const title = dto.name?.trim() || UNTITLED[language];
+    try {
+      return { body: await this.render(dto.content, dto.format, title, language), contentType: CONTENT_TYPES[dto.format], fileName };
+    } catch (err) {
+      this.logger.error(`export to ${dto.format} failed: ${(err as Error).stack ?? String(err)}`);
+      throw new AppException(ErrorCode.EXPORT_FAILED);
+    }
+  }
+
+  private async render(content: string, format: ExportFormat, title: string, language: Language): Promise<Buffer> {
+    switch (format) {
+      case 'markdown':
+      case 'txt':
+        return Buffer.from(content, 'utf8');
+      case 'html':
+        return Buffer.from(exportHtml(content, title, language), 'utf8');
+      case 'rtf':
+        return Buffer.from(exportRtf(content), 'latin1');
+      case 'docx':
+        return exportDocx(content, title);
+    }
+  }
+}

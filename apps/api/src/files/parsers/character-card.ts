@@ -1,0 +1,119 @@
+import type { CharacterCardSpec, Language } from '@taleloom/contracts';
+import { ErrorCode } from '@taleloom/contracts';
+import { AppException } from '../../common/app-exception';
+import { readPngTextChunks } from './png-chunks';
+
+/** The fields of a V1/V2/V3 card this product uses (spec: peers.md "Character cards"). */
+export interface CardData {
+  name: string;
+  description: string;
+  personality: string;
+  scenario: string;
+  first_mes: string;
+  mes_example: string;
+  system_prompt: string;
+  alternate_greetings: string[];
+  book: { keys: string[]; content: string }[];
+}
+
+export interface ParsedCard {
+  spec: CharacterCardSpec;
+  data: CardData;
+}
+
+const MAX_BOOK_ENTRIES = 2000;
+
+/** Reads the card from a PNG: `ccv3` first, then `chara`; each base64 of UTF-8 JSON. */
+export function readCharacterCard(png: Buffer): ParsedCard {
+  const texts = readPngTextChunks(png);
+  for (const keyword of ['ccv3', 'chara']) {
+    for (const chunk of texts.filter((t) => t.keyword.toLowerCase() === keyword)) {
+      const card = decodeCard(chunk.text);
+      if (card) return card;
+    }
+  }
+  throw new AppException(ErrorCode.CHARACTER_CARD_MISSING);
+}
+
+function decodeCard(base64: string): ParsedCard | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(base64.trim(), 'base64').toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (!json || typeof json !== 'object') return null;
+  const root = json as Record<string, unknown>;
+  const spec: CharacterCardSpec =
+    root.spec === 'chara_card_v3' ? 'v3' : root.spec === 'chara_card_v2' ? 'v2' : 'v1';
+  const fields = (spec === 'v1' ? root : root.data) as Record<string, unknown> | undefined;
+  if (!fields || typeof fields !== 'object') return null;
+  const data: CardData = {
+    name: str(fields.name) || str(fields.nickname),
+    description: str(fields.description),
+    personality: str(fields.personality),
+    scenario: str(fields.scenario),
+    first_mes: str(fields.first_mes),
+    mes_example: str(fields.mes_example),
+    system_prompt: str(fields.system_prompt),
+    alternate_greetings: Array.isArray(fields.alternate_greetings) ? fields.alternate_greetings.map(str).filter(Boolean) : [],
+    book: bookEntries(fields.character_book),
+  };
+  const hasAnything = Object.values(data).some((v) => (Array.isArray(v) ? v.length > 0 : v !== ''));
+  return hasAnything ? { spec, data } : null;
+}
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v.trim() : '';
+}
+
+function bookEntries(book: unknown): CardData['book'] {
+  const entries = (book as { entries?: unknown } | null)?.entries;
+  if (!Array.isArray(entries)) return [];
+  return entries
+    .slice(0, MAX_BOOK_ENTRIES)
+    .filter((e): e is Record<string, unknown> => !!e && typeof e === 'object' && (e as { enabled?: unknown }).enabled !== false)
+    .map((e) => ({ keys: Array.isArray(e.keys) ? e.keys.map(str).filter(Boolean) : [], content: str(e.content) }))
+    .filter((e) => e.content);
+}
+
+const HEADINGS: Record<Language, Record<string, string>> = {
+  en: {
+    character: 'Character', description: 'Description', personality: 'Personality', scenario: 'Scenario',
+    system: 'System prompt', examples: 'Example dialogue', book: 'World info', alternates: 'Alternate openings',
+    prologue: 'Prologue',
+  },
+  'zh-CN': {
+    character: '角色', description: '角色描述', personality: '性格', scenario: '场景', system: '系统提示词',
+    examples: '对话示例', book: '世界设定', alternates: '备选开场', prologue: '开场白',
+  },
+};
+
+/**
+ * Turns a card into the create screen's "prologue and character settings" text: the settings first,
+ * the opening message last so the story continues from it. `{{char}}`/`<BOT>` become the name;
+ * `<USER>` becomes `{{user}}` (the player's role is chosen on the create screen).
+ */
+export function cardToText({ data }: ParsedCard, language: Language): string {
+  const h = HEADINGS[language];
+  const sections: string[] = [];
+  const add = (title: string, body: string) => {
+    if (body) sections.push(`【${title}】\n${body}`);
+  };
+  add(h.character, data.name);
+  add(h.description, data.description);
+  add(h.personality, data.personality);
+  add(h.scenario, data.scenario);
+  add(h.system, data.system_prompt);
+  add(h.examples, data.mes_example);
+  add(h.book, data.book.map((e) => (e.keys.length ? `${e.keys.join(', ')}: ${e.content}` : e.content)).join('\n'));
+  add(h.alternates, data.alternate_greetings.map((g, i) => `${i + 1}. ${g}`).join('\n'));
+  add(h.prologue, data.first_mes);
+  return replaceMacros(sections.join('\n\n'), data.name);
+}
+
+function replaceMacros(text: string, name: string): string {
+  return text
+    .replace(/\{\{char\}\}|<BOT>/gi, () => name || '{{char}}')
+    .replace(/\{\{user\}\}|<USER>/gi, '{{user}}');
+}

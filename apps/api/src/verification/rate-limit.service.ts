@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { ErrorCode } from '@taleloom/contracts';
+import { Model } from 'mongoose';
+import { AppException } from '../common/app-exception';
+import { Clock } from './clock';
+import { RateLimitCounter } from './rate-limit.schema';
+import { SerialWrites } from './serial-writes';
+
+/** Fixed-window limits stored in MongoDB, so they hold across instances. */
+@Injectable()
+export class RateLimitService {
+  constructor(
+    @InjectModel(RateLimitCounter.name) private readonly counters: Model<RateLimitCounter>,
+    private readonly clock: Clock,
+    private readonly serial: SerialWrites,
+  ) {}
+
+  /** Counts one hit on `name`; TOO_MANY_REQUESTS once more than `limit` hits fall in the window. */
+  async hit(name: string, limit: number, windowSeconds: number): Promise<void> {
+    const now = this.clock.now().getTime();
+    const windowMs = windowSeconds * 1000;
+    const index = Math.floor(now / windowMs);
+    const key = `${name}:${index}`;
+    const expiresAt = new Date((index + 1) * windowMs);
+    const counter = await this.serial.run(() => upsertInc(this.counters, key, expiresAt));
+    if (counter > limit) {
+      throw new AppException(ErrorCode.TOO_MANY_REQUESTS, undefined, {
+        retryAfterSeconds: Math.ceil((expiresAt.getTime() - now) / 1000),
+      });
+    }
+  }
+}
+
+// One atomic $inc; on real MongoDB two first hits can race on the unique key, so a duplicate retries once.
+async function upsertInc(model: Model<RateLimitCounter>, key: string, expiresAt: Date): Promise<number> {
+  const run = () =>
+    model
+      .findOneAndUpdate({ key }, { $inc: { count: 1 }, $setOnInsert: { expiresAt } }, { upsert: true, new: true })
+      .lean()
+      .exec();
+  try {
+    return (await run())!.count;
+  } catch (error) {
+    if ((error as { code?: number }).code !== 11000) throw error;
+    return (await run())!.count;
+  }
+}

@@ -1,0 +1,121 @@
+import { MobileOutlined } from '@ant-design/icons';
+import { FIRST_PHONE_BIND_POWER, PHONE_MAX_LENGTH, PHONE_MIN_LENGTH, SMS_CODE_LENGTH } from '@taleloom/contracts';
+import { App, Form, Input, Modal, Space, Typography, type ButtonProps } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { getErrorMessage } from '../../../lib/error-message';
+import { useBindMobileMutation } from '../api/bind-mobile';
+import { useCountryCodesQuery } from '../api/get-country-codes';
+import { sendSms } from '../api/send-sms';
+import { CountryCodeSelect, defaultCountryCode } from './country-code-select';
+import { SmsCodeInput } from './sms-code-input';
+
+interface BindValues {
+  countryCode: string;
+  phoneNum: string;
+  smsCode: string;
+}
+
+interface BindPhoneDialogProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+/** Country code (+86 for Chinese, +1 otherwise), phone, code with a 60-second countdown; confirm or cancel. */
+export function BindPhoneDialog({ open, onClose }: BindPhoneDialogProps) {
+  const { t, i18n } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<BindValues>();
+  const countryCodes = useCountryCodesQuery();
+  const bind = useBindMobileMutation();
+
+  const send = async () => {
+    try {
+      await form.validateFields(['countryCode', 'phoneNum']);
+    } catch {
+      return null;
+    }
+    const { countryCode, phoneNum } = form.getFieldsValue();
+    return sendSms({ type: 'register', countryCode, phoneNum });
+  };
+
+  const submit = async () => {
+    const values = await form.validateFields();
+    bind.mutate(values, {
+      onSuccess: (userInfo) => {
+        const power = new Intl.NumberFormat(i18n.language).format(userInfo.points);
+        void message.success({ key: 'sms-result', content: t('bindPhone.success', { power }) });
+        form.resetFields();
+        onClose();
+      },
+      onError: (error) => void message.error(`${t('bindPhone.failed')} ${getErrorMessage(error, t)}`),
+    });
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={t('userMenu.bindPhone')}
+      onCancel={onClose}
+      onOk={() => void submit().catch(() => undefined)}
+      okText={t('common.confirm')}
+      cancelText={t('common.cancel')}
+      confirmLoading={bind.isPending}
+      okButtonProps={{ 'data-testid': 'bind-confirm' } as ButtonProps}
+      centered
+      destroyOnHidden
+      data-testid="bind-phone-dialog"
+    >
+      <Typography.Paragraph type="secondary">
+        {t('account.bindHint', { power: new Intl.NumberFormat(i18n.language).format(FIRST_PHONE_BIND_POWER) })}
+      </Typography.Paragraph>
+      <Form<BindValues>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        initialValues={{ countryCode: defaultCountryCode(i18n.language) }}
+        preserve={false}
+      >
+        <Form.Item label={t('phone.phoneNum')} required>
+          <Space.Compact block>
+            <Form.Item name="countryCode" noStyle rules={[{ required: true }]}>
+              <CountryCodeSelect codes={countryCodes.data} loading={countryCodes.isLoading} data-testid="bind-country-code" />
+            </Form.Item>
+            <Form.Item
+              name="phoneNum"
+              noStyle
+              rules={[
+                { required: true, message: t('phone.phoneRequired') },
+                { pattern: /^\d+$/, message: t('phone.phoneInvalid') },
+                { min: PHONE_MIN_LENGTH, max: PHONE_MAX_LENGTH, message: t('phone.phoneInvalid') },
+              ]}
+            >
+              <Input
+                prefix={<MobileOutlined aria-hidden="true" />}
+                placeholder={t('phone.phonePlaceholder')}
+                inputMode="tel"
+                maxLength={PHONE_MAX_LENGTH}
+                data-testid="bind-phone-input"
+              />
+            </Form.Item>
+          </Space.Compact>
+        </Form.Item>
+        <Form.Item noStyle shouldUpdate>
+          {() => {
+            const errors = form.getFieldError('phoneNum');
+            return errors.length ? <div className="ant-form-item-explain-error tl-field-error">{errors[0]}</div> : null;
+          }}
+        </Form.Item>
+        <Form.Item
+          name="smsCode"
+          label={t('phone.code')}
+          rules={[
+            { required: true, message: t('phone.codeRequired') },
+            { len: SMS_CODE_LENGTH, message: t('phone.codeLength', { length: SMS_CODE_LENGTH }) },
+          ]}
+        >
+          <SmsCodeInput onSend={send} testIdPrefix="bind" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
