@@ -55,12 +55,15 @@ export function useTurn(storyId: string, modelName: string, callbacks: TurnCallb
   const busy = useRef(false);
   const pollTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const alive = useRef(true);
+  // Bumped by every send: a pending-turn answer that started before a send is stale on arrival.
+  const epoch = useRef(0);
 
   const poll = useCallback(async () => {
     clearTimeout(pollTimer.current);
+    const started = epoch.current;
     try {
       const pending = await getPendingTurn(storyId);
-      if (!alive.current) return;
+      if (!alive.current || started !== epoch.current) return;
       setView(fromPending(pending));
       if (pending.state === 'generating') pollTimer.current = setTimeout(() => void poll(), POLL_MS);
     } catch (error) {
@@ -104,6 +107,8 @@ export function useTurn(storyId: string, modelName: string, callbacks: TurnCallb
       }
       busy.current = true;
       lastSend.current = now;
+      epoch.current++;
+      clearTimeout(pollTimer.current);
       try {
         if (!regenerate && !(await accept())) return false;
         setView({ ...EMPTY, phase: 'generating', role, input: content });
