@@ -1,6 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
 import { ErrorCode, type BindMobileDto, type LoginDto, type ResetPasswordDto, type SendSmsDto } from '@taleloom/contracts';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,13 +10,13 @@ import { validateEnv } from '../src/config/env.validation';
 import type { DatabaseHandle } from '../src/database/embedded-database';
 import { OutboxSmsSender } from '../src/verification/sms/outbox-sms.sender';
 import { SmsSender } from '../src/verification/sms/sms-sender';
+import { startDiskStandIn } from './support/start-disk-stand-in';
 import { TEST_JWT_SECRET } from './test-app';
 
 // `pnpm start` with no MONGODB_URI offline runs the stand-in ON DISK, which keeps Dates and ObjectIds as
 // strings and does not apply concurrent writes atomically: the once-only rules must hold there too.
 describe('account rules on the embedded stand-in on disk', () => {
   let dir: string;
-  let server: ChildProcess | undefined;
   let database: DatabaseHandle;
   let app: INestApplication;
   let outbox: OutboxSmsSender;
@@ -25,22 +24,7 @@ describe('account rules on the embedded stand-in on disk', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'taleloom-disk-'));
-    // The stand-in is ESM-only and cannot start inside a jest worker: a child process runs it.
-    server = spawn(process.execPath, ['-r', '@swc-node/register', 'test/support/disk-stand-in.ts', join(dir, 'db')], {
-      cwd: join(__dirname, '..'),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const uri = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      server!.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /^URI (\S+)$/m.exec(out);
-        if (match) resolve(match[1]);
-      });
-      server!.once('exit', (code) => reject(new Error(`stand-in exited with ${code}`)));
-    });
-    // As startDatabase answers for the stand-in with a data folder.
-    database = { uri, kind: 'stand-in', writesNotAtomic: true, stop: async () => void server?.kill() };
+    database = await startDiskStandIn(join(dir, 'db'));
     const env = validateEnv({
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',

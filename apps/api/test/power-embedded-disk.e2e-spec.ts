@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { PowerReason } from '@taleloom/contracts';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,34 +13,20 @@ import type { DatabaseHandle } from '../src/database/embedded-database';
 import { LedgerStore } from '../src/power/ledger-store';
 import { PowerService } from '../src/power/power.service';
 import { verifyLedger } from '../src/power/verify-ledger';
+import { startDiskStandIn } from './support/start-disk-stand-in';
 import { TEST_JWT_SECRET } from './test-app';
 
 // `pnpm start` without MONGODB_URI keeps the stand-in's data on disk, where concurrent writes to one
 // document are not atomic: the ledger serializes its own writes there. This runs the ledger on it.
 describe('the power ledger on the embedded stand-in with data on disk', () => {
   let database: DatabaseHandle;
-  let server: ChildProcess | undefined;
   let app: INestApplication;
   let db: Connection['db'];
   let power: PowerService;
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'taleloom-disk-'));
-    server = spawn(process.execPath, ['-r', '@swc-node/register', 'test/support/disk-stand-in.ts', join(dataDir, 'db')], {
-      cwd: join(__dirname, '..'),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const uri = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      server!.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /^URI (\S+)$/m.exec(out);
-        if (match) resolve(match[1]);
-      });
-      server!.once('exit', (code) => reject(new Error(`stand-in exited with ${code}`)));
-    });
-    // As startDatabase answers for the stand-in with a data folder.
-    database = { uri, kind: 'stand-in', writesNotAtomic: true, stop: async () => void server?.kill() };
+    database = await startDiskStandIn(join(dataDir, 'db'));
     const env = validateEnv({
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',

@@ -1,4 +1,4 @@
-// Child process for test/power-embedded-disk.e2e-spec.ts: the stand-in with data on disk (it is ESM-only,
+// Child process for start-disk-stand-in.ts: the stand-in with data on disk (it is ESM-only,
 // so it cannot start inside a jest worker). Prints its URI, runs until killed.
 import { startDatabase } from '../../src/database/embedded-database';
 
