@@ -3,7 +3,7 @@ import { crc32 } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage, PHONE, screenshot, uniqueName } from './browser';
+import { launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, uniqueName } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -31,18 +31,7 @@ function cardPng(): Buffer {
 
 async function signedIn(browser: Browser, lang: Lang, viewport?: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page; token: string }> {
   const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN', viewport });
-  const res = await page.request.post('/api/user/login', { data: { type: 'username', userName: uniqueName('filer'), password: 'secret1' } });
-  expect(res.status()).toBe(200);
-  const { token, userInfo } = (await res.json()).data;
-  await context.addInitScript(
-    ([t, u, l]) => {
-      localStorage.setItem('token', t);
-      localStorage.setItem('userInfo', u);
-      localStorage.setItem('lang', l);
-      localStorage.setItem('showGuide', 'false');
-    },
-    [token, JSON.stringify(userInfo), lang] as const,
-  );
+  const { token } = await signUpInBrowser(context, page, lang, 'filer');
   return { context, page, token };
 }
 

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, uniqueName } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -38,22 +38,13 @@ async function withStory(
     viewport: opts.viewport,
     showGuide: opts.showGuide,
   });
-  const login = await page.request.post('/api/user/login', { data: { type: 'username', userName: uniqueName('player'), password: 'secret1' } });
-  const { token, userInfo } = (await login.json()).data;
+  const { token } = await signUpInBrowser(context, page, lang, 'player');
   const created = await page.request.post('/api/llm', {
     headers: { Authorization: `Bearer ${token}` },
     data: { name: lang === 'en' ? 'The late ferry' : '晚点的渡轮', prologue_and_characters: TEXT[lang].prologue, role: opts.role ?? 'Mara' },
   });
   expect(created.status()).toBe(201);
   const storyId = (await created.json()).data.id as string;
-  await context.addInitScript(
-    ([t, u, l]) => {
-      localStorage.setItem('token', t);
-      localStorage.setItem('userInfo', u);
-      localStorage.setItem('lang', l);
-    },
-    [token, JSON.stringify(userInfo), lang] as const,
-  );
   return { context, page, storyId, token };
 }
 

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, uniqueName } from './browser';
+import { launchBrowser, newPage, screenshot, signUpInBrowser, uniqueName } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -13,22 +13,8 @@ type Lang = keyof typeof TEXT;
 /** A signed-in page for a new user, in `lang`, without going through the login form. */
 async function signedIn(browser: Browser, lang: Lang, prefix: string): Promise<{ context: BrowserContext; page: Page; userID: string }> {
   const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN' });
-  const res = await page.request.post('/api/user/login', {
-    data: { type: 'username', userName: uniqueName(prefix), password: 'secret1' },
-  });
-  expect(res.status()).toBe(200);
-  const { token, userInfo } = (await res.json()).data;
-  await context.addInitScript(
-    ([t, u, l]) => {
-      localStorage.setItem('token', t);
-      localStorage.setItem('userInfo', u);
-      localStorage.setItem('lang', l);
-      // These users have not checked in: keep the daily power dialog (tested in power.e2e.ts) closed.
-      localStorage.setItem('powerDialogClosedAt', String(Date.now()));
-    },
-    [token, JSON.stringify(userInfo), lang] as const,
-  );
-  return { context, page, userID: userInfo.userID };
+  const { userID } = await signUpInBrowser(context, page, lang, prefix, { closeDailyPowerDialog: true });
+  return { context, page, userID };
 }
 
 const idOf = (url: string) => new URL(url).searchParams.get('id');

@@ -1,27 +1,8 @@
-import type { StoryListItem } from '@taleloom/contracts';
 import { describe, expect, it } from 'vitest';
+import { storyItem } from '../test-fixtures';
 import { decideOpen, formatSnippet, formatStoryTitle, needsCloneBeforePlay, shareLink, storyBadges } from './story-format';
 
-const item = (over: Partial<StoryListItem> = {}): StoryListItem => ({
-  id: 'a'.repeat(24),
-  name: 'The Dragon',
-  level: 0,
-  clonedFrom: null,
-  storyNo: 7,
-  time: 1_700_000_000,
-  userID: 'u1',
-  permission: '0',
-  pinToTop: false,
-  recovery_point: false,
-  'first-line': 'Once upon a time.',
-  'last-line': 'The end.',
-  unique_user_count: 0,
-  penetration_story_total_rounds: 0,
-  story_average_rounds: 0,
-  additional_story_count: 0,
-  story_average_count: 0,
-  ...over,
-});
+const item = storyItem;
 
 describe('formatStoryTitle', () => {
   it('shows the name of an original story', () => {
