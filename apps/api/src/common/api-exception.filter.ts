@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { ErrorCode, type ApiError } from '@taleloom/contracts';
 import type { Request, Response } from 'express';
+import { isDatabaseUnavailable } from '../database/database-errors';
 import { AppException, httpStatusOf } from './app-exception';
 import { errorMessage } from './error-messages';
 import { requestLanguage } from './request-language';
@@ -16,7 +17,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     const app = this.toAppException(exception);
     const status = httpStatusOf(app.code);
-    if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    // An unreachable database is one line in the log, not a stack per request.
+    if (app.code === ErrorCode.DATABASE_UNAVAILABLE && !(exception instanceof AppException)) {
+      this.logger.warn(`database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+    } else if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     if (res.headersSent) {
       res.end();
       return;
@@ -39,6 +43,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   private toAppException(exception: unknown): AppException {
     if (exception instanceof AppException) return exception;
+    if (isDatabaseUnavailable(exception)) return new AppException(ErrorCode.DATABASE_UNAVAILABLE);
     if (exception instanceof HttpException) {
       switch (exception.getStatus()) {
         case 400:

@@ -9,6 +9,7 @@ import { PlayController } from './play.controller';
 import { PlayService } from './play.service';
 import { PlayStories } from './play-stories';
 import { PlayTurn, PlayTurnSchema } from './play-turn.schema';
+import { TurnRepairService } from './turn-repair.service';
 
 /** Play: streamed continuation and the turn lifecycle. */
 @Module({
@@ -20,7 +21,7 @@ import { PlayTurn, PlayTurnSchema } from './play-turn.schema';
     StoriesModule,
   ],
   controllers: [PlayController],
-  providers: [PlayService, PlayStories, GenerationRunner],
-  exports: [GenerationRunner],
+  providers: [PlayService, PlayStories, GenerationRunner, TurnRepairService],
+  exports: [GenerationRunner, TurnRepairService],
 })
 export class PlayModule {}

@@ -12,11 +12,24 @@ export interface StubBehaviour {
   /** Delay before the first chunk and between chunks, in ms. */
   firstDelayMs?: number;
   delayMs?: number;
-  /** After this many reply chunks: break off ('destroy' the socket, or send an 'error' event). */
+  /**
+   * After this many reply chunks, break off: 'destroy' the socket, send an 'error' event, send a line
+   * that is not JSON ('non-json'), end the body in the middle of a JSON line ('truncated-json'), or
+   * end the body cleanly with no finish_reason and no [DONE] ('cut').
+   */
   failAfter?: number;
-  failMode?: 'destroy' | 'error-event';
+  failMode?: 'destroy' | 'error-event' | 'non-json' | 'truncated-json' | 'cut';
+  /** After this many reply chunks, go quiet and keep the connection open ('silence'), or keep it warm
+   * with SSE comments or with chunks that carry no text every 50 ms. */
+  stallAfter?: number;
+  stallWith?: 'silence' | 'comments' | 'empty-chunks';
+  /** The stream's Content-Type (default text/event-stream). */
+  streamContentType?: string;
   /** Answer with this HTTP status and an error body instead of a stream. */
   httpStatus?: number;
+  /** With httpStatus: this body and content type instead of the JSON error (e.g. an HTML page). */
+  httpBody?: string;
+  httpContentType?: string;
   /** completion_tokens reported in usage (default: the number of chunks). */
   completionTokens?: number;
   /** Each chunk's text is replaced by the wall-clock time it was sent (`t=<ms>;`), for latency benchmarks. */
@@ -87,8 +100,8 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     if (bodies.length > 200) bodies.shift();
     const b = withMarkers(behaviour, lastUser(body));
     if (b.httpStatus) {
-      res.writeHead(b.httpStatus, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `stub answered ${b.httpStatus}`, type: 'server_error' } }));
+      res.writeHead(b.httpStatus, { 'Content-Type': b.httpContentType ?? 'application/json' });
+      res.end(b.httpBody ?? JSON.stringify({ error: { message: `stub answered ${b.httpStatus}`, type: 'server_error' } }));
       return;
     }
     const chunks = typeof b.chunks === 'function' ? b.chunks(body, n) : (b.chunks ?? defaultStubChunks(body, n));
@@ -107,7 +120,7 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
       closed = true;
       open--;
     });
-    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+    res.writeHead(200, { 'Content-Type': b.streamContentType ?? 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
     res.write(frame({ role: 'assistant', content: '' }));
     const wait = (ms = 0) => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
     await wait(b.firstDelayMs);
@@ -118,9 +131,24 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     }
     for (let i = 0; i < chunks.length; i++) {
       if (closed) return;
+      if (b.stallAfter !== undefined && i === b.stallAfter) {
+        // Quiet until the client gives up; keep-alive traffic, if any, carries no text.
+        while (!closed) {
+          if (b.stallWith === 'comments') res.write(': keep-alive\n\n');
+          else if (b.stallWith === 'empty-chunks') res.write(frame({ content: '' }));
+          await wait(50);
+        }
+        return;
+      }
       if (b.failAfter !== undefined && i === b.failAfter) {
         if (b.failMode === 'error-event') {
           res.end(`data: ${JSON.stringify({ error: { message: 'stub failed mid-stream', type: 'server_error' } })}\n\n`);
+        } else if (b.failMode === 'non-json') {
+          res.end('data: <html>upstream hiccup</html>\n\n');
+        } else if (b.failMode === 'truncated-json') {
+          res.end(frame({ content: chunks[i] }).slice(0, 40));
+        } else if (b.failMode === 'cut') {
+          res.end();
         } else {
           // Let what was written reach the client first, as a real connection drop would.
           await wait(20);

@@ -1,0 +1,124 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { ErrorCode } from '@taleloom/contracts';
+import { Model } from 'mongoose';
+import { ownerIsGone } from '../common/instance';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { PowerService } from '../power/power.service';
+import { PlayStories } from './play-stories';
+import { PlayTurn } from './play-turn.schema';
+
+const REPAIR_EVERY_MS = 15_000;
+// Generating turns looked at per pass (there are as many as generations running at once).
+const BATCH = 1000;
+
+export type DeadTurn = Pick<PlayTurn, '_id' | 'userID' | 'generationId' | 'holdId' | 'finalCost' | 'state'>;
+
+/**
+ * Generations whose process died (a crash, a kill, a lost machine) leave a turn in `generating` with
+ * its power held. This finds them — at once after a restart on the same host (the turn names its
+ * process), else when their heartbeat is old — and closes them: a turn whose whole text was stored
+ * (`finalCost` set) is settled and shown done; any other is released (nothing charged) and shown
+ * failed with the text it had. At start-up, then every 15 seconds.
+ */
+@Injectable()
+export class TurnRepairService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('TurnRepair');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<number>;
+
+  constructor(
+    @InjectModel(PlayTurn.name) private readonly turns: Model<PlayTurn>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly power: PowerService,
+    private readonly stories: PlayStories,
+  ) {}
+
+  /** A generating turn with no heartbeat for this long is taken to be dead (its instance stopped). */
+  get staleMs(): number {
+    return this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000 + 30_000;
+  }
+
+  /** Generating and alive as far as anyone can tell from its heartbeat. */
+  isLive(turn: Pick<PlayTurn, 'state' | 'heartbeatAt'>, now: number): boolean {
+    return turn.state === 'generating' && Number(turn.heartbeatAt ?? 0) >= now - this.staleMs;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.runLogged();
+    this.timer = setInterval(() => void this.runLogged(), REPAIR_EVERY_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  /** One pass; concurrent calls share it. Answers how many turns it closed. */
+  repair(): Promise<number> {
+    this.running ??= this.pass().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async runLogged(): Promise<void> {
+    try {
+      const closed = await this.repair();
+      if (closed > 0) this.logger.warn(`closed ${closed} generation(s) whose process had died`);
+    } catch (error) {
+      this.logger.error(`turn repair failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private async pass(): Promise<number> {
+    const now = Date.now();
+    const generating = await this.turns
+      .find({ state: 'generating' }, { userID: 1, generationId: 1, holdId: 1, finalCost: 1, state: 1, heartbeatAt: 1, owner: 1 })
+      .limit(BATCH)
+      .lean()
+      .exec();
+    let closed = 0;
+    for (const turn of generating) {
+      if (this.isLive(turn, now) && !ownerIsGone(turn.owner)) continue;
+      try {
+        await this.closeDead(turn);
+        closed++;
+      } catch (error) {
+        // The next pass tries again.
+        this.logger.error(`could not close dead turn ${turn._id.toHexString()}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return closed;
+  }
+
+  /**
+   * Closes the money of a dead generation and records the outcome on its turn (only if the turn still
+   * belongs to that generation). Safe to repeat: a hold is closed once, by a settle or a release.
+   */
+  async closeDead(turn: DeadTurn): Promise<{ state: 'done' | 'failed'; cost: number }> {
+    const complete = typeof turn.finalCost === 'number';
+    // That process is dead: whatever it left half-done in the ledger is taken over now.
+    const takeoverBefore = Date.now();
+    let cost = 0;
+    if (turn.holdId) {
+      if (complete) {
+        const story = await this.stories.own(turn.userID, turn._id.toHexString()).catch(() => null);
+        const royalty = story ? await this.stories.royaltyRecipient(story) : null;
+        cost = (await this.power.settle(turn.holdId, turn.finalCost!, royalty ?? undefined, takeoverBefore)).charged;
+      } else {
+        await this.power.release(turn.holdId, takeoverBefore);
+      }
+    }
+    const now = Date.now();
+    await this.turns
+      .updateOne(
+        { _id: turn._id, generationId: turn.generationId, state: 'generating' },
+        {
+          $set: complete
+            ? { state: 'done', cost, finishedAt: now }
+            : { state: 'failed', errorCode: ErrorCode.PROVIDER_ERROR, cost: 0, finishedAt: now },
+        },
+      )
+      .exec();
+    return { state: complete ? 'done' : 'failed', cost };
+  }
+}
