@@ -8,6 +8,15 @@ export interface StreamResult {
   events: StreamEvent[];
   /** The JSON error body when the send was refused before streaming. */
   body: { status?: string; code?: string; message?: string } | null;
+  /** The connection broke before the stream ended (only with `allowBreak`). */
+  broken?: boolean;
+}
+
+export interface SendOptions {
+  /** Called with each event as it arrives (e.g. to kill the server at a chosen point). */
+  onEvent?: (event: StreamEvent, count: number) => void;
+  /** A connection that breaks (the server died) ends the result with `broken` instead of throwing. */
+  allowBreak?: boolean;
 }
 
 /**
@@ -20,6 +29,7 @@ export async function sendTurn(
   storyId: string,
   body: SendTurnDto,
   stopAfter?: number,
+  options: SendOptions = {},
 ): Promise<StreamResult> {
   const controller = new AbortController();
   const res = await fetch(`${baseURL}/api/llm/${storyId}`, {
@@ -52,6 +62,7 @@ export async function sendTurn(
           .join('\n');
         if (!data) continue;
         events.push(JSON.parse(data) as StreamEvent);
+        options.onEvent?.(events.at(-1)!, events.length);
         if (stopAfter !== undefined && events.length >= stopAfter) {
           controller.abort();
           return { status: res.status, contentType, events, body: null };
@@ -59,6 +70,7 @@ export async function sendTurn(
       }
     }
   } catch (error) {
+    if (options.allowBreak && !controller.signal.aborted) return { status: res.status, contentType, events, body: null, broken: true };
     if (!controller.signal.aborted) throw error;
   }
   return { status: res.status, contentType, events, body: null };
