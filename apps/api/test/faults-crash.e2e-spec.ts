@@ -1,6 +1,6 @@
 // Fault injection on the API process itself: the built app (dist/main.js) runs as a child process on a
 // fixed database and is killed with SIGKILL mid-stream or at exact points of a settlement (the kill
-// switch, test/support/kill-switch.cjs), then started again. Its start-up repair must settle or release
+// switch, test/support/kill-switch.js), then started again. Its start-up repair must settle or release
 // the hold; the text the user accepted is intact, nothing is charged twice, and the real
 // `verify:ledger` command finds balance == ledger.
 import { ErrorCode, type StreamEvent } from '@taleloom/contracts';

@@ -42,13 +42,13 @@ export interface AppProcess {
 
 /**
  * Starts `node dist/main.js` with this environment (plus PORT, HOST and a loopback-only setup) and
- * resolves once it listens. `killFile`: the kill switch's file (test/support/kill-switch.cjs).
+ * resolves once it listens. `killFile`: the kill switch's file (test/support/kill-switch.js).
  */
 export async function startAppProcess(env: Record<string, string>, killFile?: string): Promise<AppProcess> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--enable-source-maps', ...(killFile ? ['-r', join(__dirname, 'kill-switch.cjs')] : []), MAIN],
+    ['--enable-source-maps', ...(killFile ? ['-r', join(__dirname, 'kill-switch.js')] : []), MAIN],
     {
       cwd: API_DIR,
       env: {
