@@ -87,20 +87,19 @@ export class GenerationRunner implements OnApplicationShutdown {
       void this.turns.updateOne(turnFilter, { $set: { heartbeatAt: Date.now() } }).exec().catch(() => undefined);
     }, HEARTBEAT_MS);
     heartbeat.unref();
-    // Started on the next turn of the event loop, after the caller has subscribed.
-    setImmediate(() => {
-      this.run(job)
-        .catch((error: unknown) => {
-          // Whatever went wrong, the stream ends with a coded error instead of staying open.
-          const code = isDatabaseUnavailable(error) ? ErrorCode.DATABASE_UNAVAILABLE : ErrorCode.INTERNAL_ERROR;
-          this.logger.error(`generation ${g.id} stopped: ${error instanceof Error ? error.stack : String(error)}`);
-          if (!g.isFinished) g.emit({ type: 'error', code, message: errorMessage(code, job.language) });
-        })
-        .finally(() => {
-          clearInterval(heartbeat);
-          this.running.delete(g);
-        });
-    });
+    // Runs at once, up to the provider request; the caller subscribes afterwards and gets the events
+    // sent so far (Generation keeps them for the first listener).
+    this.run(job)
+      .catch((error: unknown) => {
+        // Whatever went wrong, the stream ends with a coded error instead of staying open.
+        const code = isDatabaseUnavailable(error) ? ErrorCode.DATABASE_UNAVAILABLE : ErrorCode.INTERNAL_ERROR;
+        this.logger.error(`generation ${g.id} stopped: ${error instanceof Error ? error.stack : String(error)}`);
+        if (!g.isFinished) g.emit({ type: 'error', code, message: errorMessage(code, job.language) });
+      })
+      .finally(() => {
+        clearInterval(heartbeat);
+        this.running.delete(g);
+      });
   }
 
   private async run(job: GenerationJob): Promise<void> {
