@@ -111,8 +111,8 @@ describe('faults: the API process is killed (SIGKILL) and restarted', () => {
   });
 
   it('killed mid-stream: after the restart the hold is released, the stored part is kept, nothing is charged', async () => {
-    stub.set({ chunks: CHUNKS, delayMs: 150, completionTokens: 200 });
-    // Killed from outside after ~1.3 s of text (the runner stores the text so far every second).
+    stub.set({ chunks: CHUNKS, delayMs: 200, completionTokens: 200 });
+    // Killed from outside after ~1.8 s of text (the runner stores the text so far every second).
     const res = await sendUntilKilled((e, n) => {
       if (e.type === 'delta' && n === 10) void app.kill();
     });

@@ -8,7 +8,7 @@ import { balanceOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
 import { chargedOf, expectLedgerExact } from './support/fault-checks';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
-import { sendTurn, storyDoc, textOf, unthrottle } from './support/play-helpers';
+import { listenOnLoopback, sendTurn, storyDoc, textOf, unthrottle } from './support/play-helpers';
 import { startTcpProxy, viaProxy, type TcpProxy } from './support/tcp-proxy';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -40,7 +40,7 @@ describe('faults: the database goes away and comes back', () => {
       const res = await as(t, alice).get('/api/user/user-info');
       if (res.status === 200) return Date.now() - started;
       expect(res.body).toEqual(unavailable);
-      if (Date.now() - started > 10_000) throw new Error('the API did not come back within 10 s');
+      if (Date.now() - started > 15_000) throw new Error('the API did not come back within 15 s');
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -53,8 +53,7 @@ describe('faults: the database goes away and comes back', () => {
       { MODELS_JSON: JSON.stringify([{ value: 'paid', points: PRICE, maxOutput: 200, baseURL: stub.baseURL }]) },
       { mapUri: (uri) => viaProxy(uri, proxy) },
     );
-    await t.app.listen(0, '127.0.0.1');
-    base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    base = await listenOnLoopback(t);
     alice = await signUp(t, 'alice');
     await t.app.get(PowerService).grant(alice.userID, GRANT, 'test', 'seed');
     story = await createStory(t, alice);
@@ -75,7 +74,7 @@ describe('faults: the database goes away and comes back', () => {
     const first = await timed(() => as(t, alice).get('/api/user/user-info'));
     expect(first.res.status).toBe(503);
     expect(first.res.body).toEqual(unavailable);
-    expect(first.ms).toBeLessThan(7000);
+    expect(first.ms).toBeLessThan(10_000);
     // From then on the API knows, and answers at once.
     const health = await timed(() => http().get('/api/health'));
     expect(health.res.status).toBe(503);
@@ -90,7 +89,7 @@ describe('faults: the database goes away and comes back', () => {
       const { res, ms } = await timed(run);
       expect(res.status).toBe(503);
       expect(res.body).toEqual(unavailable);
-      expect(ms).toBeLessThan(1000);
+      expect(ms).toBeLessThan(2000);
     }
     // A send is refused before the provider is called.
     const requestsBefore = stub.requests;
@@ -100,7 +99,7 @@ describe('faults: the database goes away and comes back', () => {
     expect(stub.requests).toBe(requestsBefore);
 
     proxy.restore();
-    expect(await answersAgain()).toBeLessThan(5000);
+    expect(await answersAgain()).toBeLessThan(8000);
     expect((await http().get('/api/health')).body.data.database).toBe('up');
     // Nothing was lost or charged by the refused requests, and the story plays on.
     expect((await storyDoc(t, story))!.main_text).toMatch(/Mara: Go\nAn accepted line\.$/);
@@ -111,19 +110,25 @@ describe('faults: the database goes away and comes back', () => {
     await t.app.get(GenerationRunner).drain();
     expect(await chargedOf(t.connection.db!, alice.userID)).toBe(PRICE);
     await expectLedgerExact(t.connection.db!);
-  });
+  }, 45_000);
 
   it('a generation that ends while the database is away is stored and charged once when it returns', async () => {
     const chargedBefore = await chargedOf(t.connection.db!, alice.userID);
     await unthrottle(t, story);
     stub.reset();
     stub.set({ delayMs: 60, completionTokens: 200 });
-    const events = sendTurn(base, alice.token, story, { content: 'Go', regenerate: true });
-    // Cut after the stream has started; it ends (~0.5 s) with the database away, which stays away 2 s.
-    await new Promise((r) => setTimeout(r, 150));
-    proxy.cut('reset');
-    await new Promise((r) => setTimeout(r, 2000));
-    expect(stub.open).toBe(0);
+    // Cut with the first piece of text; the stream ends (~0.5 s later) with the database away.
+    let cutAt = 0;
+    const events = sendTurn(base, alice.token, story, { content: 'Go', regenerate: true }, undefined, {
+      onEvent: (e) => {
+        if (e.type === 'delta' && !cutAt) {
+          cutAt = Date.now();
+          proxy.cut('reset');
+        }
+      },
+    });
+    while (!cutAt || stub.open > 0 || Date.now() - cutAt < 2000) await new Promise((r) => setTimeout(r, 50));
+    expect(proxy.isCut).toBe(true);
     proxy.restore();
     const res = await events;
     expect(textOf(res.events)).toBe(WHOLE);
@@ -141,17 +146,17 @@ describe('faults: the database goes away and comes back', () => {
     proxy.cut('blackhole');
     const health = await timed(() => http().get('/api/health'));
     expect(health.res.status).toBe(503);
-    expect(health.ms).toBeLessThan(3000);
+    expect(health.ms).toBeLessThan(4000);
     const caught = await timed(() => as(t, alice).get('/api/user/user-info'));
     expect(caught.res.status).toBe(503);
     expect(caught.res.body).toEqual(unavailable);
-    expect(caught.ms).toBeLessThan(20_000);
+    expect(caught.ms).toBeLessThan(25_000);
     const next = await timed(() => as(t, alice).get('/api/user/user-info'));
     expect(next.res.body).toEqual(unavailable);
-    expect(next.ms).toBeLessThan(1000);
+    expect(next.ms).toBeLessThan(2000);
     proxy.restore();
-    expect(await answersAgain()).toBeLessThan(5000);
+    expect(await answersAgain()).toBeLessThan(8000);
     expect((await storyDoc(t, story))!.main_text).toMatch(/Mara: Go\nAn accepted line\.$/);
     await expectLedgerExact(t.connection.db!);
-  }, 40_000);
+  }, 60_000);
 });

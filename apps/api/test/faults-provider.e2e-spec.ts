@@ -9,7 +9,7 @@ import { balanceOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
 import { chargedOf, closesOf, expectLedgerExact } from './support/fault-checks';
 import { startOpenAIStub, type OpenAIStub, type StubBehaviour } from './support/openai-stub';
-import { sendTurn, storyDoc, textOf, unthrottle } from './support/play-helpers';
+import { listenOnLoopback, sendTurn, storyDoc, textOf, unthrottle } from './support/play-helpers';
 import { createTestApp, type TestApp } from './test-app';
 
 const PRICE = 100;
@@ -34,8 +34,7 @@ describe('faults: the provider and the browser', () => {
       ]),
       PROVIDER_TIMEOUT_SECONDS: '1',
     });
-    await t.app.listen(0, '127.0.0.1');
-    base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    base = await listenOnLoopback(t);
   });
   beforeEach(async () => {
     await t.clean();

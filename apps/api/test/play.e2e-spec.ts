@@ -4,7 +4,7 @@ import { GenerationRunner } from '../src/play/generation-runner';
 import { PowerService } from '../src/power/power.service';
 import { balanceOf, entriesOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
-import { sendTurn, storyDoc, textOf, unthrottle } from './support/play-helpers';
+import { listenOnLoopback, sendTurn, storyDoc, textOf, unthrottle } from './support/play-helpers';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -27,8 +27,7 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
       DEMO_MODEL: 'on',
       PROVIDER_TIMEOUT_SECONDS: '5',
     });
-    await t.app.listen(0, '127.0.0.1');
-    base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    base = await listenOnLoopback(t);
   });
   beforeEach(async () => {
     await t.clean();

@@ -1,8 +1,9 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { ErrorCode } from '@taleloom/contracts';
 import { Model } from 'mongoose';
 import { ownerIsGone } from '../common/instance';
+import { PeriodicPass } from '../common/periodic-pass';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { PowerService } from '../power/power.service';
 import { PlayStories } from './play-stories';
@@ -22,17 +23,17 @@ export type DeadTurn = Pick<PlayTurn, '_id' | 'userID' | 'generationId' | 'holdI
  * failed with the text it had. At start-up, then every 15 seconds.
  */
 @Injectable()
-export class TurnRepairService implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('TurnRepair');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
+export class TurnRepairService extends PeriodicPass<number> {
+  protected readonly logger = new Logger('TurnRepair');
 
   constructor(
     @InjectModel(PlayTurn.name) private readonly turns: Model<PlayTurn>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly power: PowerService,
     private readonly stories: PlayStories,
-  ) {}
+  ) {
+    super(REPAIR_EVERY_MS);
+  }
 
   /** A generating turn with no heartbeat for this long is taken to be dead (its instance stopped). */
   get staleMs(): number {
@@ -44,32 +45,12 @@ export class TurnRepairService implements OnApplicationBootstrap, OnModuleDestro
     return turn.state === 'generating' && Number(turn.heartbeatAt ?? 0) >= now - this.staleMs;
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.runLogged();
-    this.timer = setInterval(() => void this.runLogged(), REPAIR_EVERY_MS);
-    this.timer.unref();
+  protected describe(closed: number): string | null {
+    return closed > 0 ? `closed ${closed} generation(s) whose process had died` : null;
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
-  }
-
-  /** One pass; concurrent calls share it. Answers how many turns it closed. */
-  repair(): Promise<number> {
-    this.running ??= this.pass().finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private async runLogged(): Promise<void> {
-    try {
-      const closed = await this.repair();
-      if (closed > 0) this.logger.warn(`closed ${closed} generation(s) whose process had died`);
-    } catch (error) {
-      this.logger.error(`turn repair failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-
-  private async pass(): Promise<number> {
+  /** One pass: answers how many turns it closed. */
+  protected async pass(): Promise<number> {
     const now = Date.now();
     const generating = await this.turns
       .find({ state: 'generating' }, { userID: 1, generationId: 1, holdId: 1, finalCost: 1, state: 1, heartbeatAt: 1, owner: 1 })

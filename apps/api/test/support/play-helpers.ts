@@ -76,6 +76,12 @@ export async function sendTurn(
   return { status: res.status, contentType, events, body: null };
 }
 
+/** Lets the app listen on a free loopback port (streams are read over real HTTP) and answers its base URL. */
+export async function listenOnLoopback(t: TestApp): Promise<string> {
+  await t.app.listen(0, '127.0.0.1');
+  return (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+}
+
 export const textOf = (events: StreamEvent[]) =>
   events.map((e) => (e.type === 'delta' ? e.text : '')).join('');
 
