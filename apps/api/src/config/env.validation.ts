@@ -110,7 +110,8 @@ export class EnvironmentVariables {
   @Max(5000)
   DEMO_MODEL_CHUNK_DELAY_MS = 30;
 
-  // A provider that sends nothing for this long fails the generation (PROVIDER_TIMEOUT; nothing charged).
+  // A provider that sends no text for this long (before the first token, or between two) fails the
+  // generation (PROVIDER_TIMEOUT; nothing charged).
   @Transform(toInt)
   @IsInt()
   @Min(1)
