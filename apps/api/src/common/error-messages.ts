@@ -52,6 +52,7 @@ const en: Messages = {
   [ErrorCode.FILE_CONTENT_TOO_LARGE]: 'The file unpacks to more than {limit} MB and was refused.',
   [ErrorCode.CHARACTER_CARD_MISSING]: 'This PNG picture carries no character card.',
   [ErrorCode.EXPORT_FAILED]: 'Export failed. Please try again.',
+  [ErrorCode.STORY_TEXT_TOO_LONG]: 'The story would be longer than {limit} characters. Export it and start a sequel.',
   [ErrorCode.ARCHIVE_NOT_FOUND]: 'The archive does not exist.',
 };
 
@@ -103,6 +104,7 @@ const zh: Messages = {
   [ErrorCode.FILE_CONTENT_TOO_LARGE]: '文件解压后超过 {limit} MB，已拒绝。',
   [ErrorCode.CHARACTER_CARD_MISSING]: '这张 PNG 图片里没有角色卡。',
   [ErrorCode.EXPORT_FAILED]: '导出失败，请重试。',
+  [ErrorCode.STORY_TEXT_TOO_LONG]: '故事正文将超过 {limit} 字。请导出后另开续篇。',
   [ErrorCode.ARCHIVE_NOT_FOUND]: '存档不存在。',
 };
 
