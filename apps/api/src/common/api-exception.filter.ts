@@ -18,7 +18,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const app = this.toAppException(exception);
     const status = httpStatusOf(app.code);
     // An unreachable database is one line in the log, not a stack per request.
-    if (app.code === ErrorCode.DATABASE_UNAVAILABLE && !(exception instanceof AppException)) {
+    if (app.code === ErrorCode.DATABASE_UNAVAILABLE) {
       this.logger.warn(`database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
     } else if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     if (res.headersSent) {
