@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { ErrorCode } from '@taleloom/contracts';
 import { Model } from 'mongoose';
+import { AppException } from '../common/app-exception';
 import { ownerIsGone } from '../common/instance';
 import { PeriodicPass } from '../common/periodic-pass';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -80,14 +81,17 @@ export class TurnRepairService extends PeriodicPass<number> {
     // That process is dead: whatever it left half-done in the ledger is taken over now.
     const takeoverBefore = Date.now();
     let cost = 0;
-    if (turn.holdId) {
-      if (complete) {
+    try {
+      if (turn.holdId && complete) {
         const story = await this.stories.own(turn.userID, turn._id.toHexString()).catch(() => null);
         const royalty = story ? await this.stories.royaltyRecipient(story) : null;
         cost = (await this.power.settle(turn.holdId, turn.finalCost!, royalty ?? undefined, takeoverBefore)).charged;
-      } else {
+      } else if (turn.holdId) {
         await this.power.release(turn.holdId, takeoverBefore);
       }
+    } catch (error) {
+      // A hold that never took (its process died while taking it) has nothing to settle or give back.
+      if (!(error instanceof AppException && error.code === ErrorCode.NOT_FOUND)) throw error;
     }
     const now = Date.now();
     await this.turns
