@@ -190,6 +190,18 @@ export class EnvironmentVariables {
   @Min(1)
   LOGIN_LOCK_MINUTES = 15;
 
+  // Sign-in attempts (both kinds, registrations included) per client IP per minute.
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LOGIN_IP_PER_MINUTE = 30;
+
+  // Generations (sends) one user may start per minute, over all stories.
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  GENERATION_USER_PER_MINUTE = 20;
+
   // The IANA time zone whose calendar day bounds the daily check-in.
   @IsTimeZone({ message: 'CHECKIN_TIME_ZONE must be an IANA time zone such as Asia/Shanghai or UTC' })
   CHECKIN_TIME_ZONE = 'Asia/Shanghai';

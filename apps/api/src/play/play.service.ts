@@ -19,6 +19,7 @@ import type { PlatformModel } from '../models/model-config';
 import { ModelsService } from '../models/models.service';
 import { PowerService } from '../power/power.service';
 import { StoriesService } from '../stories/stories.service';
+import { RateLimitService } from '../verification/rate-limit.service';
 import { formatUserPart, storyLanguage } from './context/prompt-builder';
 import { Generation } from './generation';
 import { GenerationRunner } from './generation-runner';
@@ -40,6 +41,7 @@ export class PlayService {
     private readonly stories: PlayStories,
     private readonly storiesService: StoriesService,
     private readonly runner: GenerationRunner,
+    private readonly limits: RateLimitService,
   ) {}
 
   /** A generating turn with no heartbeat for this long is taken to be dead (its instance stopped). */
@@ -71,10 +73,16 @@ export class PlayService {
     let model: PlatformModel;
     let previous: PlayTurn | null;
     let holdId: string | null = null;
+    // The per-user limit is counted alongside the story read, so it adds no round trip.
+    const readStory = () =>
+      Promise.all([
+        this.limits.hit(`generation:user:${user.userID}`, this.config.env.GENERATION_USER_PER_MINUTE, 60, ErrorCode.GENERATION_RATE_LIMITED),
+        this.stories.own(user.userID, id),
+      ]).then(([, read]) => read);
     if (named && named.points === 0) {
       model = named;
       const [read, claimed] = await Promise.allSettled([
-        this.stories.own(user.userID, id),
+        readStory(),
         this.claim(storyId, user.userID, now, { ...claim, model: model.value }),
       ]);
       if (read.status === 'rejected') {
@@ -85,7 +93,7 @@ export class PlayService {
       story = read.value;
       previous = claimed.value ?? (await this.firstClaim(storyId, user.userID, { ...claim, model: model.value }));
     } else {
-      const [read, turn] = await Promise.all([this.stories.own(user.userID, id), this.turns.findById(storyId).lean().exec()]);
+      const [read, turn] = await Promise.all([readStory(), this.turns.findById(storyId).lean().exec()]);
       story = read;
       model = named ?? this.models.resolveOrDefault(story.model_name);
       if (turn) this.assertCanSend(turn, now);
