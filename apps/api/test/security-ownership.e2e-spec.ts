@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { as, createStory, signUp, type TestUser } from './story-factories';
 import { OWNERSHIP_TABLE, type Call, type World } from './security/ownership-table';
-import { dtoSchemas } from './security/dto-schemas';
+import { schemaOf } from './security/dto-schemas';
 import { ID_FIELD, routeInventory, type RouteInfo } from './support/route-inventory';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -25,10 +25,9 @@ describe('ownership: a second user never reaches the owner’s things', () => {
 
   /** The routes that take an id: a path parameter, or an id-like field of their query or body DTO. */
   function idRoutes(): { route: RouteInfo; idFields: string[] }[] {
-    const schemas = dtoSchemas();
     return routes
       .map((route) => {
-        const fields = [route.queryDto, route.bodyDto].flatMap((dto) => Object.keys(dto ? (schemas[dto.name]?.properties ?? {}) : {}));
+        const fields = [route.queryDto, route.bodyDto].flatMap((dto) => Object.keys(schemaOf(dto)?.properties ?? {}));
         return { route, idFields: [...route.params.map((p) => `:${p}`), ...fields.filter((f) => ID_FIELD.test(f))] };
       })
       .filter((r) => r.idFields.length > 0);

@@ -2,7 +2,7 @@ import { ErrorCode, type BindMobileDto, type ResetPasswordDto, type SendSmsDto }
 import { sign } from 'jsonwebtoken';
 import { Types } from 'mongoose';
 import { createAccountsApp } from './account-helpers';
-import { routeInventory, type RouteInfo } from './support/route-inventory';
+import { routeInventory, verbOf, type RouteInfo } from './support/route-inventory';
 import { TEST_JWT_SECRET } from './test-app';
 
 const PHONE = '13800138111';
@@ -71,7 +71,7 @@ describe('tokens: every bad token is a coded 401 on every endpoint that reads on
   const urlOf = (route: RouteInfo) => route.path.replace(/:\w+/g, () => new Types.ObjectId().toHexString());
 
   function send(route: RouteInfo, authorization?: string) {
-    const req = a.http()[route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](urlOf(route));
+    const req = a.http()[verbOf(route)](urlOf(route));
     if (authorization !== undefined) req.set('Authorization', authorization);
     return route.method === 'GET' ? req : req.send({});
   }

@@ -5,6 +5,7 @@ import { ErrorCode, type TokenPayload } from '@taleloom/contracts';
 import { Model, Types } from 'mongoose';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppException } from '../common/app-exception';
+import { isDatabaseUnavailable } from '../common/database-errors';
 import type { AuthUser } from '../common/current-user.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { User } from '../users/user.schema';
@@ -29,7 +30,14 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
     if (typeof payload.userID !== 'string' || !Types.ObjectId.isValid(payload.userID)) {
       throw new AppException(ErrorCode.TOKEN_INVALID);
     }
-    const user = await this.users.findById(payload.userID, { userName: 1, tokensValidAfter: 1 }).lean().exec();
+    // A database that cannot be reached is a 503, never a 401: a 401 would sign every user out.
+    const user = await this.users
+      .findById(payload.userID, { userName: 1, tokensValidAfter: 1 })
+      .lean()
+      .exec()
+      .catch((error: unknown) => {
+        throw isDatabaseUnavailable(error) ? new AppException(ErrorCode.DATABASE_UNAVAILABLE) : error;
+      });
     if (!user) throw new AppException(ErrorCode.TOKEN_INVALID);
     const issuedAtMs = (payload.iat ?? 0) * 1000;
     // new Date(): the offline stand-in's file storage hands Dates back as strings.

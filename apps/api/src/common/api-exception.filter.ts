@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { ErrorCode, type ApiError } from '@taleloom/contracts';
 import type { Request, Response } from 'express';
 import { AppException, httpStatusOf } from './app-exception';
+import { isDatabaseUnavailable } from './database-errors';
 import { errorMessage } from './error-messages';
 import { requestLanguage } from './request-language';
 
@@ -40,6 +41,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private toAppException(exception: unknown): AppException {
     if (exception instanceof AppException) return exception;
     if (exception instanceof HttpException) return new AppException(codeOfStatus(exception.getStatus()));
+    if (isDatabaseUnavailable(exception)) return new AppException(ErrorCode.DATABASE_UNAVAILABLE);
     // http-errors from Express and its middleware (a URL that does not decode, a broken gzip body):
     // a client error stays a client error.
     const status = clientErrorStatus(exception);

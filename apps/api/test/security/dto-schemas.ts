@@ -22,3 +22,13 @@ export function dtoSchemas(): Record<string, JsonSchema> {
   cache ??= validationMetadatasToSchemas() as Record<string, JsonSchema>;
   return cache;
 }
+
+/** The schema of a DTO class; a class that adds no rules of its own has its parent's. */
+export function schemaOf(dto: (new () => object) | undefined): JsonSchema | undefined {
+  const schemas = dtoSchemas();
+  for (let c: unknown = dto; typeof c === 'function' && c !== Object; c = Object.getPrototypeOf(c)) {
+    const found = schemas[(c as { name: string }).name];
+    if (found) return found;
+  }
+  return undefined;
+}

@@ -122,3 +122,6 @@ export function routeInventory(app: INestApplication): RouteInfo[] {
 
 /** Field names that carry an id (of a story, archive, user, ...): `id`, `story_id`, `userID`, `turnId`, ... */
 export const ID_FIELD = /^(id|.+_id|.+ID|.+Id)$/;
+
+/** The supertest method of a route: `request(server)[verbOf(route)](url)`. */
+export const verbOf = (route: RouteInfo) => route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
