@@ -22,7 +22,9 @@ export async function createApp(config: AppConfig, database: DatabaseHandle): Pr
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
-  app.set('trust proxy', 'loopback');
+  // The client address behind trusted proxies: per-IP limits must see users, not the proxy.
+  const trustProxy = config.env.TRUST_PROXY;
+  app.set('trust proxy', /^\d+$/.test(trustProxy) ? Number(trustProxy) : trustProxy.split(',').map((p) => p.trim()));
   // Cloudflare Turnstile loads its script and frame from its own origin.
   const turnstile = config.env.CAPTCHA_PROVIDER === 'turnstile' ? ['https://challenges.cloudflare.com'] : [];
   app.use(

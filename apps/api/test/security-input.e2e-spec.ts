@@ -1,6 +1,6 @@
 import { ErrorCode } from '@taleloom/contracts';
 import fc from 'fast-check';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -262,6 +262,44 @@ describe('hostile input', () => {
         { seed: 20_240_611, numRuns: 300 },
       );
     });
+  });
+});
+
+/** docker-compose serves the web app from nginx: it must send the same headers as the API. */
+describe('the nginx of docker-compose', () => {
+  const deploy = join(__dirname, '..', '..', '..', 'deploy');
+  const directives = (csp: string) =>
+    Object.fromEntries(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .filter((d) => d[0])
+        .map(([name, ...sources]) => [name, sources.sort()]),
+    );
+
+  it("sends the API's security headers (as with Turnstile on) on every location that serves the web app", async () => {
+    const api = await createTestApp({ CAPTCHA_PROVIDER: 'turnstile', TURNSTILE_SITE_KEY: 'site-key', TURNSTILE_SECRET_KEY: 'secret-key' });
+    try {
+      const res = await request(api.app.getHttpServer()).get('/api/health');
+      const snippet = readFileSync(join(deploy, 'security-headers.conf'), 'utf8');
+      const nginx = Object.fromEntries([...snippet.matchAll(/^add_header (\S+) "([^"]*)" always;$/gm)].map((m) => [m[1].toLowerCase(), m[2]]));
+      const { 'content-security-policy': csp, ...others } = nginx;
+      expect(directives(csp)).toEqual(directives(res.headers['content-security-policy']));
+      const helmetHeaders = Object.keys(others).map((name) => [name, res.headers[name]]);
+      expect(Object.entries(others)).toEqual(helmetHeaders);
+      expect(Object.keys(others)).toEqual(expect.arrayContaining(['x-frame-options', 'x-content-type-options', 'referrer-policy', 'strict-transport-security']));
+    } finally {
+      await api.app.close();
+    }
+    // add_header in a location replaces the server's: every location but /api includes the snippet.
+    const conf = readFileSync(join(deploy, 'nginx.conf'), 'utf8');
+    const locations = [...conf.matchAll(/location (\S+) \{([^}]*)\}/g)].map((m) => ({ path: m[1], includes: m[2].includes('include /etc/nginx/snippets/security-headers.conf;') }));
+    expect(locations).toEqual([
+      { path: '/api/', includes: false },
+      { path: '/assets/', includes: true },
+      { path: '/', includes: true },
+    ]);
+    expect(readFileSync(join(deploy, '..', 'Dockerfile'), 'utf8')).toContain('COPY deploy/security-headers.conf /etc/nginx/snippets/security-headers.conf');
   });
 });
 

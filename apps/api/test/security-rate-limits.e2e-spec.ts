@@ -64,6 +64,24 @@ describe('rate limits: sign-in, SMS and generation, shared across instances', ()
     });
   });
 
+  it('an untrusted client cannot dodge the per-IP limit with X-Forwarded-For (TRUST_PROXY)', async () => {
+    // Here only 10.0.0.0/8 is a trusted proxy, so the test's loopback connection is a client itself.
+    const t = await createTestApp({ LOGIN_IP_PER_MINUTE: '2', TRUST_PROXY: '10.0.0.0/8' });
+    try {
+      const codes: number[] = [];
+      for (const ip of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
+        const res = await request(t.app.getHttpServer())
+          .post('/api/user/login')
+          .set('X-Forwarded-For', ip)
+          .send({ type: 'username', userName: 'spoofer', password: 'wrong-one' } satisfies LoginDto);
+        codes.push(res.status);
+      }
+      expect(codes).toEqual([200, 200, 429]);
+    } finally {
+      await t.close();
+    }
+  });
+
   describe('SMS codes', () => {
     it('the hourly per-number limit holds over two instances', async () => {
       const a = await createAccountsApp({ SMS_PHONE_HOURLY_LIMIT: '2', SMS_RESEND_SECONDS: '1' });

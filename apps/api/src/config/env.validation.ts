@@ -70,6 +70,14 @@ export class EnvironmentVariables {
   @IsString()
   CORS_ORIGINS?: string;
 
+  // Which proxies in front of the API may tell the client address (X-Forwarded-For), in Express's
+  // words: `loopback`, `uniquelocal` (private networks, e.g. docker-compose's nginx), addresses or
+  // CIDRs, comma-separated; or a hop count. Per-IP limits (sign-in, SMS, captcha) count that address.
+  @Matches(/^(\d{1,2}|(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)(\s*,\s*(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?))*)$/, {
+    message: 'TRUST_PROXY must be a hop count, or a comma-separated list of loopback, linklocal, uniquelocal, addresses or CIDRs',
+  })
+  TRUST_PROXY = 'loopback';
+
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 
