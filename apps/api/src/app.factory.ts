@@ -7,7 +7,7 @@ import { Logger } from 'nestjs-pino';
 import { join } from 'node:path';
 import { AppModule } from './app.module';
 import { ApiExceptionFilter } from './common/api-exception.filter';
-import { bodyParserErrors, rejectUnsafeKeys } from './common/request-guards';
+import { bodyParserErrors } from './common/body-parser-errors';
 import { createValidationPipe } from './common/validation.pipe';
 import { AppConfig } from './config/app-config';
 import type { DatabaseHandle } from './database/embedded-database';
@@ -59,7 +59,6 @@ export async function createApp(config: AppConfig, database: DatabaseHandle): Pr
   app.use(express.json({ limit: config.env.BODY_LIMIT_BYTES }));
   app.use(express.urlencoded({ extended: false, limit: config.env.BODY_LIMIT_BYTES }));
   app.use(bodyParserErrors);
-  app.use(rejectUnsafeKeys);
   app.setGlobalPrefix('api');
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());

@@ -15,7 +15,7 @@ import { routeInventory, verbOf, type RouteInfo } from './support/route-inventor
  * Seeded: the seed is printed; `FUZZ_SEED=<seed>` replays a run, `FUZZ_SEED=random FUZZ_RUNS=200` widens it.
  */
 const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() % 2 ** 31 : Number(process.env.FUZZ_SEED ?? 20_240_611);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 15);
 /** Each property runs RUNS times per endpoint: the time allowed grows with it. */
 const TIMEOUT_MS = 30_000 + RUNS * 2_000;
 

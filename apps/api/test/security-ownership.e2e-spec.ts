@@ -61,8 +61,16 @@ describe('ownership: a second user never reaches the owner’s things', () => {
     });
     const publicStory = await createStory(t, owner, { name: 'Public tale', prologue_and_characters: 'A public prologue.\nIt ends.' });
     expect((await as(t, owner).post(`/api/user/public/${publicStory}`)).status).toBe(200);
-    // Changed after publishing: others must keep seeing the published version, not this.
-    expect((await as(t, owner).patch(`/api/llm?id=${publicStory}`, { main_text: `Draft ${draftSecret}` })).status).toBe(200);
+    // Changed after publishing (text, notes, prompts): others must keep seeing the published version.
+    const draft = {
+      main_text: `Draft ${draftSecret}`,
+      author_remark: `Note ${draftSecret}`,
+      previous_summary: `Summary ${draftSecret}`,
+      settings_system_prompt_text: `System ${draftSecret}`,
+      settings_user_prompt_text: `User ${draftSecret}`,
+      settings_camera_style_prompt_text: `Style ${draftSecret}`,
+    };
+    expect((await as(t, owner).patch(`/api/llm?id=${publicStory}`, draft)).status).toBe(200);
     const saved = await as(t, owner).post('/api/archive/save', { story_id: privateStory, archive_index: 3 });
     expect(saved.status).toBe(200);
     return { ownerID: owner.userID, privateStory, publicStory, archiveId: saved.body.data._id, secret, draftSecret };

@@ -25,7 +25,7 @@ export interface World {
   ownerID: string;
   /** The owner's private story (its name, prologue and text carry `secret`). */
   privateStory: string;
-  /** The owner's published story; after publishing, its text was changed to carry `draftSecret`. */
+  /** The owner's published story; after publishing, its text, notes and prompts were changed to carry `draftSecret`. */
   publicStory: string;
   /** An archive (save slot 3) of the private story. */
   archiveId: string;
