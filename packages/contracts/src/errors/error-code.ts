@@ -75,6 +75,8 @@ export enum ErrorCode {
   LOGIN_RATE_LIMITED = 'LOGIN_RATE_LIMITED',
   /** A user started more than GENERATION_USER_PER_MINUTE generations within a minute (over all stories). */
   GENERATION_RATE_LIMITED = 'GENERATION_RATE_LIMITED',
+  /** Saving would make the story's text longer than STORY_TEXT_MAX_LENGTH characters. */
+  STORY_TEXT_TOO_LONG = 'STORY_TEXT_TOO_LONG',
 }
 
 /** Every code, for exhaustive checks in tests and locale files. */
