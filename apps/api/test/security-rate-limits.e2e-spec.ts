@@ -11,6 +11,17 @@ import { createTestApp, type TestApp } from './test-app';
  * instances on one database share it. (The per-name password lockout, the per-number resend interval
  * and the per-number/per-IP hourly SMS limits on one instance are proven in account and phone-login.)
  */
+/**
+ * Limits count in fixed windows: moves the instances' clocks (equally) to the start of the next window,
+ * so that a test's requests never straddle two windows.
+ */
+function atWindowStart(apps: TestApp[], windowSeconds: number): void {
+  const clocks = apps.map((app) => app.app.get(Clock));
+  const windowMs = windowSeconds * 1000;
+  const delta = windowMs - (clocks[0].now().getTime() % windowMs);
+  for (const clock of clocks) clock.advance(delta);
+}
+
 describe('rate limits: sign-in, SMS and generation, shared across instances', () => {
   /** A second API instance on the same database as `t` (like a second replica behind a load balancer). */
   const secondInstance = (t: TestApp, overrides: Record<string, string>) => createTestApp(overrides, { databaseName: t.databaseName });
@@ -35,6 +46,7 @@ describe('rate limits: sign-in, SMS and generation, shared across instances', ()
 
     it('counts attempts of every kind from one address over both instances, then answers 429 LOGIN_RATE_LIMITED', async () => {
       await a.registerName('sprayed1', 'rightpass');
+      atWindowStart([a.t, b], 60);
       const ip = '203.0.113.7';
       // Password spraying: one wrong password each for many names never trips the per-name lockout...
       expect((await attempt(a.t, ip, wrong('sprayed1'))).body.code).toBe(ErrorCode.WRONG_PASSWORD);
@@ -58,8 +70,7 @@ describe('rate limits: sign-in, SMS and generation, shared across instances', ()
 
       // Another address is not affected; the next minute the first one may try again.
       expect((await attempt(a.t, '198.51.100.9', { type: 'username', userName: 'sprayed1', password: 'rightpass' })).status).toBe(200);
-      a.clock.advance(61_000);
-      b.app.get(Clock).advance(61_000);
+      atWindowStart([a.t, b], 60);
       expect((await attempt(b, ip, { type: 'username', userName: 'sprayed1', password: 'rightpass' })).status).toBe(200);
     });
   });
@@ -68,6 +79,7 @@ describe('rate limits: sign-in, SMS and generation, shared across instances', ()
     // Here only 10.0.0.0/8 is a trusted proxy, so the test's loopback connection is a client itself.
     const t = await createTestApp({ LOGIN_IP_PER_MINUTE: '2', TRUST_PROXY: '10.0.0.0/8' });
     try {
+      atWindowStart([t], 60);
       const codes: number[] = [];
       for (const ip of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
         const res = await request(t.app.getHttpServer())
@@ -94,6 +106,7 @@ describe('rate limits: sign-in, SMS and generation, shared across instances', ()
             .post('/api/user/send-sms')
             .send({ type: 'login', phoneNum: '13800138001', countryCode: '86', verifyCode: FIXED_CAPTCHA, captchaId: captcha.body.data.id } satisfies SendSmsDto);
         };
+        atWindowStart([a.t, b], 3600);
         // Past the resend interval each time, on both instances' clocks.
         const later = () => [a.clock, b.app.get(Clock)].forEach((clock) => clock.advance(2000));
         expect((await send(a.t)).status).toBe(200);
@@ -130,6 +143,7 @@ describe('rate limits: sign-in, SMS and generation, shared across instances', ()
       const user = await signUp(t, 'prolific');
       const other = await signUp(t, 'patient');
       const stories = await Promise.all([1, 2, 3, 4].map(() => createStory(t, user)));
+      atWindowStart([t, b], 60);
       const instances = [t, b, t];
       for (let i = 0; i < 3; i++) {
         const res = await send(instances[i], user.token, stories[i]);

@@ -25,13 +25,13 @@ async function armTraps(context: BrowserContext, page: Page): Promise<string[]> 
 async function expectInert(page: Page, where: string, events: string[]): Promise<void> {
   const report = await page.evaluate(() => {
     const w = window as unknown as { __pwned?: unknown; __violations?: string[] };
-    const elements = [...document.querySelectorAll('*')];
+    const elements = Array.from(document.querySelectorAll('*'));
     const urls = elements.flatMap((e) => ['href', 'src', 'action', 'formaction', 'xlink:href'].map((a) => e.getAttribute(a) ?? ''));
     return {
       pwned: w.__pwned ?? null,
       violations: w.__violations ?? [],
       javascriptUrls: urls.filter((u) => /^\s*javascript:/i.test(u)),
-      handlers: elements.flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${e.tagName}[${a.name}]`)),
+      handlers: elements.flatMap((e) => Array.from(e.attributes).filter((a) => /^on/i.test(a.name)).map((a) => `${e.tagName}[${a.name}]`)),
       injected: elements.filter((e) => ['IFRAME', 'OBJECT', 'EMBED', 'DETAILS'].includes(e.tagName) || (e.tagName === 'SCRIPT' && e.textContent?.includes('__pwned')) || (e.tagName === 'IMG' && e.getAttribute('src') === 'x')).map((e) => e.tagName),
     };
   });
