@@ -44,6 +44,10 @@ export async function createTestApp(
     DATA_DIR: mkdtempSync(join(tmpdir(), 'taleloom-test-')),
     JWT_SECRET: TEST_JWT_SECRET,
     WEB_DIST_DIR: join(tmpdir(), 'no-web-dist'),
+    // Suites sign up many users and send many turns from one address within a minute; the suite
+    // that tests these limits (security-rate-limits) sets its own.
+    LOGIN_IP_PER_MINUTE: '100000',
+    GENERATION_USER_PER_MINUTE: '100000',
     ...overrides,
   });
   const config = resolveConfig(env);

@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
-import { ErrorCode } from '@taleloom/contracts';
-import { AppException } from '../common/app-exception';
-import { isDatabaseUnavailable } from '../database/database-errors';
+import { noTokenSent, tokenFailure } from './jwt-auth.guard';
 
-/** Lets every request through (unless the database is away); `request.user` is set only when a valid bearer token came with it. */
+/**
+ * A token is optional: without one the request goes on anonymously and `request.user` stays unset.
+ * A token that IS sent must be valid (401 as on every other endpoint): a forged, expired or revoked
+ * token never silently downgrades to an anonymous request.
+ */
 @Injectable()
 export class OptionalJwtAuthGuard extends AuthGuard('jwt') {
-  override handleRequest<TUser>(err: unknown, user: TUser): TUser {
-    // A signed-in caller is not served as anonymous because their account could not be read.
-    if (isDatabaseUnavailable(err)) throw new AppException(ErrorCode.DATABASE_UNAVAILABLE);
-    return (!err && user ? user : undefined) as TUser;
+  override handleRequest<TUser>(err: unknown, user: TUser, info: unknown): TUser {
+    if (user && !err) return user;
+    if (!err && noTokenSent(info)) return undefined as TUser;
+    throw tokenFailure(err, info);
   }
 }

@@ -86,6 +86,14 @@ export function httpStatusOf(code: ErrorCode): number {
       return 500;
     case ErrorCode.ARCHIVE_NOT_FOUND:
       return 404;
+    case ErrorCode.MALFORMED_REQUEST:
+      return 400;
+    case ErrorCode.UNSUPPORTED_MEDIA_TYPE:
+      return 415;
+    case ErrorCode.LOGIN_RATE_LIMITED:
+      return 429;
+    case ErrorCode.GENERATION_RATE_LIMITED:
+      return 429;
     default: {
       const unmapped: never = code;
       throw new Error(`Unmapped error code ${String(unmapped)}`);

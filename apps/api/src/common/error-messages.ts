@@ -54,6 +54,10 @@ const en: Messages = {
   [ErrorCode.EXPORT_FAILED]: 'Export failed. Please try again.',
   [ErrorCode.STORY_TEXT_TOO_LONG]: 'The story would be longer than {limit} characters. Export it and start a sequel.',
   [ErrorCode.ARCHIVE_NOT_FOUND]: 'The archive does not exist.',
+  [ErrorCode.MALFORMED_REQUEST]: 'The request could not be read (malformed address, encoding or body).',
+  [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: 'The request body\'s encoding or character set is not supported (send UTF-8 JSON).',
+  [ErrorCode.LOGIN_RATE_LIMITED]: 'Too many sign-in attempts from your network. Please try again in {seconds} seconds.',
+  [ErrorCode.GENERATION_RATE_LIMITED]: 'You are generating too often. Please wait {seconds} seconds and try again.',
 };
 
 const zh: Messages = {
@@ -106,6 +110,10 @@ const zh: Messages = {
   [ErrorCode.EXPORT_FAILED]: '导出失败，请重试。',
   [ErrorCode.STORY_TEXT_TOO_LONG]: '故事正文将超过 {limit} 字。请导出后另开续篇。',
   [ErrorCode.ARCHIVE_NOT_FOUND]: '存档不存在。',
+  [ErrorCode.MALFORMED_REQUEST]: '请求无法解析（地址、编码或内容格式有误）。',
+  [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: '不支持该请求内容的编码或字符集（请发送 UTF-8 编码的 JSON）。',
+  [ErrorCode.LOGIN_RATE_LIMITED]: '你所在网络的登录尝试过于频繁，请 {seconds} 秒后再试。',
+  [ErrorCode.GENERATION_RATE_LIMITED]: '生成过于频繁，请 {seconds} 秒后再试。',
 };
 
 export const ERROR_MESSAGES: Record<Language, Messages> = { en, 'zh-CN': zh };

@@ -70,6 +70,14 @@ export class EnvironmentVariables {
   @IsString()
   CORS_ORIGINS?: string;
 
+  // Which proxies in front of the API may tell the client address (X-Forwarded-For), in Express's
+  // words: `loopback`, `uniquelocal` (private networks, e.g. docker-compose's nginx), addresses or
+  // CIDRs, comma-separated; or a hop count. Per-IP limits (sign-in, SMS, captcha) count that address.
+  @Matches(/^(\d{1,2}|(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)(\s*,\s*(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?))*)$/, {
+    message: 'TRUST_PROXY must be a hop count, or a comma-separated list of loopback, linklocal, uniquelocal, addresses or CIDRs',
+  })
+  TRUST_PROXY = 'loopback';
+
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 
@@ -190,6 +198,18 @@ export class EnvironmentVariables {
   @IsInt()
   @Min(1)
   LOGIN_LOCK_MINUTES = 15;
+
+  // Sign-in attempts (both kinds, registrations included) per client IP per minute.
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LOGIN_IP_PER_MINUTE = 30;
+
+  // Generations (sends) one user may start per minute, over all stories.
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  GENERATION_USER_PER_MINUTE = 20;
 
   // The IANA time zone whose calendar day bounds the daily check-in.
   @IsTimeZone({ message: 'CHECKIN_TIME_ZONE must be an IANA time zone such as Asia/Shanghai or UTC' })

@@ -4,6 +4,7 @@ import { AuthModule } from '../auth/auth.module';
 import { ModelsModule } from '../models/models.module';
 import { PowerModule } from '../power/power.module';
 import { StoriesModule } from '../stories/stories.module';
+import { VerificationModule } from '../verification/verification.module';
 import { GenerationRunner } from './generation-runner';
 import { PlayController } from './play.controller';
 import { PlayService } from './play.service';
@@ -19,6 +20,7 @@ import { TurnRepairService } from './turn-repair.service';
     ModelsModule,
     PowerModule,
     StoriesModule,
+    VerificationModule,
   ],
   controllers: [PlayController],
   providers: [PlayService, PlayStories, GenerationRunner, TurnRepairService],

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
   ErrorCode,
@@ -16,9 +16,11 @@ import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
 import { INSTANCE_TAG } from '../common/instance';
 import type { PlatformModel } from '../models/model-config';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ModelsService } from '../models/models.service';
 import { PowerService } from '../power/power.service';
 import { StoriesService } from '../stories/stories.service';
+import { RateLimitService } from '../verification/rate-limit.service';
 import { formatUserPart, storyLanguage } from './context/prompt-builder';
 import { Generation } from './generation';
 import { GenerationRunner } from './generation-runner';
@@ -35,12 +37,14 @@ import { TurnRepairService } from './turn-repair.service';
 export class PlayService {
   constructor(
     @InjectModel(PlayTurn.name) private readonly turns: Model<PlayTurn>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly models: ModelsService,
     private readonly power: PowerService,
     private readonly stories: PlayStories,
     private readonly storiesService: StoriesService,
     private readonly runner: GenerationRunner,
     private readonly repair: TurnRepairService,
+    private readonly limits: RateLimitService,
   ) {}
 
   private get staleMs(): number {
@@ -71,10 +75,16 @@ export class PlayService {
     let model: PlatformModel;
     let previous: PlayTurn | null;
     let holdId: string | null = null;
+    // The per-user limit is counted alongside the story read, so it adds no round trip.
+    const readStory = () =>
+      Promise.all([
+        this.limits.hit(`generation:user:${user.userID}`, this.config.env.GENERATION_USER_PER_MINUTE, 60, ErrorCode.GENERATION_RATE_LIMITED),
+        this.stories.own(user.userID, id),
+      ]).then(([, read]) => read);
     if (named && named.points === 0) {
       model = named;
       const [read, claimed] = await Promise.allSettled([
-        this.stories.own(user.userID, id),
+        readStory(),
         this.claim(storyId, user.userID, now, { ...claim, model: model.value }),
       ]);
       if (read.status === 'rejected') {
@@ -87,7 +97,7 @@ export class PlayService {
     } else {
       // A model known to be paid: its balance is read alongside (the hold's first step).
       const [read, turn, balance] = await Promise.all([
-        this.stories.own(user.userID, id),
+        readStory(),
         this.turns.findById(storyId).lean().exec(),
         named ? this.power.balance(user.userID) : undefined,
       ]);

@@ -67,6 +67,14 @@ export enum ErrorCode {
   EXPORT_FAILED = 'EXPORT_FAILED',
   /** The archive does not exist or is not yours. */
   ARCHIVE_NOT_FOUND = 'ARCHIVE_NOT_FOUND',
+  /** The request could not be read: its address, headers or body are malformed. */
+  MALFORMED_REQUEST = 'MALFORMED_REQUEST',
+  /** The request body uses an encoding or character set the API does not read. */
+  UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
+  /** Sign-in attempts (POST /api/user/login) from one client IP exceed LOGIN_IP_PER_MINUTE. */
+  LOGIN_RATE_LIMITED = 'LOGIN_RATE_LIMITED',
+  /** A user started more than GENERATION_USER_PER_MINUTE generations within a minute (over all stories). */
+  GENERATION_RATE_LIMITED = 'GENERATION_RATE_LIMITED',
   /** Saving would make the story's text longer than STORY_TEXT_MAX_LENGTH characters. */
   STORY_TEXT_TOO_LONG = 'STORY_TEXT_TOO_LONG',
 }

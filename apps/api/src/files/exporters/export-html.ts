@@ -18,6 +18,8 @@ main { font-size: 1.125rem; line-height: 1.85; overflow-wrap: anywhere; }
 @media print { body { background: #fff; color: #000; } main { padding: 0; } }
 `;
 
+const EXPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
 /** A standalone, escaped HTML page of the story: one paragraph per line. */
 export function exportHtml(content: string, title: string, lang: string): string {
   const paragraphs = content
@@ -26,6 +28,8 @@ export function exportHtml(content: string, title: string, lang: string): string
     .join('\n');
   return (
     `<!doctype html>\n<html lang="${escapeHtml(lang)}">\n<head>\n<meta charset="utf-8">\n` +
+    // Defence in depth for a file opened anywhere: nothing but the page's own inline style may load or run.
+    `<meta http-equiv="Content-Security-Policy" content="${EXPORT_CSP}">\n` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${escapeHtml(title)}</title>\n` +
     `<style>${STYLE}</style>\n</head>\n<body>\n<main>\n<h1>${escapeHtml(title)}</h1>\n${paragraphs}\n</main>\n</body>\n</html>\n`
   );
