@@ -43,6 +43,8 @@ export async function createTestApp(
     DATA_DIR: mkdtempSync(join(tmpdir(), 'taleloom-test-')),
     JWT_SECRET: TEST_JWT_SECRET,
     WEB_DIST_DIR: join(tmpdir(), 'no-web-dist'),
+    // Pictures would add requests to the model stub after every accepted turn: suites that test them turn them on.
+    IMAGES_PROVIDER: 'off',
     ...overrides,
   });
   const config = resolveConfig(env);

@@ -53,6 +53,13 @@ const en: Messages = {
   [ErrorCode.CHARACTER_CARD_MISSING]: 'This PNG picture carries no character card.',
   [ErrorCode.EXPORT_FAILED]: 'Export failed. Please try again.',
   [ErrorCode.ARCHIVE_NOT_FOUND]: 'The archive does not exist.',
+  [ErrorCode.PICTURE_NOT_FOUND]: 'The picture does not exist.',
+  [ErrorCode.PICTURE_IN_PROGRESS]: 'That picture is still being drawn. Please wait for it.',
+  [ErrorCode.PICTURE_FAILED]: 'The picture could not be drawn. Nothing was charged; you can retry.',
+  [ErrorCode.PICTURES_OFF]: 'AI pictures are turned off for this story. Turn them on in the settings.',
+  [ErrorCode.PICTURES_UNAVAILABLE]: 'This server does not draw pictures.',
+  [ErrorCode.PICTURE_LIMIT]: 'This story holds the most pictures it can.',
+  [ErrorCode.PICTURE_PASSAGE_EMPTY]: 'There is no text to illustrate there.',
 };
 
 const zh: Messages = {
@@ -104,6 +111,13 @@ const zh: Messages = {
   [ErrorCode.CHARACTER_CARD_MISSING]: '这张 PNG 图片里没有角色卡。',
   [ErrorCode.EXPORT_FAILED]: '导出失败，请重试。',
   [ErrorCode.ARCHIVE_NOT_FOUND]: '存档不存在。',
+  [ErrorCode.PICTURE_NOT_FOUND]: '图片不存在。',
+  [ErrorCode.PICTURE_IN_PROGRESS]: '这张图片还在绘制中，请稍候。',
+  [ErrorCode.PICTURE_FAILED]: '图片绘制失败，未扣除电量，可以重试。',
+  [ErrorCode.PICTURES_OFF]: '本故事的 AI 配图已关闭，请在设置中打开。',
+  [ErrorCode.PICTURES_UNAVAILABLE]: '本服务器未提供配图功能。',
+  [ErrorCode.PICTURE_LIMIT]: '本故事的图片已达上限。',
+  [ErrorCode.PICTURE_PASSAGE_EMPTY]: '这里没有可配图的文字。',
 };
 
 export const ERROR_MESSAGES: Record<Language, Messages> = { en, 'zh-CN': zh };

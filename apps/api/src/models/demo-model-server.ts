@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { demoCharacterSheet, demoPicturePrompt } from './demo-picture-prose';
 import { demoContinuation, demoSummary, detectLanguage, pickName, seededRandom } from './demo-prose';
 
 export interface DemoModelServer {
@@ -86,6 +87,12 @@ function answer(messages: { role: string; content: string }[], call: number): st
   if (fold) {
     const previous = /<previous-summary>([\s\S]*?)<\/previous-summary>/.exec(all)?.[1] ?? '';
     return demoSummary(previous, fold[1], language);
+  }
+  // Picture requests carry the passage in <passage> (see pictures/picture-prompt.ts).
+  const passage = /<passage>([\s\S]*?)<\/passage>/.exec(all);
+  if (passage) {
+    if (all.includes('<sheet-request>')) return demoCharacterSheet(/<characters>([\s\S]*?)<\/characters>/.exec(all)?.[1] ?? '', passage[1]);
+    return demoPicturePrompt(passage[1]);
   }
   const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   const random = seededRandom(hash(all) ^ (call * 2654435761));

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AuthModule } from '../auth/auth.module';
 import { ModelsModule } from '../models/models.module';
+import { PicturesModule } from '../pictures/pictures.module';
 import { PowerModule } from '../power/power.module';
 import { StoriesModule } from '../stories/stories.module';
 import { GenerationRunner } from './generation-runner';
@@ -18,6 +19,7 @@ import { PlayTurn, PlayTurnSchema } from './play-turn.schema';
     ModelsModule,
     PowerModule,
     StoriesModule,
+    PicturesModule,
   ],
   controllers: [PlayController],
   providers: [PlayService, PlayStories, GenerationRunner],

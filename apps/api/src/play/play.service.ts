@@ -17,6 +17,7 @@ import type { AuthUser } from '../common/current-user.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { PlatformModel } from '../models/model-config';
 import { ModelsService } from '../models/models.service';
+import { PicturesService } from '../pictures/pictures.service';
 import { PowerService } from '../power/power.service';
 import { StoriesService } from '../stories/stories.service';
 import { formatUserPart, storyLanguage } from './context/prompt-builder';
@@ -40,6 +41,7 @@ export class PlayService {
     private readonly stories: PlayStories,
     private readonly storiesService: StoriesService,
     private readonly runner: GenerationRunner,
+    private readonly pictures: PicturesService,
   ) {}
 
   /** A generating turn with no heartbeat for this long is taken to be dead (its instance stopped). */
@@ -119,6 +121,8 @@ export class PlayService {
       const { text, appended } = await this.stories.append(user.userID, id, piece);
       story.main_text = text;
       await this.storiesService.recordTurn(id, [...appended].length);
+      // The accepted passage gets its picture in the background; the new turn does not wait for it.
+      void this.pictures.illustrateAccepted(user.userID, id, text, appended);
     }
 
     const userText = formatUserPart(role, content, storyLanguage(story.main_text || story.prologue_and_characters));
@@ -211,6 +215,8 @@ export class PlayService {
     }
     const { text, appended } = await this.stories.append(user.userID, id, piece);
     await this.storiesService.recordTurn(id, [...appended].length);
+    // With the camera on, the passage's picture is asked for now and drawn in the background.
+    await this.pictures.illustrateAccepted(user.userID, id, text, appended);
     return { charCount: [...text].length, appended };
   }
 

@@ -67,6 +67,20 @@ export enum ErrorCode {
   EXPORT_FAILED = 'EXPORT_FAILED',
   /** The archive does not exist or is not yours. */
   ARCHIVE_NOT_FOUND = 'ARCHIVE_NOT_FOUND',
+  /** The picture does not exist, or it belongs to no story you may read. */
+  PICTURE_NOT_FOUND = 'PICTURE_NOT_FOUND',
+  /** The picture (or too many of the story's pictures) is being drawn; wait for it. */
+  PICTURE_IN_PROGRESS = 'PICTURE_IN_PROGRESS',
+  /** The image generator failed; nothing was charged. */
+  PICTURE_FAILED = 'PICTURE_FAILED',
+  /** The story's AI pictures setting (camera) is off. */
+  PICTURES_OFF = 'PICTURES_OFF',
+  /** This server has no image generator (the operator turned pictures off). */
+  PICTURES_UNAVAILABLE = 'PICTURES_UNAVAILABLE',
+  /** The story holds the most pictures it can. */
+  PICTURE_LIMIT = 'PICTURE_LIMIT',
+  /** The chosen passage has no text to illustrate. */
+  PICTURE_PASSAGE_EMPTY = 'PICTURE_PASSAGE_EMPTY',
 }
 
 /** Every code, for exhaustive checks in tests and locale files. */
