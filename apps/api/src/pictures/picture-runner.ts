@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { ErrorCode, PowerReason, placePictures } from '@taleloom/contracts';
+import { CHARACTER_SHEET_MAX_LENGTH, ErrorCode, PowerReason, placePictures } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ProviderFailure } from '../models/chat-provider';
@@ -22,8 +22,6 @@ import { PictureStore } from './picture-store';
 
 // How long shutdown waits for running drawings (an unfinished one is shown failed later).
 const SHUTDOWN_GRACE_MS = 10_000;
-// Longest character sheet kept (the settings panel edits it; see contracts CHARACTER_SHEET_MAX_LENGTH).
-const SHEET_MAX_CHARS = 5_000;
 
 export interface DrawJob {
   pictureId: string;
@@ -139,7 +137,7 @@ export class PictureRunner implements OnApplicationShutdown {
     if (story.picture_character_sheet.trim()) return story.picture_character_sheet.trim();
     const written = (await this.complete(model, characterSheetMessages({ characters: story.prologue_and_characters, passage }), CHARACTER_SHEET_MAX_TOKENS, signal))
       .trim()
-      .slice(0, SHEET_MAX_CHARS);
+      .slice(0, CHARACTER_SHEET_MAX_LENGTH);
     if (!written) return '';
     return (await this.stories.keepSheet(story._id, written)).trim();
   }
