@@ -41,9 +41,9 @@ export class PictureStories {
     @InjectModel(StoryArchive.name) private readonly archives: Model<StoryArchive>,
   ) {}
 
-  /** The caller's own story; anyone else's is not found. */
-  async own(userID: string, id: string): Promise<PictureStory> {
-    const story = await this.find({ _id: toObjectId(id), userID });
+  /** The caller's own story (without its text unless asked: the text can be long); anyone else's is not found. */
+  async own(userID: string, id: string, withText = true): Promise<PictureStory> {
+    const story = await this.find({ _id: toObjectId(id), userID }, withText);
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     return story;
   }
@@ -111,8 +111,9 @@ export class PictureStories {
     return royaltyRecipientOf(this.stories, story);
   }
 
-  private async find(filter: object): Promise<PictureStory | null> {
-    const s = (await this.stories.findOne(filter, FIELDS).lean().exec()) as Partial<PictureStory> | null;
+  private async find(filter: object, withText = true): Promise<PictureStory | null> {
+    const { main_text: _text, ...withoutText } = FIELDS;
+    const s = (await this.stories.findOne(filter, withText ? FIELDS : withoutText).lean().exec()) as Partial<PictureStory> | null;
     if (!s) return null;
     return {
       ...(s as PictureStory),

@@ -23,6 +23,13 @@ import { PictureStories, type PictureStory } from './picture-stories';
 import { PictureStore, type PictureFile } from './picture-store';
 import type { StoryPictureRef } from './story-picture-ref.schema';
 
+/** A passage to illustrate: from..to in the story's text `text`. */
+interface Passage {
+  from: number;
+  to: number;
+  text: string;
+}
+
 /** A ready picture of a story with its file, for exports. */
 export interface ExportPicture {
   from: number;
@@ -77,7 +84,7 @@ export class PicturesService {
       throw new AppException(ErrorCode.PICTURE_PASSAGE_EMPTY);
     }
     const existing = placePictures(text, story.pictures).find((p) => p.from === dto.from && p.to === dto.to)?.picture ?? null;
-    return this.draw(user.userID, story, { from: dto.from, to: dto.to }, existing);
+    return this.draw(user.userID, story, { from: dto.from, to: dto.to, text }, existing);
   }
 
   /** Draws the picture again (a failed one, or a new version of a ready one). */
@@ -89,7 +96,7 @@ export class PicturesService {
     if (!ref) throw new AppException(ErrorCode.PICTURE_NOT_FOUND);
     const [placed] = placePictures(story.main_text, [ref]);
     if (!story.main_text.slice(placed.from, placed.to).trim()) throw new AppException(ErrorCode.PICTURE_PASSAGE_EMPTY);
-    return this.draw(user.userID, story, { from: placed.from, to: placed.to }, ref);
+    return this.draw(user.userID, story, { from: placed.from, to: placed.to, text: story.main_text }, ref);
   }
 
   /**
@@ -100,12 +107,12 @@ export class PicturesService {
   async illustrateAccepted(userID: string, storyId: string, text: string, appended: string): Promise<void> {
     try {
       if (!this.generator.info.available || !appended.trim()) return;
-      const story = await this.stories.own(userID, storyId);
+      const story = await this.stories.own(userID, storyId, false);
       if (!story.settings_camera_switch) return;
       const to = text.length;
       const from = to - appended.length + (appended.startsWith('\n') ? 1 : 0);
       if (story.pictures.length >= PICTURES_PER_STORY_MAX || (await this.drawingCount(story)) >= PICTURES_PENDING_MAX) return;
-      await this.start(userID, story, { from, to }, null, null);
+      await this.start(userID, story, { from, to, text }, null, null);
     } catch (error) {
       this.logger.warn(`illustrating story ${storyId} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -137,7 +144,7 @@ export class PicturesService {
     return out;
   }
 
-  private async draw(userID: string, story: PictureStory, range: { from: number; to: number }, existing: StoryPictureRef | null): Promise<StoryPicture> {
+  private async draw(userID: string, story: PictureStory, range: Passage, existing: StoryPictureRef | null): Promise<StoryPicture> {
     if (existing) {
       const current = await this.records.findOne(existing.id);
       if (current && isDrawing(current, this.staleBefore)) throw new AppException(ErrorCode.PICTURE_IN_PROGRESS);
@@ -166,7 +173,7 @@ export class PicturesService {
   private async start(
     userID: string,
     story: PictureStory,
-    range: { from: number; to: number },
+    range: Passage,
     replaces: StoryPictureRef | null,
     held: { pictureId: string; holdId: string | null } | null,
   ): Promise<StoryPicture> {
@@ -181,7 +188,7 @@ export class PicturesService {
     };
     const ref: StoryPictureRef = {
       id: pictureId, from: range.from, to: range.to, size,
-      excerpt: story.main_text.slice(Math.max(range.from, range.to - PICTURE_EXCERPT_CHARS), range.to),
+      excerpt: range.text.slice(Math.max(range.from, range.to - PICTURE_EXCERPT_CHARS), range.to),
     };
     await this.records.insert(picture);
     if (replaces) await this.stories.replaceRef(userID, storyId, replaces.id, ref);
