@@ -8,15 +8,11 @@ import { join } from 'node:path';
 import type { Connection } from 'mongoose';
 import { PNG } from 'pngjs';
 import request from 'supertest';
-import { createApp } from '../src/app.factory';
-import { resolveConfig } from '../src/config/app-config';
-import { validateEnv } from '../src/config/env.validation';
 import type { DatabaseHandle } from '../src/database/embedded-database';
 import { PictureRunner } from '../src/pictures/picture-runner';
 import { PICTURE_BUCKET, PictureStore } from '../src/pictures/picture-store';
-import { startDiskStandIn } from './support/start-disk-stand-in';
+import { createDiskApp, startDiskStandIn } from './support/start-disk-stand-in';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
-import { TEST_JWT_SECRET } from './test-app';
 
 // `pnpm start` without MONGODB_URI keeps the stand-in's data on disk. There GridFSBucket cannot work
 // (a lost chunk insert, ObjectIds and binary data handed back as strings): the store writes the same
@@ -31,18 +27,12 @@ describe('pictures on the embedded stand-in with data on disk', () => {
     stub = await startOpenAIStub();
     const dataDir = mkdtempSync(join(tmpdir(), 'taleloom-disk-'));
     database = await startDiskStandIn(join(dataDir, 'db'));
-    const env = validateEnv({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
-      JWT_SECRET: TEST_JWT_SECRET,
-      WEB_DIST_DIR: join(tmpdir(), 'no-web-dist'),
+    app = await createDiskApp(database, dataDir, {
       MODELS_JSON: JSON.stringify([{ value: 'free', baseURL: stub.baseURL }]),
       IMAGES_PROVIDER: 'openai',
       IMAGES_BASE_URL: stub.baseURL,
       IMAGES_MODEL: 'stub-image-1',
     });
-    app = await createApp(resolveConfig(env), database);
   });
   afterAll(async () => {
     await app?.get(PictureRunner).drain();

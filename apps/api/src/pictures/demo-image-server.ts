@@ -1,12 +1,8 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { startLocalServer, type LocalServer } from '../models/local-server';
 import { renderDemoPicture } from './demo-picture';
 
-export interface DemoImageServer {
-  /** OpenAI-compatible base URL, e.g. http://127.0.0.1:PORT/v1 */
-  baseURL: string;
-  close(): Promise<void>;
-}
+export type DemoImageServer = LocalServer;
 
 // Larger requests are refused: the demo draws at most 2048 pixels a side.
 const MAX_SIDE = 2048;
@@ -16,20 +12,10 @@ const MAX_BODY_BYTES = 256 * 1024;
  * The offline demo picture generator behind an OpenAI-compatible `POST /v1/images/generations` on
  * 127.0.0.1, so demo pictures take exactly the SDK path a real images endpoint does.
  */
-export async function startDemoImageServer(): Promise<DemoImageServer> {
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch(() => json(res, 500, { error: { message: 'demo generator failed', type: 'server_error' } }));
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    close: () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  };
+export function startDemoImageServer(): Promise<DemoImageServer> {
+  return startLocalServer((req, res) =>
+    handle(req, res).catch(() => json(res, 500, { error: { message: 'demo generator failed', type: 'server_error' } })),
+  );
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

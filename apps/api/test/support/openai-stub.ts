@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deflateSync } from 'node:zlib';
+import { pngChunk } from './png-chunk';
 
 export interface StubBehaviour {
   /** The reply, cut into chunks; a function gets the request body and the request number (1-based). */
@@ -241,7 +242,7 @@ function withMarkers(b: StubBehaviour, prompt: string): StubBehaviour {
 }
 
 /**
- * A real PNG (8-bit RGB, filter 0 rows, zlib from node:zlib) of the asked size: a colour gradient that
+ * A real PNG (8-bit RGB, filter 0 rows, deflated by node:zlib) of the asked size: a colour gradient that
  * differs per request number, so two pictures are not the same bytes.
  */
 export function stubPng(width: number, height: number, n = 1): Buffer {
@@ -258,32 +259,12 @@ export function stubPng(width: number, height: number, n = 1): Buffer {
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'latin1');
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-    return Buffer.concat([head, data, crc]);
-  };
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(raw)),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
-}
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, i) => {
-  let c = i;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(data: Buffer): number {
-  let c = 0xffffffff;
-  for (const byte of data) c = CRC_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
