@@ -81,6 +81,8 @@ export enum ErrorCode {
   PICTURE_LIMIT = 'PICTURE_LIMIT',
   /** The chosen passage has no text to illustrate. */
   PICTURE_PASSAGE_EMPTY = 'PICTURE_PASSAGE_EMPTY',
+  /** Saving would make the story's text longer than STORY_TEXT_MAX_LENGTH characters. */
+  STORY_TEXT_TOO_LONG = 'STORY_TEXT_TOO_LONG',
 }
 
 /** Every code, for exhaustive checks in tests and locale files. */
