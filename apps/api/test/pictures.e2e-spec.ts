@@ -308,7 +308,6 @@ describe('pictures: AI illustrations of stories (/api/llm/{id}/pictures, /api/im
 
   it('keeps picture files in GridFS (pictures.files / pictures.chunks), in chunks, and deletes them', async () => {
     const store = t.app.get(PictureStore);
-    expect(store.compatibilityMode).toBe(false);
     const id = '65f0c0ffee0123456789abcd';
     const data = Buffer.alloc(600_000, 7);
     data.write('a picture', 100_000);
