@@ -48,6 +48,8 @@ export async function createTestApp(
     // that tests these limits (security-rate-limits) sets its own.
     LOGIN_IP_PER_MINUTE: '100000',
     GENERATION_USER_PER_MINUTE: '100000',
+    // Pictures would add requests to the model stub after every accepted turn: suites that test them turn them on.
+    IMAGES_PROVIDER: 'off',
     ...overrides,
   });
   const config = resolveConfig(env);

@@ -85,6 +85,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCode.EXPORT_FAILED:
       return 500;
     case ErrorCode.ARCHIVE_NOT_FOUND:
+    case ErrorCode.PICTURE_NOT_FOUND:
       return 404;
     case ErrorCode.MALFORMED_REQUEST:
       return 400;
@@ -94,6 +95,16 @@ export function httpStatusOf(code: ErrorCode): number {
       return 429;
     case ErrorCode.GENERATION_RATE_LIMITED:
       return 429;
+    case ErrorCode.PICTURE_PASSAGE_EMPTY:
+      return 400;
+    case ErrorCode.PICTURE_IN_PROGRESS:
+    case ErrorCode.PICTURES_OFF:
+    case ErrorCode.PICTURE_LIMIT:
+      return 409;
+    case ErrorCode.PICTURE_FAILED:
+      return 502;
+    case ErrorCode.PICTURES_UNAVAILABLE:
+      return 503;
     default: {
       const unmapped: never = code;
       throw new Error(`Unmapped error code ${String(unmapped)}`);

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AuthModule } from '../auth/auth.module';
 import { ModelsModule } from '../models/models.module';
+import { PicturesModule } from '../pictures/pictures.module';
 import { PowerModule } from '../power/power.module';
 import { StoriesModule } from '../stories/stories.module';
 import { VerificationModule } from '../verification/verification.module';
@@ -21,6 +22,7 @@ import { TurnRepairService } from './turn-repair.service';
     PowerModule,
     StoriesModule,
     VerificationModule,
+    PicturesModule,
   ],
   controllers: [PlayController],
   providers: [PlayService, PlayStories, GenerationRunner, TurnRepairService],

@@ -18,6 +18,7 @@ import { INSTANCE_TAG } from '../common/instance';
 import type { PlatformModel } from '../models/model-config';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ModelsService } from '../models/models.service';
+import { PicturesService } from '../pictures/pictures.service';
 import { PowerService } from '../power/power.service';
 import { StoriesService } from '../stories/stories.service';
 import { RateLimitService } from '../verification/rate-limit.service';
@@ -45,6 +46,7 @@ export class PlayService {
     private readonly runner: GenerationRunner,
     private readonly repair: TurnRepairService,
     private readonly limits: RateLimitService,
+    private readonly pictures: PicturesService,
   ) {}
 
   private get staleMs(): number {
@@ -145,6 +147,8 @@ export class PlayService {
       const { text, appended } = await this.stories.append(user.userID, id, piece);
       story.main_text = text;
       await this.storiesService.recordTurn(id, [...appended].length);
+      // The accepted passage gets its picture in the background; the new turn does not wait for it.
+      void this.pictures.illustrateAccepted(user.userID, id, text, appended);
     }
 
     const userText = formatUserPart(role, content, storyLanguage(story.main_text || story.prologue_and_characters));
@@ -240,6 +244,8 @@ export class PlayService {
     }
     const { text, appended } = await this.stories.append(user.userID, id, piece);
     await this.storiesService.recordTurn(id, [...appended].length);
+    // With the camera on, the passage's picture is asked for now and drawn in the background.
+    await this.pictures.illustrateAccepted(user.userID, id, text, appended);
     return { charCount: [...text].length, appended };
   }
 
