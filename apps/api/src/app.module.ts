@@ -15,6 +15,7 @@ import { ModelsModule } from './models/models.module';
 import { PlayModule } from './play/play.module';
 import { SiteConfigModule } from './site-config/site-config.module';
 import { StoriesModule } from './stories/stories.module';
+import { TasksModule } from './tasks/tasks.module';
 import { PowerModule } from './power/power.module';
 import { UsersModule } from './users/users.module';
 import { VerificationModule } from './verification/verification.module';
@@ -61,6 +62,7 @@ export class AppModule {
         SiteConfigModule,
         FilesModule,
         ArchivesModule,
+        TasksModule,
       ],
     };
   }

@@ -71,7 +71,7 @@ export class PlayStories {
    * Whom a turn on this story pays a royalty: the author of the nearest story it was cloned from
    * that someone else owns (a clone of a public story). Null for originals and own clones.
    */
-  async royaltyRecipient(story: PlayStory): Promise<RoyaltyRecipient | null> {
+  async royaltyRecipient(story: Pick<PlayStory, 'userID' | 'lineage'>): Promise<RoyaltyRecipient | null> {
     if (!story.lineage?.length) return null;
     const sources = await this.stories
       .find({ _id: { $in: story.lineage }, userID: { $ne: story.userID } }, { userID: 1, name: 1 })

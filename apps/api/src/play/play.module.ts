@@ -4,6 +4,7 @@ import { AuthModule } from '../auth/auth.module';
 import { ModelsModule } from '../models/models.module';
 import { PowerModule } from '../power/power.module';
 import { StoriesModule } from '../stories/stories.module';
+import { TaskStoreModule } from '../tasks/task-store.module';
 import { GenerationRunner } from './generation-runner';
 import { PlayController } from './play.controller';
 import { PlayService } from './play.service';
@@ -18,9 +19,10 @@ import { PlayTurn, PlayTurnSchema } from './play-turn.schema';
     ModelsModule,
     PowerModule,
     StoriesModule,
+    TaskStoreModule,
   ],
   controllers: [PlayController],
   providers: [PlayService, PlayStories, GenerationRunner],
-  exports: [GenerationRunner],
+  exports: [GenerationRunner, PlayStories],
 })
 export class PlayModule {}
