@@ -7,22 +7,33 @@ export interface StreamResult {
   contentType: string;
   events: StreamEvent[];
   /** The JSON error body when the send was refused before streaming. */
-  body: { status?: string; code?: string; message?: string } | null;
+  body: { status?: string; code?: string; message?: string; details?: { field: string; constraints: string[]; rules?: string[] }[]; params?: Record<string, string | number> } | null;
 }
 
 /**
  * Sends a turn over real HTTP and reads the server-sent events. `stopAfter` closes the connection
  * after that many events (the browser going away).
  */
-export async function sendTurn(
+export function sendTurn(
   baseURL: string,
   token: string,
   storyId: string,
   body: SendTurnDto,
   stopAfter?: number,
 ): Promise<StreamResult> {
+  return postEvents(baseURL, token, `/api/llm/${storyId}`, body, stopAfter);
+}
+
+/** POSTs to a streaming endpoint over real HTTP and reads its server-sent events (or the JSON refusal). */
+export async function postEvents(
+  baseURL: string,
+  token: string,
+  path: string,
+  body: object,
+  stopAfter?: number,
+): Promise<StreamResult> {
   const controller = new AbortController();
-  const res = await fetch(`${baseURL}/api/llm/${storyId}`, {
+  const res = await fetch(`${baseURL}${path}`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
