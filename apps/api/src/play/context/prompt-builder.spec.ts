@@ -79,7 +79,7 @@ describe('prompt assembly', () => {
     expect(system('tasks_guider')).toMatch(/Nudge the player[\s\S]*Goal: Pay the debt before the storm\n\nOpen goals:\n- \(event\) Find the key\n- \(feeling\) Forgive Ilan$/);
     expect(system('tasks_master')).toMatch(/Drive the plot toward the open goals[\s\S]*- \(event\) Find the key/);
     expect(system('tasks_master', { open_targets: [] })).not.toContain('Open goals');
-    expect(system('tasks_guider', { main_text: '玛拉站在码头上。' })).toContain('未完成的目标：\n- (事件) Find the key\n- (情感) Forgive Ilan');
+    expect(system('tasks_guider', { main_text: '玛拉站在码头上。' })).toContain('未完成的目标:\n- (事件) Find the key\n- (情感) Forgive Ilan');
   });
 
   it('speaks Chinese for a Chinese story', () => {
