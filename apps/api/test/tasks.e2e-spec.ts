@@ -418,6 +418,24 @@ describe('tasks: AI task groups, editing, scoring and play modes (/api/tasks)', 
     expect(second.list[0]).toMatchObject({ tasks_scored_at_turn: 0, can_score: false });
   });
 
+  it('documents every task endpoint in Swagger with its DTO schemas', async () => {
+    const doc = (await as(t, alice).get('/api/docs-json')).body;
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/tasks', '/api/tasks/status/{id}', '/api/tasks/{id}/create', '/api/tasks/{id}/add_new', '/api/tasks/{id}/{groupId}', '/api/tasks/{id}/{index}', '/api/tasks/{id}/{index}/score']),
+    );
+    for (const [path, method, dto] of [
+      ['/api/tasks/{id}/create', 'post', 'LocalizedDto'],
+      ['/api/tasks/{id}/add_new', 'post', 'AddTaskGroupDto'],
+      ['/api/tasks/{id}/{groupId}', 'put', 'UpdateTaskGroupDto'],
+      ['/api/tasks/{id}/{index}/score', 'post', 'ScoreTaskGroupDto'],
+    ]) {
+      expect(doc.paths[path][method].requestBody.content['application/json'].schema.$ref).toBe(`#/components/schemas/${dto}`);
+      expect(doc.components.schemas[dto]).toBeDefined();
+    }
+    expect(doc.components.schemas.TaskTargetDto.properties.title.maxLength).toBe(200);
+    expect(doc.components.schemas.UpdateTaskGroupDto.properties.targets.type).toBe('array');
+  });
+
   it('the stub answers the task prompts it is given (its own contract)', () => {
     const answer = stubTaskAnswer({ model: 'x', messages: [{ role: 'user', content: '<story-text>\n我找到灯塔钥匙了。\n</story-text>\n\n<targets-to-score>\n1. [reality] 找到灯塔钥匙\n</targets-to-score>' }] });
     expect(answer).toContain('"completed":true');

@@ -171,7 +171,8 @@ describe('tasks in real Chromium: suggest, accept, edit, score', () => {
         await page.getByTestId('group-score-button').click();
         await page.getByTestId('score-success').waitFor();
         await screenshot(page, `tasks-score-${lang}-phone`);
-        await page.getByTestId('score-dialog').waitFor({ state: 'detached', timeout: 6000 });
+        await page.getByTestId('score-close').click();
+        await page.getByTestId('score-dialog').waitFor({ state: 'detached' });
         await expect.poll(() => page.getByTestId('target-done').count()).toBe(2);
       } finally {
         await context.close();

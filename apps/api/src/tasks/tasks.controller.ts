@@ -2,8 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, 
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import {
   AddTaskGroupDto,
-  CreateTasksDto,
   DeleteTaskGroupQueryDto,
+  LocalizedDto,
   ScoreTaskGroupDto,
   TasksQueryDto,
   UpdateTaskGroupDto,
@@ -65,9 +65,9 @@ export class TasksController {
   })
   @ApiParam({ name: 'id', description: 'The story id' })
   @ApiProduces('text/event-stream')
-  @ApiDtoBody(CreateTasksDto)
+  @ApiDtoBody(LocalizedDto)
   @ApiErrorResponses(400, 401, 402, 403, 404, 409)
-  async create(@CurrentUser() user: AuthUser, @Param('id') id: string, @Body() _dto: CreateTasksDto, @Req() req: Request, @Res() res: Response) {
+  async create(@CurrentUser() user: AuthUser, @Param('id') id: string, @Body() _dto: LocalizedDto, @Req() req: Request, @Res() res: Response) {
     relayEvents(res, await this.tasks.create(user, id, requestLanguage(req)));
   }
 

@@ -61,7 +61,7 @@ export function defaultStubChunks(body: StubRequestBody, n: number): string[] {
   const fold = /<new-text>([\s\S]*?)<\/new-text>/.exec(all);
   if (fold) return [`Summary ${n}: `, `${fold[1].trim().split(/\s+/).slice(0, 8).join(' ')} …`];
   const task = stubTaskAnswer(body);
-  if (task !== null) return pieces(task, 16);
+  if (task !== null) return pieces(task, 40);
   const zh = /[\u3400-\u9fff]/.test(lastUser(body));
   return zh
     ? [`第${n}段回复：`, '灯光', '闪了', '一下，', '故事', '继续', '向前。']

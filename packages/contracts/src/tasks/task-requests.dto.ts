@@ -18,9 +18,6 @@ export class TasksQueryDto {
   language?: string;
 }
 
-/** `POST /api/tasks/{id}/create`: stream new task-group suggestions for the story. */
-export class CreateTasksDto extends LocalizedDto {}
-
 /** `POST /api/tasks/{id}/add_new`: accept suggestion `index` of the suggestion batch `batch`. */
 export class AddTaskGroupDto extends LocalizedDto {
   @IsString()
