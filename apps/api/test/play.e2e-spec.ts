@@ -4,7 +4,7 @@ import { GenerationRunner } from '../src/play/generation-runner';
 import { PowerService } from '../src/power/power.service';
 import { balanceOf, entriesOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
-import { sendTurn, storyDoc, textOf, unthrottle } from './support/play-helpers';
+import { listenLocally, sendTurn, storyDoc, stubModel, textOf, unthrottle } from './support/play-helpers';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -19,16 +19,13 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
 
   beforeAll(async () => {
     stub = await startOpenAIStub();
-    const model = (value: string, extra: object = {}) => ({
-      label: value.toUpperCase(), value, points: 100, contextWindow: 4096, maxOutput: 200, baseURL: stub.baseURL, ...extra,
-    });
+    const model = (value: string, extra: object = {}) => stubModel(stub.baseURL, value, extra);
     t = await createTestApp({
       MODELS_JSON: JSON.stringify([model('stub'), model('free', { points: 0 }), model('thinker', { points: 0, enableReasoning: true })]),
       DEMO_MODEL: 'on',
       PROVIDER_TIMEOUT_SECONDS: '5',
     });
-    await t.app.listen(0, '127.0.0.1');
-    base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    base = await listenLocally(t);
   });
   beforeEach(async () => {
     await t.clean();

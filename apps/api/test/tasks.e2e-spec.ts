@@ -14,7 +14,7 @@ import { PowerService } from '../src/power/power.service';
 import { TaskJobRunner } from '../src/tasks/task-job-runner';
 import { balanceOf, entriesOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
-import { postEvents, sendTurn, storyDoc, unthrottle } from './support/play-helpers';
+import { listenLocally, postEvents, sendTurn, storyDoc, stubModel, unthrottle } from './support/play-helpers';
 import { startOpenAIStub, stubTaskAnswer, type OpenAIStub } from './support/openai-stub';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -59,16 +59,12 @@ describe('tasks: AI task groups, editing, scoring and play modes (/api/tasks)', 
 
   beforeAll(async () => {
     stub = await startOpenAIStub();
-    const model = (value: string, extra: object = {}) => ({
-      label: value.toUpperCase(), value, points: 100, contextWindow: 8192, maxOutput: 200, baseURL: stub.baseURL, ...extra,
-    });
     t = await createTestApp({
-      MODELS_JSON: JSON.stringify([model('stub'), model('free', { points: 0 })]),
+      MODELS_JSON: JSON.stringify([stubModel(stub.baseURL, 'stub', { contextWindow: 8192 }), stubModel(stub.baseURL, 'free', { points: 0, contextWindow: 8192 })]),
       DEMO_MODEL: 'off',
       PROVIDER_TIMEOUT_SECONDS: '5',
     });
-    await t.app.listen(0, '127.0.0.1');
-    base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    base = await listenLocally(t);
   });
   beforeEach(async () => {
     await t.clean();

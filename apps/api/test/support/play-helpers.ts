@@ -83,6 +83,17 @@ export async function unthrottle(t: TestApp, storyId: string): Promise<void> {
   await t.connection.db!.collection('play_turns').updateOne({ _id: new Types.ObjectId(storyId) }, { $set: { lastSendAt: 0 } });
 }
 
+/** A platform model entry (MODELS_JSON) served by the stub at `baseURL`: 100 power, a 200-token reply budget. */
+export function stubModel(baseURL: string, value: string, extra: object = {}) {
+  return { label: value.toUpperCase(), value, points: 100, contextWindow: 4096, maxOutput: 200, baseURL, ...extra };
+}
+
+/** Starts the app listening on a free local port (streams are read over real HTTP); answers its base URL. */
+export async function listenLocally(t: TestApp): Promise<string> {
+  await t.app.listen(0, '127.0.0.1');
+  return (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+}
+
 export async function storyDoc(t: TestApp, storyId: string) {
   return t.connection.db!.collection('stories').findOne({ _id: new Types.ObjectId(storyId) });
 }
