@@ -68,7 +68,7 @@ async function closeDashboard(page: Page) {
   await page.getByTestId('task-dashboard').waitFor({ state: 'detached' });
 }
 
-describe('tasks in real Chromium: suggest, accept, edit, score', () => {
+describe('tasks in real Chromium: suggest, accept, edit, relate, score', () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -174,6 +174,20 @@ describe('tasks in real Chromium: suggest, accept, edit, score', () => {
         await page.getByTestId('score-close').click();
         await page.getByTestId('score-dialog').waitFor({ state: 'detached' });
         await expect.poll(() => page.getByTestId('target-done').count()).toBe(2);
+
+        // A second group from the same suggestions; its relation to the first is saved when the selector loses focus.
+        await page.setViewportSize(DESKTOP);
+        await page.getByTestId('tasks-new-group').click();
+        await page.getByTestId('suggestion-switch').click();
+        await page.getByTestId('suggestion-accept').click();
+        await expect.poll(() => page.getByTestId('group-name').innerText()).toBe(L.groups[1]);
+        await choose(page, page.getByTestId('relations-preceding'), `#1 ${L.groups[0]}`);
+        await page.getByTestId('group-name').click();
+        const relations = async () =>
+          (await (await page.request.get(`/api/tasks?story_id=${storyId}`, { headers: { Authorization: `Bearer ${token}` } })).json()).data.tasks_list.map(
+            (g: { preceding_task_groups: number[]; subsequent_task_groups: number[] }) => [g.preceding_task_groups, g.subsequent_task_groups],
+          );
+        await expect.poll(relations).toEqual([[[], [2]], [[1], []]]);
       } finally {
         await context.close();
       }

@@ -6,13 +6,14 @@ import { useTranslation } from 'react-i18next';
 import { isApiClientError } from '../../../lib/api-client';
 import { getErrorMessage } from '../../../lib/error-message';
 import { isNotEnoughPower, requestGetPower } from '../../../lib/get-power';
-import { useTaskScore } from '../hooks/use-task-score';
+import type { ScoreView } from '../hooks/use-task-score';
 import { EvidenceQuote } from './evidence-quote';
 
 export interface ScoreDialogProps {
-  storyId: string;
-  /** The group to score (open while set). */
-  target: { index: number; group: TaskGroup } | null;
+  /** The group being scored (the dialog is open while set). */
+  group: TaskGroup | null;
+  /** The scoring request, started by the button that opened the dialog (not by an effect: one click, one request). */
+  view: ScoreView;
   onClose: () => void;
 }
 
@@ -21,44 +22,37 @@ export interface ScoreDialogProps {
  * target with the passage that shows it; success shows a tick and the dialog closes 3 seconds later.
  * A plot already scored is a warning, not an error.
  */
-export function ScoreDialog({ storyId, target, onClose }: ScoreDialogProps) {
+export function ScoreDialog({ group, view, onClose }: ScoreDialogProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const { view, start, reset } = useTaskScore(storyId);
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
-  const open = target !== null;
-
-  useEffect(() => {
-    if (!target) return;
-    void start(target.index, target.group.tasks_id);
-    return reset;
-  }, [target, start, reset]);
+  const open = group !== null;
 
   // Already scored: a warning, and nothing to show. Not enough power: offer ways to get some.
   useEffect(() => {
-    if (view.phase !== 'error') return;
+    if (!open || view.phase !== 'error') return;
     if (isApiClientError(view.error) && view.error.code === ErrorCode.TASK_ALREADY_SCORED) {
       void message.warning(t('errors.TASK_ALREADY_SCORED'));
       closeRef.current();
     } else if (isNotEnoughPower(view.error)) {
       requestGetPower();
     }
-  }, [view.phase, view.error, message, t]);
+  }, [open, view.phase, view.error, message, t]);
 
   useEffect(() => {
-    if (view.phase !== 'success') return;
+    if (!open || view.phase !== 'success') return;
     const timer = setTimeout(() => closeRef.current(), SCORE_DIALOG_CLOSE_MS);
     return () => clearTimeout(timer);
-  }, [view.phase]);
+  }, [open, view.phase]);
 
-  const titles = target?.group.targets ?? [];
+  const titles = group?.targets ?? [];
   const scored = view.group;
   return (
     <Modal
       open={open}
       onCancel={onClose}
-      title={t('tasks.scoreDialog.title', { name: target?.group.series_name ?? '' })}
+      title={t('tasks.scoreDialog.title', { name: group?.series_name ?? '' })}
       footer={
         <Button onClick={onClose} data-testid="score-close">
           {t('common.close')}

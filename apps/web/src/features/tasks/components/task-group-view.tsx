@@ -4,6 +4,7 @@ import { App, Button, Pagination, Popconfirm, Tag, Tooltip, type ButtonProps } f
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeleteTaskGroup } from '../api/delete-task-group';
+import { useTaskScore } from '../hooks/use-task-score';
 import { EvidenceQuote } from './evidence-quote';
 import { GroupRelations } from './group-relations';
 import { ScoreDialog } from './score-dialog';
@@ -28,7 +29,8 @@ export function TaskGroupView({ storyId, info, page, onPage, locked, onNewGroup,
   const { message } = App.useApp();
   const remove = useDeleteTaskGroup(storyId);
   const [editing, setEditing] = useState<number | null>(null);
-  const [scoring, setScoring] = useState<{ index: number; group: TaskGroup } | null>(null);
+  const scoring = useTaskScore(storyId);
+  const [scored, setScored] = useState<TaskGroup | null>(null);
   const groups = info.tasks_list;
   const group = groups[page];
   if (!group) return null;
@@ -123,7 +125,10 @@ export function TaskGroupView({ storyId, info, page, onPage, locked, onNewGroup,
           <Button
             type="primary"
             icon={<TrophyOutlined aria-hidden="true" />}
-            onClick={() => setScoring({ index: page, group })}
+            onClick={() => {
+              setScored(group);
+              void scoring.start(page, group.tasks_id);
+            }}
             disabled={complete}
             data-testid="group-score-button"
           >
@@ -152,7 +157,14 @@ export function TaskGroupView({ storyId, info, page, onPage, locked, onNewGroup,
           </>
         )}
       </div>
-      <ScoreDialog storyId={storyId} target={scoring} onClose={() => setScoring(null)} />
+      <ScoreDialog
+        group={scored}
+        view={scoring.view}
+        onClose={() => {
+          scoring.reset();
+          setScored(null);
+        }}
+      />
     </div>
   );
 }
