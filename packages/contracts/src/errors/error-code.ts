@@ -81,6 +81,8 @@ export enum ErrorCode {
   TASK_OUTPUT_INVALID = 'TASK_OUTPUT_INVALID',
   /** A story of an activity: its tasks and play mode cannot be changed. */
   TASKS_LOCKED = 'TASKS_LOCKED',
+  /** Saving would make the story's text longer than STORY_TEXT_MAX_LENGTH characters. */
+  STORY_TEXT_TOO_LONG = 'STORY_TEXT_TOO_LONG',
 }
 
 /** Every code, for exhaustive checks in tests and locale files. */
