@@ -1,6 +1,7 @@
 import type { StreamEvent, TaskGroupDraft, TaskTarget, TaskVerdict } from '@taleloom/contracts';
 import {
   JsonItemScanner,
+  normaliseForQuotes,
   quoteIsInText,
   readGroup,
   readGroups,
@@ -58,6 +59,7 @@ export interface OpenTarget {
 export class VerdictReader implements AnswerReader<TaskVerdict[]> {
   private readonly scanner = new JsonItemScanner();
   private readonly shown = new Set<number>();
+  private normalised: string | null = null;
 
   constructor(
     private readonly open: OpenTarget[],
@@ -81,7 +83,9 @@ export class VerdictReader implements AnswerReader<TaskVerdict[]> {
 
   private verdict(j: ModelJudgement): TaskVerdict {
     const { index, target } = this.open[j.index - 1];
-    const proven = j.completed && quoteIsInText(j.evidence, this.storyText);
+    // A novel-length story is normalised once, on the first completion to check.
+    if (j.completed && this.normalised === null) this.normalised = normaliseForQuotes(this.storyText);
+    const proven = j.completed && quoteIsInText(j.evidence, this.storyText, this.normalised ?? undefined);
     return {
       index,
       target_id: target.id,

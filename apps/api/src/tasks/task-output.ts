@@ -228,8 +228,8 @@ export function readJudgements(text: string, expected: number[]): Map<number, Mo
   return found;
 }
 
-// Quotes, dashes, width and spacing that models change when they quote.
-function normalise(text: string): string {
+/** The story text as quotes are looked up in: quotes, dashes, width, case and spacing made uniform. */
+export function normaliseForQuotes(text: string): string {
   return text
     .normalize('NFKC')
     .toLowerCase()
@@ -241,18 +241,18 @@ function normalise(text: string): string {
 
 /**
  * Whether a quoted passage is in the story: after normalising quotes, dashes and spacing; a quote
- * shortened with an ellipsis counts when its parts appear in order.
+ * shortened with an ellipsis counts when its parts appear in order. `normalised` is the story text
+ * through normaliseForQuotes (done once for a long story, not per quote).
  */
-export function quoteIsInText(quote: string, text: string): boolean {
-  const parts = normalise(quote)
+export function quoteIsInText(quote: string, text: string, normalised = normaliseForQuotes(text)): boolean {
+  const parts = normaliseForQuotes(quote)
     .split(/\s*(?:\.\.\.|…)+\s*/)
     .map((p) => p.trim().replace(/^["'\s]+|["'\s]+$/g, ''))
     .filter((p) => p.length > 0);
   if (!parts.length || parts.join('').length < 2) return false;
-  const haystack = normalise(text);
   let from = 0;
   for (const part of parts) {
-    const at = haystack.indexOf(part, from);
+    const at = normalised.indexOf(part, from);
     if (at === -1) return false;
     from = at + part.length;
   }
