@@ -1,10 +1,12 @@
 import { CheckSquareOutlined } from '@ant-design/icons';
 import type { PlayMode } from '@taleloom/contracts';
 import { Badge, Button } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTaskStatus } from '../api/get-task-status';
-import { TaskDashboard } from './task-dashboard';
+
+// The dashboard's code loads when it is first opened, not with the play screen.
+const TaskDashboard = lazy(() => import('./task-dashboard').then((m) => ({ default: m.TaskDashboard })));
 
 export interface TaskButtonProps {
   storyId: string;
@@ -20,22 +22,35 @@ export function TaskButton({ storyId, playMode, locked, onPlayModeChange }: Task
   const { t } = useTranslation();
   const status = useTaskStatus(storyId);
   const [open, setOpen] = useState(false);
+  // Mounted from the first opening on, so the dashboard keeps its page and view when closed and reopened.
+  const [opened, setOpened] = useState(false);
   const score = status.data?.total_score ?? 0;
   return (
     <>
       <Badge count={score} overflowCount={999} size="small" color="#7c3aed" title={t('tasks.badgeHint', { score })}>
-        <Button icon={<CheckSquareOutlined aria-hidden="true" />} onClick={() => setOpen(true)} data-testid="toolbar-task">
+        <Button
+          icon={<CheckSquareOutlined aria-hidden="true" />}
+          onClick={() => {
+            setOpened(true);
+            setOpen(true);
+          }}
+          data-testid="toolbar-task"
+        >
           <span className="tl-play-toolbar__label">{t('play.task')}</span>
         </Button>
       </Badge>
-      <TaskDashboard
-        open={open}
-        onClose={() => setOpen(false)}
-        storyId={storyId}
-        playMode={playMode}
-        locked={locked}
-        onPlayModeChange={onPlayModeChange}
-      />
+      {opened ? (
+        <Suspense fallback={null}>
+          <TaskDashboard
+            open={open}
+            onClose={() => setOpen(false)}
+            storyId={storyId}
+            playMode={playMode}
+            locked={locked}
+            onPlayModeChange={onPlayModeChange}
+          />
+        </Suspense>
+      ) : null}
     </>
   );
 }
