@@ -16,6 +16,7 @@ import { PicturesModule } from './pictures/pictures.module';
 import { PlayModule } from './play/play.module';
 import { SiteConfigModule } from './site-config/site-config.module';
 import { StoriesModule } from './stories/stories.module';
+import { TasksModule } from './tasks/tasks.module';
 import { PowerModule } from './power/power.module';
 import { UsersModule } from './users/users.module';
 import { VerificationModule } from './verification/verification.module';
@@ -63,6 +64,7 @@ export class AppModule {
         FilesModule,
         ArchivesModule,
         PicturesModule,
+        TasksModule,
       ],
     };
   }

@@ -7,7 +7,7 @@ import { PowerService } from '../src/power/power.service';
 import { verifyLedger } from '../src/power/verify-ledger';
 import { balanceOf, entriesOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
-import { listenOnLoopback, sendTurn, storyDoc, textOf, unthrottle } from './support/play-helpers';
+import { listenOnLoopback, sendTurn, storyDoc, stubModel, textOf, unthrottle } from './support/play-helpers';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -22,9 +22,7 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
 
   beforeAll(async () => {
     stub = await startOpenAIStub();
-    const model = (value: string, extra: object = {}) => ({
-      label: value.toUpperCase(), value, points: 100, contextWindow: 4096, maxOutput: 200, baseURL: stub.baseURL, ...extra,
-    });
+    const model = (value: string, extra: object = {}) => stubModel(stub.baseURL, value, extra);
     t = await createTestApp({
       MODELS_JSON: JSON.stringify([model('stub'), model('free', { points: 0 }), model('thinker', { points: 0, enableReasoning: true })]),
       DEMO_MODEL: 'on',

@@ -105,6 +105,18 @@ export function httpStatusOf(code: ErrorCode): number {
       return 502;
     case ErrorCode.PICTURES_UNAVAILABLE:
       return 503;
+    case ErrorCode.TASKS_NOT_FOUND:
+      return 404;
+    case ErrorCode.TASK_TARGET_COUNT:
+    case ErrorCode.TASK_SELF_REFERENCE:
+      return 400;
+    case ErrorCode.TASK_COMPLETED:
+    case ErrorCode.TASK_ALREADY_SCORED:
+      return 409;
+    case ErrorCode.TASKS_LOCKED:
+      return 403;
+    case ErrorCode.TASK_OUTPUT_INVALID:
+      return 502;
     default: {
       const unmapped: never = code;
       throw new Error(`Unmapped error code ${String(unmapped)}`);

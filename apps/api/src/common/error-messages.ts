@@ -65,6 +65,13 @@ const en: Messages = {
   [ErrorCode.PICTURES_UNAVAILABLE]: 'This server does not draw pictures.',
   [ErrorCode.PICTURE_LIMIT]: 'This story holds the most pictures it can.',
   [ErrorCode.PICTURE_PASSAGE_EMPTY]: 'There is no text to illustrate there.',
+  [ErrorCode.TASKS_NOT_FOUND]: 'Tasks not found.',
+  [ErrorCode.TASK_TARGET_COUNT]: 'A task group has 1 to 4 tasks.',
+  [ErrorCode.TASK_COMPLETED]: 'Task {task}: completed tasks cannot be edited or deleted.',
+  [ErrorCode.TASK_SELF_REFERENCE]: 'A task group cannot reference itself.',
+  [ErrorCode.TASK_ALREADY_SCORED]: 'The score for the current plot was already calculated. Play on, then score again.',
+  [ErrorCode.TASK_OUTPUT_INVALID]: 'The model did not answer in a readable form, twice. Nothing was charged; please try again.',
+  [ErrorCode.TASKS_LOCKED]: 'This is an activity story: its tasks and play mode cannot be changed.',
 };
 
 const zh: Messages = {
@@ -128,6 +135,13 @@ const zh: Messages = {
   [ErrorCode.PICTURES_UNAVAILABLE]: '本服务器未提供配图功能。',
   [ErrorCode.PICTURE_LIMIT]: '本故事的图片已达上限。',
   [ErrorCode.PICTURE_PASSAGE_EMPTY]: '这里没有可配图的文字。',
+  [ErrorCode.TASKS_NOT_FOUND]: '任务不存在。',
+  [ErrorCode.TASK_TARGET_COUNT]: '每个任务组需要 1 到 4 个任务。',
+  [ErrorCode.TASK_COMPLETED]: '任务 {task}：已完成的任务不能编辑或删除。',
+  [ErrorCode.TASK_SELF_REFERENCE]: '任务组不能引用自身。',
+  [ErrorCode.TASK_ALREADY_SCORED]: '当前剧情的分数已经计算过了。请继续推进剧情后再评分。',
+  [ErrorCode.TASK_OUTPUT_INVALID]: '模型两次都没有给出可读的结果。未扣除能量，请重试。',
+  [ErrorCode.TASKS_LOCKED]: '这是活动故事：不能修改它的任务和游戏模式。',
 };
 
 export const ERROR_MESSAGES: Record<Language, Messages> = { en, 'zh-CN': zh };

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { demoCharacterSheet, demoPicturePrompt } from './demo-picture-prose';
 import { demoContinuation, demoSummary, detectLanguage, pickName, seededRandom } from './demo-prose';
 import { startLocalServer, type LocalServer } from './local-server';
+import { demoJudgement, demoTaskGroups } from './demo-tasks';
 
 export type DemoModelServer = LocalServer;
 
@@ -79,6 +80,15 @@ function answer(messages: { role: string; content: string }[], call: number): st
   }
   const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   const random = seededRandom(hash(all) ^ (call * 2654435761));
+  // Task requests (see tasks/task-prompts.ts): the story is in <story-text>, targets to judge are numbered.
+  const story = /<story-text>\n?([\s\S]*?)\n?<\/story-text>/.exec(lastUser)?.[1] ?? '';
+  const storyLanguage = detectLanguage(story || all);
+  if (lastUser.includes('<task-groups-request')) return demoTaskGroups(storyLanguage, random);
+  const scoring = /<targets-to-score>\n([\s\S]*?)\n<\/targets-to-score>/.exec(lastUser);
+  if (scoring) {
+    const titles = scoring[1].split('\n').map((l) => l.replace(/^\d+\. \[\w+\] /, ''));
+    return demoJudgement(storyLanguage, story, titles);
+  }
   const text = demoContinuation(language, pickName(lastUser, language), random);
   return language === 'zh' ? text : ` ${text}`.trimStart();
 }

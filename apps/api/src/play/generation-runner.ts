@@ -15,6 +15,7 @@ import { sharedTokenCounter } from './context/token-counter';
 import { Generation } from './generation';
 import { PlayStories, type PlayStory } from './play-stories';
 import { PlayTurn } from './play-turn.schema';
+import { TaskStore } from '../tasks/task-store';
 
 // How often a running generation writes its text so far (what a reopened story shows).
 const FLUSH_INTERVAL_MS = 1000;
@@ -60,6 +61,7 @@ export class GenerationRunner implements OnApplicationShutdown {
     private readonly models: ModelsService,
     private readonly power: PowerService,
     private readonly stories: PlayStories,
+    private readonly tasks: TaskStore,
   ) {}
 
   /** Generations running on this instance. */
@@ -108,6 +110,11 @@ export class GenerationRunner implements OnApplicationShutdown {
     g.emit({ type: 'user', text: job.userText, role: job.role, turnId: g.id });
 
     const turn = { role: job.role, content: job.content };
+    // The task modes steer toward the open targets of the story's current task group.
+    if (job.story.play_mode !== 'fly_free') {
+      const open = await this.tasks.openTargets(job.story._id).catch(() => []);
+      job.story = { ...job.story, open_targets: open.map((t) => ({ title: t.title, type: t.type })) };
+    }
     let prompt = assemblePrompt(job.story, turn, model, job.summarizedChars);
     if (prompt.fold) {
       const story = await this.fold(job, prompt.fold);

@@ -72,7 +72,7 @@ export class PlayStories {
   }
 
   /** Whom a turn on this story pays a royalty (see royaltyRecipientOf). */
-  royaltyRecipient(story: PlayStory): Promise<RoyaltyRecipient | null> {
+  royaltyRecipient(story: Pick<PlayStory, 'userID' | 'lineage'>): Promise<RoyaltyRecipient | null> {
     return royaltyRecipientOf(this.stories, story);
   }
 }

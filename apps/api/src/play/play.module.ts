@@ -6,6 +6,7 @@ import { PicturesModule } from '../pictures/pictures.module';
 import { PowerModule } from '../power/power.module';
 import { StoriesModule } from '../stories/stories.module';
 import { VerificationModule } from '../verification/verification.module';
+import { TaskStoreModule } from '../tasks/task-store.module';
 import { GenerationRunner } from './generation-runner';
 import { PlayController } from './play.controller';
 import { PlayService } from './play.service';
@@ -23,9 +24,10 @@ import { TurnRepairService } from './turn-repair.service';
     StoriesModule,
     VerificationModule,
     PicturesModule,
+    TaskStoreModule,
   ],
   controllers: [PlayController],
   providers: [PlayService, PlayStories, GenerationRunner, TurnRepairService],
-  exports: [GenerationRunner, TurnRepairService],
+  exports: [GenerationRunner, TurnRepairService, PlayStories],
 })
 export class PlayModule {}

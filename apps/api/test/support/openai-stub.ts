@@ -36,6 +36,8 @@ export interface StubBehaviour {
   completionTokens?: number;
   /** Each chunk's text is replaced by the wall-clock time it was sent (`t=<ms>;`), for latency benchmarks. */
   stamp?: boolean;
+  /** The next this-many task requests (suggestions or scoring) get an answer that is not JSON. */
+  malformedTasks?: number;
   /** How `POST /images/generations` answers (default: a real PNG of the asked size in `b64_json`). */
   images?: ImageStubBehaviour;
 }
@@ -86,7 +88,7 @@ export interface OpenAIStub {
 }
 
 /** Markers a prompt may carry (e.g. typed in a browser test) to steer the default behaviour. */
-export const STUB_MARKERS = { fail: '[[fail]]', slow: '[[slow]]', reason: '[[reason]]' } as const;
+export const STUB_MARKERS = { fail: '[[fail]]', slow: '[[slow]]', reason: '[[reason]]', malformed: '[[malformed]]' } as const;
 
 const lastUser = (body: StubRequestBody) =>
   [...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '';
@@ -96,6 +98,8 @@ export function defaultStubChunks(body: StubRequestBody, n: number): string[] {
   const all = (body.messages ?? []).map((m) => m.content).join('\n');
   const fold = /<new-text>([\s\S]*?)<\/new-text>/.exec(all);
   if (fold) return [`Summary ${n}: `, `${fold[1].trim().split(/\s+/).slice(0, 8).join(' ')} …`];
+  const task = stubTaskAnswer(body);
+  if (task !== null) return pieces(task, 40);
   const zh = /[\u3400-\u9fff]/.test(lastUser(body));
   return zh
     ? [`第${n}段回复：`, '灯光', '闪了', '一下，', '故事', '继续', '向前。']
@@ -104,6 +108,7 @@ export function defaultStubChunks(body: StubRequestBody, n: number): string[] {
 
 export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<OpenAIStub> {
   let behaviour = initial;
+  let malformedLeft = initial.malformedTasks ?? 0;
   let requests = 0;
   let open = 0;
   const bodies: StubRequestBody[] = [];
@@ -132,7 +137,11 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     const n = ++requests;
     bodies.push(body);
     if (bodies.length > 200) bodies.shift();
-    const b = withMarkers(behaviour, lastUser(body));
+    let b = withMarkers(behaviour, lastUser(body));
+    if (isTaskRequest(body) && (malformedLeft > 0 || lastUser(body).includes(STUB_MARKERS.malformed))) {
+      if (malformedLeft > 0) malformedLeft--;
+      b = { ...b, chunks: pieces(MALFORMED_TASK_ANSWER, 16) };
+    }
     if (b.httpStatus) {
       res.writeHead(b.httpStatus, { 'Content-Type': b.httpContentType ?? 'application/json' });
       res.end(b.httpBody ?? JSON.stringify({ error: { message: `stub answered ${b.httpStatus}`, type: 'server_error' } }));
@@ -244,9 +253,11 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     bodies,
     set: (next) => {
       behaviour = next;
+      malformedLeft = next.malformedTasks ?? 0;
     },
     reset: () => {
       behaviour = initial;
+      malformedLeft = initial.malformedTasks ?? 0;
       requests = 0;
       bodies.length = 0;
       imageRequests = 0;
@@ -259,6 +270,63 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
         server.close(() => done());
       }),
   };
+}
+
+// Task requests (apps/api/src/tasks/task-prompts.ts) carry these tags; the stub answers them with JSON.
+const TASK_TAGS = { groups: '<task-groups-request', score: '<targets-to-score>', story: /<story-text>\n?([\s\S]*?)\n?<\/story-text>/ };
+const MALFORMED_TASK_ANSWER = 'Sure! Here are some ideas: {"groups": [{"series_name": "Unfinished", "targets": [';
+
+const isTaskRequest = (body: StubRequestBody) => {
+  const all = lastUser(body);
+  return all.includes(TASK_TAGS.groups) || all.includes(TASK_TAGS.score);
+};
+
+function pieces(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+type StubTarget = [title: string, type: 'reality' | 'emotion', score: number, probability: number];
+const STUB_GROUPS: Record<'en' | 'zh', { series_name: string; main_character: string; targets: StubTarget[] }[]> = {
+  en: [
+    { series_name: 'Harbour secrets', main_character: 'Mara', targets: [['Find the lighthouse key', 'reality', 2, 60], ["Earn the harbour master's trust", 'emotion', 1, 70]] },
+    { series_name: 'Before the storm', main_character: 'Mara', targets: [['Reach the island before the storm', 'reality', 3, 35]] },
+    { series_name: 'Old debts', main_character: 'Mara', targets: [["Pay back the smuggler's debt", 'reality', 2, 50], ['Forgive her brother', 'emotion', 3, 30]] },
+  ],
+  zh: [
+    { series_name: '港口的秘密', main_character: '玛拉', targets: [['找到灯塔钥匙', 'reality', 2, 60], ['赢得港务长的信任', 'emotion', 1, 70]] },
+    { series_name: '风暴之前', main_character: '玛拉', targets: [['在风暴来临前抵达小岛', 'reality', 3, 35]] },
+    { series_name: '旧债', main_character: '玛拉', targets: [['还清欠走私者的债', 'reality', 2, 50], ['原谅她的哥哥', 'emotion', 3, 30]] },
+  ],
+};
+
+/**
+ * The stub's answer to a task request, or null for other requests. Suggestions: three fixed groups in
+ * the story's language. Scoring: a target is completed when a line of the story contains its title
+ * (that line is quoted as the evidence); otherwise it stays open. Both come in a ```json fence.
+ */
+export function stubTaskAnswer(body: StubRequestBody): string | null {
+  const prompt = lastUser(body);
+  const story = TASK_TAGS.story.exec(prompt)?.[1] ?? '';
+  const zh = /[\u3400-\u9fff]/.test(story || prompt);
+  if (prompt.includes(TASK_TAGS.groups)) {
+    const groups = STUB_GROUPS[zh ? 'zh' : 'en'].map((g) => ({
+      ...g,
+      targets: g.targets.map(([title, type, score, probability]) => ({ title, type, score, probability })),
+    }));
+    return `\`\`\`json\n${JSON.stringify({ groups }, null, 1)}\n\`\`\``;
+  }
+  if (!prompt.includes(TASK_TAGS.score)) return null;
+  const list = prompt.slice(prompt.indexOf(TASK_TAGS.score));
+  const lines = story.split(/\n+/).map((l) => l.trim()).filter(Boolean);
+  const targets = [...list.matchAll(/^(\d+)\. \[(\w+)\] (.+)$/gm)].map(([, index, , title]) => {
+    const line = lines.find((l) => l.toLowerCase().includes(title.trim().toLowerCase()));
+    return line
+      ? { index: Number(index), completed: true, evidence: line, reason: zh ? '正文写到了这件事。' : 'The story shows it.', probability: 100 }
+      : { index: Number(index), completed: false, evidence: '', reason: zh ? '还没有发生。' : 'It has not happened yet.', probability: 40 };
+  });
+  return `Here is my judgement:\n\`\`\`json\n${JSON.stringify({ targets })}\n\`\`\``;
 }
 
 function withMarkers(b: StubBehaviour, prompt: string): StubBehaviour {

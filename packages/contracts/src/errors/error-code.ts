@@ -89,6 +89,20 @@ export enum ErrorCode {
   PICTURE_LIMIT = 'PICTURE_LIMIT',
   /** The chosen passage has no text to illustrate. */
   PICTURE_PASSAGE_EMPTY = 'PICTURE_PASSAGE_EMPTY',
+  /** The story has no such task group (or suggestion). */
+  TASKS_NOT_FOUND = 'TASKS_NOT_FOUND',
+  /** A task group holds 1 to 4 targets. */
+  TASK_TARGET_COUNT = 'TASK_TARGET_COUNT',
+  /** Completed targets (and groups holding one) cannot be edited or deleted; `params.task` is the target's number. */
+  TASK_COMPLETED = 'TASK_COMPLETED',
+  /** A task group cannot come before or after itself. */
+  TASK_SELF_REFERENCE = 'TASK_SELF_REFERENCE',
+  /** The score for the current plot was already calculated: play on first. */
+  TASK_ALREADY_SCORED = 'TASK_ALREADY_SCORED',
+  /** The model's answer could not be read as task groups or a judgement, twice; nothing was charged. */
+  TASK_OUTPUT_INVALID = 'TASK_OUTPUT_INVALID',
+  /** A story of an activity: its tasks and play mode cannot be changed. */
+  TASKS_LOCKED = 'TASKS_LOCKED',
   /** Saving would make the story's text longer than STORY_TEXT_MAX_LENGTH characters. */
   STORY_TEXT_TOO_LONG = 'STORY_TEXT_TOO_LONG',
 }

@@ -34,6 +34,7 @@ export interface PlayScreenProps {
   /** The archive (record) and export controls, when those features are there. */
   recordButton?: ReactNode;
   exportMenu?: ReactNode;
+  taskButton?: ReactNode;
 }
 
 // The toolbar hides on very short windows (a phone in landscape with the keyboard open).
@@ -49,7 +50,7 @@ function withTextDefaults(story: StoryData): StoryData {
 
 /** The play screen (spec section 2): write a line, watch the continuation stream in, shape it. */
 export function PlayScreen(props: PlayScreenProps) {
-  const { title, onSave, onLocalChange, publishMenu, recordButton, exportMenu } = props;
+  const { title, onSave, onLocalChange, publishMenu, recordButton, exportMenu, taskButton } = props;
   const story = useMemo(() => withTextDefaults(props.story), [props.story]);
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -146,6 +147,7 @@ export function PlayScreen(props: PlayScreenProps) {
           publishMenu={publishMenu}
           recordButton={recordButton}
           exportMenu={exportMenu}
+          taskButton={taskButton}
         />
       ) : null}
       <div className="tl-play__title-row">

@@ -64,9 +64,11 @@ export function SettingsPanel({ open, onClose, story, onSave, disabled, pictures
       </Typography.Paragraph>
       <Typography.Paragraph type="secondary">{t('play.settingsHint')}</Typography.Paragraph>
       <Form layout="vertical" disabled={disabled}>
-        <Form.Item label={t('play.playMode')}>
+        <Form.Item label={t('play.playMode')} extra={story.activity ? t('tasks.locked') : undefined}>
           <Select
             value={story.play_mode}
+            // A story of an activity keeps its play mode (spec section 6).
+            disabled={Boolean(story.activity)}
             data-testid="setting-play-mode"
             onChange={(play_mode) => onSave({ play_mode })}
             options={PLAY_MODES.map((m) => ({ value: m, label: t(`play.playModes.${m}`) }))}
