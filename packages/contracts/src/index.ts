@@ -30,3 +30,4 @@ export * from './files/files.constants';
 export * from './files/export.dto';
 export * from './files/upload-parse';
 export * from './archives/archive.dto';
+export * from './custom-models/custom-model.dto';

@@ -4,7 +4,7 @@ import { ErrorCode, type Language } from '@taleloom/contracts';
 import { Model } from 'mongoose';
 import { errorMessage } from '../common/error-messages';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { ProviderFailure, type ChatMessage } from '../models/chat-provider';
+import { ProviderFailure, type ChatMessage, type ProviderTransport } from '../models/chat-provider';
 import type { PlatformModel } from '../models/model-config';
 import { ModelsService } from '../models/models.service';
 import { PowerService } from '../power/power.service';
@@ -20,10 +20,18 @@ const FLUSH_INTERVAL_MS = 1000;
 // How long shutdown waits for running generations (an unfinished one is reported failed later).
 const SHUTDOWN_GRACE_MS = 10_000;
 
-export interface GenerationJob {
+/** The model a generation runs on: a platform model, or one of the user's own (its key, its transport). */
+export interface ChosenModel {
+  model: PlatformModel;
+  apiKey: string;
+  /** Where its measured status is kept (ModelsService.tracker). */
+  statusKey: string;
+  custom?: { transport: ProviderTransport };
+}
+
+export interface GenerationJob extends ChosenModel {
   generation: Generation;
   story: PlayStory;
-  model: PlatformModel;
   role: string;
   content: string;
   userText: string;
@@ -113,7 +121,8 @@ export class GenerationRunner implements OnApplicationShutdown {
     try {
       for await (const chunk of this.models.provider.stream({
         model,
-        apiKey: this.models.apiKeyOf(model),
+        apiKey: job.apiKey,
+        custom: job.custom,
         messages: prompt.messages,
         maxTokens: model.maxOutput,
         idleTimeoutMs: this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000,
@@ -135,7 +144,7 @@ export class GenerationRunner implements OnApplicationShutdown {
       return;
     }
     await flushing;
-    this.models.tracker.recordSuccess(model.value, (firstTokenAt || Date.now()) - startedAt);
+    this.models.tracker.recordSuccess(job.statusKey, (firstTokenAt || Date.now()) - startedAt);
     if (!completionTokens && aiText) completionTokens = sharedTokenCounter.count(aiText);
     const cost = generationCost(model, completionTokens, aiText);
     let charged = 0;
@@ -161,7 +170,7 @@ export class GenerationRunner implements OnApplicationShutdown {
     const g = job.generation;
     const code = error instanceof ProviderFailure ? error.code : ErrorCode.PROVIDER_ERROR;
     this.logger.warn(`generation ${g.id} on ${job.model.value} failed: ${error instanceof Error ? error.message : String(error)}`);
-    this.models.tracker.recordFailure(job.model.value);
+    this.models.tracker.recordFailure(job.statusKey);
     if (job.holdId) {
       await this.power.release(job.holdId).catch((e: unknown) => this.logger.error(`releasing hold ${job.holdId} failed: ${String(e)}`));
     }
@@ -195,7 +204,8 @@ export class GenerationRunner implements OnApplicationShutdown {
       const summary = (
         await this.models.provider.complete({
           model,
-          apiKey: this.models.apiKeyOf(model),
+          apiKey: job.apiKey,
+          custom: job.custom,
           messages,
           maxTokens: summaryTokens,
           idleTimeoutMs: this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AuthModule } from '../auth/auth.module';
+import { CustomModelsModule } from '../custom-models/custom-models.module';
 import { ModelsModule } from '../models/models.module';
 import { PowerModule } from '../power/power.module';
 import { StoriesModule } from '../stories/stories.module';
@@ -16,6 +17,7 @@ import { PlayTurn, PlayTurnSchema } from './play-turn.schema';
     MongooseModule.forFeature([{ name: PlayTurn.name, schema: PlayTurnSchema }]),
     AuthModule,
     ModelsModule,
+    CustomModelsModule,
     PowerModule,
     StoriesModule,
   ],

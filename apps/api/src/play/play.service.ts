@@ -15,13 +15,15 @@ import { Model, Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { CUSTOM_MODEL_TYPE, CustomModelsService } from '../custom-models/custom-models.service';
+import { GuardedTransport } from '../custom-models/guarded-transport';
 import type { PlatformModel } from '../models/model-config';
 import { ModelsService } from '../models/models.service';
 import { PowerService } from '../power/power.service';
 import { StoriesService } from '../stories/stories.service';
 import { formatUserPart, storyLanguage } from './context/prompt-builder';
 import { Generation } from './generation';
-import { GenerationRunner } from './generation-runner';
+import { GenerationRunner, type ChosenModel } from './generation-runner';
 import { PlayStories, toObjectId, type PlayStory } from './play-stories';
 import { PlayTurn } from './play-turn.schema';
 
@@ -40,6 +42,8 @@ export class PlayService {
     private readonly stories: PlayStories,
     private readonly storiesService: StoriesService,
     private readonly runner: GenerationRunner,
+    private readonly customModels: CustomModelsService,
+    private readonly transport: GuardedTransport,
   ) {}
 
   /** A generating turn with no heartbeat for this long is taken to be dead (its instance stopped). */
@@ -52,11 +56,12 @@ export class PlayService {
    * for an unknown story or model, too-fast or concurrent sends and NOT_ENOUGH_POWER — the provider
    * is not called in those cases. The hot path is short, since every round trip here is added to the
    * time to first token: a free model reads the story and claims the turn at once; a paid one first
-   * checks the turn, then holds the power, then claims.
+   * checks the turn, then holds the power, then claims. A custom model costs no power (the user's own
+   * key pays the provider) but keeps the throttle and the one-at-a-time rule.
    */
   async send(user: AuthUser, id: string, dto: SendTurnDto, language: Language): Promise<Generation> {
     const storyId = toObjectId(id);
-    const named = dto.model_name ? this.models.resolve(dto.model_name) : null;
+    const named = await this.namedModel(user.userID, dto);
     const now = Date.now();
     const generationId = randomUUID();
     const role = (dto.role ?? '').trim();
@@ -68,11 +73,12 @@ export class PlayService {
     };
 
     let story: PlayStory;
-    let model: PlatformModel;
+    let chosen: ChosenModel;
     let previous: PlayTurn | null;
     let holdId: string | null = null;
-    if (named && named.points === 0) {
-      model = named;
+    if (named && named.model.points === 0) {
+      chosen = named;
+      const model = chosen.model;
       const [read, claimed] = await Promise.allSettled([
         this.stories.own(user.userID, id),
         this.claim(storyId, user.userID, now, { ...claim, model: model.value }),
@@ -87,7 +93,8 @@ export class PlayService {
     } else {
       const [read, turn] = await Promise.all([this.stories.own(user.userID, id), this.turns.findById(storyId).lean().exec()]);
       story = read;
-      model = named ?? this.models.resolveOrDefault(story.model_name);
+      chosen = named ?? (await this.storyModel(user.userID, story));
+      const model = chosen.model;
       if (turn) this.assertCanSend(turn, now);
       if (model.points > 0) {
         holdId = await this.power.hold(user.userID, model.points, `generation:${generationId}`, {
@@ -126,10 +133,38 @@ export class PlayService {
     void this.turns.updateOne({ _id: storyId, generationId }, { $set: { userText } }).exec().catch(() => undefined);
     const generation = new Generation(generationId, id);
     this.runner.start({
-      generation, story, model, role, content, userText, holdId, language,
+      ...chosen, generation, story, role, content, userText, holdId, language,
       summarizedChars: claimed.summarizedChars ?? 0,
     });
     return generation;
+  }
+
+  // The model a send names: one of the user's custom models (model_type compatible_openai), a
+  // platform model, or none (then the story's choice).
+  private async namedModel(userID: string, dto: SendTurnDto): Promise<ChosenModel | null> {
+    if (dto.model_type === CUSTOM_MODEL_TYPE) return this.customModel(userID, dto.model_name ?? '');
+    return dto.model_name ? this.platformModel(this.models.resolve(dto.model_name)) : null;
+  }
+
+  // The story's stored choice; a custom model deleted since falls back to the platform default.
+  private async storyModel(userID: string, story: PlayStory): Promise<ChosenModel> {
+    if (story.model_type === CUSTOM_MODEL_TYPE && story.model_name) {
+      try {
+        return await this.customModel(userID, story.model_name);
+      } catch (error) {
+        if (!(error instanceof AppException && error.code === ErrorCode.CUSTOM_MODEL_NOT_FOUND)) throw error;
+      }
+    }
+    return this.platformModel(this.models.resolveOrDefault(story.model_name));
+  }
+
+  private platformModel(model: PlatformModel): ChosenModel {
+    return { model, apiKey: this.models.apiKeyOf(model), statusKey: model.value };
+  }
+
+  private async customModel(userID: string, name: string): Promise<ChosenModel> {
+    const found = await this.customModels.forUse(userID, name);
+    return { ...found, custom: { transport: this.transport } };
   }
 
   // Claims the story's turn for a new generation when the throttle and the one-at-a-time rule allow;
