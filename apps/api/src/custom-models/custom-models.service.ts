@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import {
   baseUrlProblem,
   CUSTOM_MODEL_LIMIT,
+  CUSTOM_MODEL_TYPE,
   customModelNameKey,
   ErrorCode,
   normalizeBaseUrl,
@@ -20,9 +21,6 @@ import { Story } from '../stories/story.schema';
 import { AddressGuard } from './address-guard';
 import { CustomModelEntry, CustomModelSet } from './custom-model-set.schema';
 import { KeyCipher, KeyUnreadableError, maskKey } from './key-cipher';
-
-/** The model type stories store for a custom model choice. */
-export const CUSTOM_MODEL_TYPE = 'compatible_openai';
 
 // What play assumes of a model it knows nothing about: a modest window, and room for reasoning.
 const CUSTOM_CONTEXT_WINDOW = 16_384;

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
+  CUSTOM_MODEL_TYPE,
   ErrorCode,
   PowerReason,
   SEND_THROTTLE_MS,
@@ -15,7 +16,7 @@ import { Model, Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { CUSTOM_MODEL_TYPE, CustomModelsService } from '../custom-models/custom-models.service';
+import { CustomModelsService } from '../custom-models/custom-models.service';
 import { GuardedTransport } from '../custom-models/guarded-transport';
 import type { PlatformModel } from '../models/model-config';
 import { ModelsService } from '../models/models.service';

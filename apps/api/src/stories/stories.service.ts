@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
+  CUSTOM_MODEL_TYPE,
   DEFAULT_PLAY_MODE,
   DEFAULT_STORY_SETTINGS,
   ErrorCode,
@@ -20,7 +21,7 @@ import { FilterQuery, Model, Types } from 'mongoose';
 import { PUBLIC_ARCHIVE_INDEX, StoryArchive } from '../archives/story-archive.schema';
 import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
-import { CUSTOM_MODEL_TYPE, CustomModelsService } from '../custom-models/custom-models.service';
+import { CustomModelsService } from '../custom-models/custom-models.service';
 import { StoryNumbersService } from './story-numbers.service';
 import { StorySpreadService } from './story-spread.service';
 import { containsPattern, textSnippets, toSeconds } from './story-text';

@@ -6,6 +6,8 @@ import type { ModelStatus } from '../models/model-list';
 /** The one interface type a custom model can have (spec section 9): OpenAI-compatible chat completions. */
 export const CUSTOM_MODEL_TYPES = ['compatible_openai'] as const;
 export type CustomModelType = (typeof CUSTOM_MODEL_TYPES)[number];
+/** The `model_type` a story (or a send) gives for one of the user's own models. */
+export const CUSTOM_MODEL_TYPE: CustomModelType = 'compatible_openai';
 
 /** At most this many custom models per user (spec section 9). */
 export const CUSTOM_MODEL_LIMIT = 3;
