@@ -115,7 +115,9 @@ export class ChatProvider {
       if (timedOut) throw new ProviderFailure(timeoutCode, `no data for ${req.idleTimeoutMs} ms`);
       if (req.custom) {
         const failure = classifyCustomModelFailure(error);
-        throw new ProviderFailure(failure.code, failure.detail, failure.status);
+        // The detail goes to the log: a provider that echoes the key must not put it there.
+        const detail = req.apiKey ? failure.detail.split(req.apiKey).join('••••') : failure.detail;
+        throw new ProviderFailure(failure.code, detail, failure.status);
       }
       throw new ProviderFailure(ErrorCode.PROVIDER_ERROR, describe(error));
     } finally {

@@ -87,15 +87,17 @@ describe('the custom model dialog', () => {
     const error = await screen.findByTestId('custom-model-test-error');
     expect(error).toHaveTextContent('Connection failed: The provider does not offer a model of this name.');
     expect(error).toHaveTextContent('Models this provider offers: deepseek-chat, deepseek-reasoner');
-    expect(calls.find((c) => c.url === '/api/custom-models/test')!.body).toMatchObject({ model_name: 'm1', saved_name: 'm1' });
-    expect(calls.find((c) => c.url === '/api/custom-models/test')!.body).not.toHaveProperty('api_key');
+    // Exactly the fields the test takes (the API refuses unknown ones); no key, so the saved one is used.
+    expect(calls.find((c) => c.url === '/api/custom-models/test')!.body).toEqual({
+      model_name: 'm1', base_url: 'https://api.deepseek.com', model_type: 'compatible_openai', saved_name: 'm1', language: 'en',
+    });
     await act(async () => fireEvent.click(screen.getByTestId('custom-model-test')));
     expect(await screen.findByTestId('custom-model-test-ok')).toHaveTextContent('Connected in 321 ms.');
   }, 30_000);
 
   it('allows no more than 3, and deletes after a confirmation', async () => {
     const onDeleted = vi.fn();
-    const calls = serve([view('a'), view('b'), view('c')], (url, method) => (method === 'DELETE' ? ok({ model_name: 'b' }) : null));
+    const calls = serve([view('a'), view('b'), view('c')], (_url, method) => (method === 'DELETE' ? ok({ model_name: 'b' }) : null));
     renderDialog({ onDeleted });
     await screen.findAllByTestId('custom-model-item');
     expect(screen.getByTestId('custom-model-add')).toBeDisabled();

@@ -72,7 +72,8 @@ export function CustomModelForm({ editing, existing, onSaved, onBack }: CustomMo
   const onTest = async () => {
     const values = await valid();
     if (!values) return;
-    test.mutate({ ...values, api_key: values.api_key || undefined, saved_name: editing?.model_name });
+    const { model_name, base_url, model_type, api_key } = values;
+    test.mutate({ model_name, base_url, model_type, api_key: api_key || undefined, saved_name: editing?.model_name });
   };
 
   const onSave = async () => {
