@@ -12,6 +12,7 @@ import * as iconv from 'iconv-lite';
 import { performance } from 'node:perf_hooks';
 import { ExportService } from '../src/files/export.service';
 import { UploadParserService } from '../src/files/upload-parser.service';
+import { record } from './support/report';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const STORY_CHARS = 1_000_000;
@@ -47,6 +48,7 @@ async function median(label: string, fn: () => Promise<unknown>): Promise<[strin
   times.sort((a, b) => a - b);
   const m = times[Math.floor(times.length / 2)];
   console.log(`${label.padEnd(44)} median ${m.toFixed(1).padStart(8)} ms  (min ${times[0].toFixed(1)}, max ${times[times.length - 1].toFixed(1)})`);
+  record({ suite: 'files', measure: label, unit: 'ms', median: m, note: `${RUNS} runs, min ${times[0].toFixed(1)}, max ${times[times.length - 1].toFixed(1)}` });
   return [label, m];
 }
 
@@ -63,7 +65,7 @@ async function docxOfAbout(bytes: number): Promise<Buffer> {
   return docx;
 }
 
-async function main(): Promise<void> {
+export async function run(): Promise<void> {
   console.log(`files bench: ${RUNS} runs per case, Node ${process.version}`);
   const exporter = new ExportService();
   const parser = new UploadParserService();
@@ -91,7 +93,9 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (require.main === module) {
+  run().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

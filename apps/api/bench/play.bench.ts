@@ -21,6 +21,7 @@ import { assemblePrompt } from '../src/play/context/prompt-builder';
 import type { PromptStory } from '../src/play/context/prompt-types';
 import { TokenCounter } from '../src/play/context/token-counter';
 import { startOpenAIStub, wallClock, type OpenAIStub } from '../test/support/openai-stub';
+import { record } from './support/report';
 
 const TTFT_N = Number(process.env.BENCH_TTFT_N ?? 200);
 const STREAM_LEVELS = (process.env.BENCH_STREAMS ?? '100,1000').split(',').map(Number);
@@ -116,7 +117,7 @@ async function startApi(stub: OpenAIStub, database: Database): Promise<Api> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'taleloom-bench-play-'));
   const model = (value: string, points: number) => ({ label: value, value, points, contextWindow: 8192, maxOutput: 200, baseURL: stub.baseURL });
-  const child: ChildProcess = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean), '-r', '@swc-node/register', 'src/main.ts'], {
     cwd: apiDir,
     env: {
       ...process.env,
@@ -236,12 +237,40 @@ async function benchTtft(api: Api, stub: OpenAIStub) {
       }
     }
   }
+  // Baselines in the same run: what one plain request and one authenticated read cost.
+  const timed = async (url: string, headers: Record<string, string> = {}) => {
+    const t0 = wallClock();
+    await (await fetch(url, { headers })).arrayBuffer();
+    return wallClock() - t0;
+  };
+  const baselines: Record<string, number[]> = { 'GET /api/health': [], 'GET /api/user/user-info (auth + 1 read)': [] };
+  for (let i = 0; i < TTFT_N; i++) {
+    baselines['GET /api/health'].push(await timed(`${api.base}/api/health`));
+    baselines['GET /api/user/user-info (auth + 1 read)'].push(await timed(`${api.base}/api/user/user-info`, { Authorization: `Bearer ${api.token}` }));
+  }
   const d50 = pct(direct, 50);
   const d99 = pct(direct, 99);
   console.log(`\n1. Time to first token (${TTFT_N} sequential sends per row; target: added p50 < 5 ms, p99 < 20 ms)`);
   console.log(`   direct to stub          p50 ${ms(d50)}  p99 ${ms(d99)}`);
+  for (const [label, values] of Object.entries(baselines)) console.log(`   baseline ${label.padEnd(40)} p50 ${ms(pct(values, 50))}  p99 ${ms(pct(values, 99))}`);
+  for (const [label, values] of Object.entries(baselines)) {
+    record({ suite: 'play', measure: `baseline: ${label}`, unit: 'ms', median: pct(values, 50), p99: pct(values, 99) });
+  }
   for (const [label, values] of Object.entries(rows)) {
-    console.log(`   via API, ${label.padEnd(16)} p50 ${ms(pct(values, 50))}  p99 ${ms(pct(values, 99))}  -> added p50 ${ms(pct(values, 50) - d50)}  p99 ${ms(pct(values, 99) - d99)}`);
+    const added50 = pct(values, 50) - d50;
+    const added99 = pct(values, 99) - d99;
+    console.log(`   via API, ${label.padEnd(16)} p50 ${ms(pct(values, 50))}  p99 ${ms(pct(values, 99))}  -> added p50 ${ms(added50)}  p99 ${ms(added99)}`);
+    record({
+      suite: 'play',
+      measure: `time to first token, ${label}`,
+      unit: 'ms',
+      median: pct(values, 50),
+      p99: pct(values, 99),
+      baseline: { label: 'direct to stub', median: d50, p99: d99 },
+      target: 'added p50 < 5 ms, p99 < 20 ms',
+      met: added50 < 5 && added99 < 20,
+      note: `added p50 ${added50.toFixed(2)} ms, p99 ${added99.toFixed(2)} ms`,
+    });
   }
 }
 
@@ -305,7 +334,19 @@ async function benchConcurrency(api: Api, stub: OpenAIStub) {
         `  | via API p50 ${ms(pct(viaApi.latencies, 50))} p99 ${ms(pct(viaApi.latencies, 99))}, ${viaApi.completed}/${n} completed, ${viaApi.errors} errors` +
         `  -> added p99 ${ms(added99)} (target < 50 ms, no errors)`,
     );
+    record({
+      suite: 'play',
+      measure: `per-chunk latency, ${n} concurrent streams`,
+      unit: 'ms',
+      median: pct(viaApi.latencies, 50),
+      p99: pct(viaApi.latencies, 99),
+      baseline: { label: 'direct to stub', median: pct(direct.latencies, 50), p99: pct(direct.latencies, 99) },
+      target: 'added p99 < 50 ms, no errors',
+      met: added99 < 50 && viaApi.errors === 0 && viaApi.completed === n,
+      note: `added p99 ${added99.toFixed(2)} ms, ${viaApi.completed}/${n} completed, ${viaApi.errors} errors`,
+    });
     if (n === Math.max(...STREAM_LEVELS)) {
+      record({ suite: 'play', measure: `memory per open stream (${n} open)`, unit: 'KB', median: (rssPeak - rssBefore) / n / 1024 });
       memoryLine = `\n3. Memory per open stream: API RSS ${(rssBefore / 1048576).toFixed(1)} MB before, ${(rssPeak / 1048576).toFixed(1)} MB peak with ${n} streams open -> ${((rssPeak - rssBefore) / n / 1024).toFixed(1)} KB per stream`;
     }
   }
@@ -360,6 +401,16 @@ function benchAssembly(text: string) {
       times.push(performance.now() - t0);
     }
     console.log(`   context ${String(window).padStart(6)} tokens: first ${ms(cold)}, then p50 ${ms(pct(times, 50))} p99 ${ms(pct(times, 99))}   (target p50 < 50 ms)`);
+    record({
+      suite: 'play',
+      measure: `prompt assembly, ${text.length.toLocaleString('en')} chars, ${window}-token context`,
+      unit: 'ms',
+      median: pct(times, 50),
+      p99: pct(times, 99),
+      target: 'p50 < 50 ms',
+      met: pct(times, 50) < 50,
+      note: `first (cold) ${cold.toFixed(1)} ms`,
+    });
   }
 }
 
@@ -420,23 +471,38 @@ async function benchBrowserOpen(api: Api, text: string) {
       await context.close();
     }
     console.log(`   to interactive (text shown, input enabled): p50 ${ms(pct(times, 50))}, worst ${ms(Math.max(...times))} over ${times.length} warm loads   (target < 1500 ms)`);
+    record({
+      suite: 'play',
+      measure: `open a ${text.length.toLocaleString('en')}-char story on /play in Chromium (to interactive)`,
+      unit: 'ms',
+      median: pct(times, 50),
+      target: '< 1500 ms',
+      met: pct(times, 50) < 1500,
+      note: `worst ${Math.max(...times)} ms over ${times.length} warm loads`,
+    });
   } finally {
     await browser.close();
   }
 }
 
-async function main(): Promise<void> {
-  // MONGODB_URI (a real MongoDB) when given, else an in-memory embedded database in its own process.
+export async function run(): Promise<void> {
+  // MONGODB_URI (a real MongoDB, or the harness's database) when given, else an in-memory embedded
+  // database in its own process.
   const database = await startDatabaseProcess();
   const stub = await startOpenAIStub();
-  const api = await startApi(stub, database);
+  const api = await startApi(stub, database).catch(async (error: unknown) => {
+    await stub.close();
+    await database.stop();
+    throw error;
+  });
   const text = novel(1_000_000);
   try {
     console.log(`Play benchmark: API pid ${api.pid} at ${api.base}, stub at ${stub.baseURL}`);
-    await benchTtft(api, stub);
-    await benchConcurrency(api, stub);
-    benchAssembly(text);
-    await benchBrowserOpen(api, text);
+    const parts = (process.env.BENCH_PARTS ?? 'ttft,streams,assembly,browser').split(',');
+    if (parts.includes('ttft')) await benchTtft(api, stub);
+    if (parts.includes('streams')) await benchConcurrency(api, stub);
+    if (parts.includes('assembly')) benchAssembly(text);
+    if (parts.includes('browser')) await benchBrowserOpen(api, text);
   } finally {
     await api.stop();
     await stub.close();
@@ -444,7 +510,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+if (require.main === module) {
+  run().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -14,6 +14,7 @@ import { validateEnv } from '../src/config/env.validation';
 import { startDatabase } from '../src/database/embedded-database';
 import { PowerService } from '../src/power/power.service';
 import { verifyLedger } from '../src/power/verify-ledger';
+import { record } from './support/report';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 600);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -55,9 +56,9 @@ async function insertUsers(connection: Connection, count: number): Promise<strin
   return docs.map((d) => d._id.toHexString());
 }
 
-async function main(): Promise<void> {
+export async function run(): Promise<void> {
   const database = await startDatabase({
-    uri: process.env.BENCH_MONGODB_URI,
+    uri: process.env.MONGODB_URI ?? process.env.BENCH_MONGODB_URI,
     mode: (process.env.EMBEDDED_DATABASE as 'auto' | 'memory-server' | 'stand-in' | undefined) ?? 'auto',
     dbName: `bench_${Date.now()}`,
   });
@@ -81,6 +82,15 @@ async function main(): Promise<void> {
   };
 
   const rows: Row[] = [];
+  // Baseline in the same run: bare conditional $inc updates of one document, as many and as parallel.
+  // (in a collection of its own: a balance moved outside the ledger would be drift).
+  const counters = connection.db!.collection('bench_counters');
+  const { insertedId: bare } = await counters.insertOne({ points: 0 });
+  const baseline = await timed('bare $inc updates of one document', PAIRS, () =>
+    pool(PAIRS, CONCURRENCY, async () => {
+      await counters.updateOne({ _id: bare, points: { $gte: 0 } }, { $inc: { points: 1 } });
+    }),
+  );
   const [hot] = await insertUsers(connection, 1);
   await power.grant(hot, 1_000_000_000, PowerReason.INIT_POINTS, 'bench-seed');
   rows.push(await timed('one hot balance', PAIRS, () => pool(PAIRS, CONCURRENCY, (i) => pair(hot, `hot-${i}`, false))));
@@ -103,7 +113,17 @@ async function main(): Promise<void> {
     ),
   );
 
-  console.table(rows.map((r) => ({ scenario: r.scenario, 'hold+settle pairs': r.pairs, seconds: r.seconds, 'pairs/s': r.perSecond })));
+  console.table([baseline, ...rows].map((r) => ({ scenario: r.scenario, 'pairs (or updates)': r.pairs, seconds: r.seconds, 'per second': r.perSecond })));
+  for (const r of rows) {
+    record({
+      suite: 'power',
+      measure: `hold+settle pairs per second, ${r.scenario}`,
+      unit: '/s',
+      median: r.perSecond,
+      baseline: { label: 'bare $inc updates/s', median: baseline.perSecond },
+      note: `${r.pairs} pairs, ${CONCURRENCY} in flight, ${database.kind}`,
+    });
+  }
 
   const started = Date.now();
   const report = await verifyLedger(connection.db!);
@@ -111,6 +131,14 @@ async function main(): Promise<void> {
     `verify: ${report.usersChecked} users, ${report.entriesApplied} applied entries, ` +
       `drift ${report.drifts.length} (${Date.now() - started} ms)`,
   );
+  record({
+    suite: 'power',
+    measure: `verify:ledger over ${report.usersChecked} users, ${report.entriesApplied} entries`,
+    unit: 'ms',
+    median: Date.now() - started,
+    target: 'no drift',
+    met: report.drifts.length === 0,
+  });
   await connection.db!.dropDatabase().catch(() => undefined);
   await app.close();
   await database.stop();
@@ -120,7 +148,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  run().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

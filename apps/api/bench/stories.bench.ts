@@ -21,6 +21,7 @@ import { validateEnv } from '../src/config/env.validation';
 import { startDatabase } from '../src/database/embedded-database';
 import { StoryNumbersService } from '../src/stories/story-numbers.service';
 import { textSnippets } from '../src/stories/story-text';
+import { record } from './support/report';
 
 const USERS = 50;
 const STORIES = 10_000;
@@ -32,7 +33,7 @@ const ROUNDS = 4;
 // Long enough that loading texts into a list would show (about 30 MB of text in all).
 const TEXT_CHARS = 3_000;
 
-async function main(): Promise<void> {
+export async function run(): Promise<void> {
   const database = await startDatabase({
     uri: process.env.MONGODB_URI,
     mode: (process.env.EMBEDDED_DATABASE as 'auto' | 'memory-server' | 'stand-in' | undefined) ?? 'auto',
@@ -69,12 +70,12 @@ async function main(): Promise<void> {
         (i) => ({ path: '/api/user/story-list?public=true&page=50', token: tokens[i % USERS] }),
       ],
     ];
-    for (const [, request] of targets) await run(port, agent, WARMUP, request);
+    for (const [, request] of targets) await load(port, agent, WARMUP, request);
     // Rounds interleave the endpoints, so a busy machine disturbs each of them alike.
     const samples = targets.map(() => ({ latencies: [] as number[], seconds: 0, errors: 0, bytes: 0 }));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [k, [, request]] of targets.entries()) {
-        const r = await run(port, agent, REQUESTS_PER_ENDPOINT / ROUNDS, request);
+        const r = await load(port, agent, REQUESTS_PER_ENDPOINT / ROUNDS, request);
         samples[k].latencies.push(...r.latencies);
         samples[k].seconds += r.seconds;
         samples[k].errors += r.errors;
@@ -84,6 +85,19 @@ async function main(): Promise<void> {
     const rows: Row[] = targets.map(([name], k) => ({ name, ...summarize(samples[k]) }));
     agent.destroy();
     print(rows);
+    const health = rows[0];
+    for (const r of rows.slice(1)) {
+      record({
+        suite: 'stories',
+        measure: `${r.name}, ${CONCURRENCY} clients, ${STORIES} stories`,
+        unit: 'ms',
+        median: r.p50,
+        p99: r.p99,
+        baseline: { label: 'GET /api/health', median: health.p50, p99: health.p99 },
+        target: 'p99 < 10x health p99, no errors',
+        met: r.p99 < 10 * health.p99 && r.errors === 0,
+      });
+    }
   } finally {
     await connection.db?.dropDatabase().catch(() => undefined);
     await app.close();
@@ -157,7 +171,7 @@ function summarize({ latencies, seconds, errors, bytes }: Sample): Result {
 }
 
 /** `count` requests from 50 concurrent clients (a bounded promise loop), each latency recorded. */
-async function run(
+async function load(
   port: number,
   agent: http.Agent,
   count: number,
@@ -219,7 +233,9 @@ function print(rows: Row[]): void {
   );
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  run().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

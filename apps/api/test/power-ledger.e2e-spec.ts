@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ErrorCode, PowerReason } from '@taleloom/contracts';
 import { Types } from 'mongoose';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { AppException } from '../src/common/app-exception';
 import { LedgerRepairService } from '../src/power/ledger-repair.service';
@@ -206,8 +206,21 @@ describe('the power ledger (PowerService)', () => {
     it.each(steps)('hold, crashing at %s, is given back by repair', async (step) => {
       const user = await insertUser(t, 'h');
       await power.grant(user, 1000, PowerReason.DAILY_CHECK_IN, 'seed');
-      crashAt(step, 'hold');
-      await expect(power.hold(user, 400, 'gen')).rejects.toThrow('crash');
+      // A hold answers once the balance has decided and marks its entry in the background: a crash
+      // while marking comes after the caller has its hold (the process dies with it; repair gives it back).
+      const marked = new Promise<void>((reached) => {
+        power.faults = (s, entry) => {
+          if (s !== step || entry.kind !== 'hold') return;
+          if (s === 'entry-marked') reached();
+          throw new Error(`crash at ${step}`);
+        };
+      });
+      if (step === 'entry-marked') {
+        await power.hold(user, 400, 'gen');
+        await marked;
+      } else {
+        await expect(power.hold(user, 400, 'gen')).rejects.toThrow('crash');
+      }
       power.faults = undefined;
       await repairNow();
       expect(await balanceOf(t, user)).toBe(1000);
@@ -349,24 +362,24 @@ describe('the power ledger (PowerService)', () => {
       await power.grant(user, 100, PowerReason.DAILY_CHECK_IN, 'seed');
       const uri = new URL(process.env.TEST_DATABASE_URI!);
       uri.pathname = `/${t.databaseName}`;
-      const run = () =>
-        spawnSync(process.execPath, ['-r', '@swc-node/register', 'src/power/verify-ledger.ts'], {
-          cwd: join(__dirname, '..'),
-          env: { ...process.env, MONGODB_URI: uri.toString() },
-          encoding: 'utf8',
+      // Run asynchronously: a test run in band hosts the database in this process.
+      const run = (mongodbUri: string) =>
+        new Promise<{ stdout: string; stderr: string; status: number | null }>((done) => {
+          execFile(
+            process.execPath,
+            ['-r', '@swc-node/register', 'src/power/verify-ledger.ts'],
+            { cwd: join(__dirname, '..'), env: { ...process.env, MONGODB_URI: mongodbUri }, encoding: 'utf8' },
+            (error, stdout, stderr) => done({ stdout, stderr, status: error ? (typeof error.code === 'number' ? error.code : null) : 0 }),
+          );
         });
-      const clean = run();
+      const clean = await run(uri.toString());
       expect(clean.stdout).toContain('No drift');
       expect(clean.status).toBe(0);
       await t.connection.db!.collection('users').updateOne({ _id: new Types.ObjectId(user) }, { $inc: { points: -1 } });
-      const drifting = run();
+      const drifting = await run(uri.toString());
       expect(drifting.stdout).toContain(`${user}  cli  balance 99  ledger 100  diff -1`);
       expect(drifting.status).toBe(1);
-      const missing = spawnSync(process.execPath, ['-r', '@swc-node/register', 'src/power/verify-ledger.ts'], {
-        cwd: join(__dirname, '..'),
-        env: { ...process.env, MONGODB_URI: '' },
-        encoding: 'utf8',
-      });
+      const missing = await run('');
       expect(missing.stderr).toContain('MONGODB_URI is required');
       expect(missing.status).toBe(2);
     });

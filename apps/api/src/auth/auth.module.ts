@@ -8,6 +8,7 @@ import { AuthService } from './auth.service';
 import { JwtAuthGuard } from './jwt-auth.guard';
 import { JwtStrategy } from './jwt.strategy';
 import { OptionalJwtAuthGuard } from './optional-jwt-auth.guard';
+import { TokenUsers } from './token-users';
 
 @Module({
   imports: [
@@ -21,8 +22,8 @@ import { OptionalJwtAuthGuard } from './optional-jwt-auth.guard';
       }),
     }),
   ],
-  providers: [AuthService, JwtStrategy, JwtAuthGuard, OptionalJwtAuthGuard],
-  exports: [AuthService, JwtAuthGuard, OptionalJwtAuthGuard],
+  providers: [AuthService, TokenUsers, JwtStrategy, JwtAuthGuard, OptionalJwtAuthGuard],
+  exports: [AuthService, TokenUsers, JwtAuthGuard, OptionalJwtAuthGuard],
 })
 export class AuthModule {}
 

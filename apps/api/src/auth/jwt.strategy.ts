@@ -1,19 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
 import { PassportStrategy } from '@nestjs/passport';
 import { ErrorCode, type TokenPayload } from '@taleloom/contracts';
-import { Model, Types } from 'mongoose';
+import { Types } from 'mongoose';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { User } from '../users/user.schema';
+import { TokenUsers } from './token-users';
 
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy) {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
-    @InjectModel(User.name) private readonly users: Model<User>,
+    private readonly tokenUsers: TokenUsers,
   ) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
@@ -29,13 +28,10 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
     if (typeof payload.userID !== 'string' || !Types.ObjectId.isValid(payload.userID)) {
       throw new AppException(ErrorCode.TOKEN_INVALID);
     }
-    const user = await this.users.findById(payload.userID, { userName: 1, tokensValidAfter: 1 }).lean().exec();
+    const user = await this.tokenUsers.get(payload.userID);
     if (!user) throw new AppException(ErrorCode.TOKEN_INVALID);
     const issuedAtMs = (payload.iat ?? 0) * 1000;
-    // new Date(): the offline stand-in's file storage hands Dates back as strings.
-    if (user.tokensValidAfter && issuedAtMs < new Date(user.tokensValidAfter).getTime()) {
-      throw new AppException(ErrorCode.TOKEN_INVALID);
-    }
+    if (issuedAtMs < user.validAfter) throw new AppException(ErrorCode.TOKEN_INVALID);
     return { userID: payload.userID, userName: user.userName };
   }
 }

@@ -1,15 +1,18 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { DatabaseKind } from '@taleloom/contracts';
+import { attachJournal, type Ejson, type JournalHandle, type MemoryStorage } from './stand-in-journal';
 
 /** A running database the app or the tests connect to. */
 export interface DatabaseHandle {
   uri: string;
   kind: DatabaseKind;
   /**
-   * True for the stand-in keeping data on disk: it applies concurrent writes to one document without
-   * atomicity (lost updates, duplicate _ids), so code that needs atomic writes serializes them itself.
+   * True for a database that applies concurrent writes to one document without atomicity (lost
+   * updates, duplicate _ids): code that needs atomic writes then serializes them itself. None of the
+   * bootstrap's databases is such any more (the stand-in keeps data on disk through a journal of its
+   * atomic in-memory engine), so nothing sets it now: it goes with the serializing code it switches.
    */
   writesNotAtomic?: boolean;
   stop(): Promise<void>;
@@ -32,12 +35,14 @@ const importEsm = new Function('specifier', 'return import(specifier)') as (s: s
 // The part of @push.rocks/smartmongo's API the bootstrap uses.
 interface StandInModule {
   congodb: {
-    CongoServer: new (options: {
-      host: string;
-      port: number;
-      storage: 'memory' | 'file';
-      storagePath?: string;
-    }) => { start(): Promise<void>; stop(): Promise<void> };
+    CongoServer: new (options: { host: string; port: number; storage: 'memory' }) => {
+      start(): Promise<void>;
+      stop(): Promise<void>;
+      getStorage(): MemoryStorage;
+    };
+    /** Its older on-disk format (read once, to move data kept by earlier versions). */
+    FileStorageAdapter: new (path: string) => MemoryStorage & { initialize(): Promise<void>; close(): Promise<void> };
+    plugins: { bson: { EJSON: Ejson } };
   };
 }
 
@@ -93,23 +98,38 @@ async function startMemoryServer(dataDir: string | undefined, dbName: string): P
 async function startStandIn(dataDir: string | undefined, dbName: string): Promise<DatabaseHandle> {
   const { congodb } = await importEsm('@push.rocks/smartmongo');
   const port = await freePort();
-  const storagePath = dataDir ? join(dataDir, 'stand-in') : undefined;
-  if (storagePath) mkdirSync(storagePath, { recursive: true });
-  const server = new congodb.CongoServer({
-    host: '127.0.0.1',
-    port,
-    ...(storagePath ? { storage: 'file' as const, storagePath } : { storage: 'memory' as const }),
-  });
+  // Always the in-memory engine (its writes are atomic); with a data folder, a journal keeps it on disk.
+  const server = new congodb.CongoServer({ host: '127.0.0.1', port, storage: 'memory' });
   await server.start();
+  let journal: JournalHandle | null = null;
+  if (dataDir) {
+    const legacy = join(dataDir, 'stand-in');
+    journal = await attachJournal(server.getStorage(), join(dataDir, 'stand-in-journal'), congodb.plugins.bson.EJSON, async (storage) => {
+      if (existsSync(legacy)) await copyLegacy(new congodb.FileStorageAdapter(legacy), storage);
+    });
+  }
   return {
     // Without poll monitoring the driver's heartbeat fails every ~10 s and clears the pool.
     uri: `mongodb://127.0.0.1:${port}/${dbName}?serverMonitoringMode=poll&directConnection=true`,
     kind: 'stand-in',
-    writesNotAtomic: Boolean(storagePath),
     stop: async () => {
+      await journal?.close();
       await server.stop();
     },
   };
+}
+
+// Data an earlier version kept in the stand-in's own file format moves into the journal once.
+async function copyLegacy(from: MemoryStorage & { initialize(): Promise<void>; close(): Promise<void> }, to: MemoryStorage): Promise<void> {
+  await from.initialize();
+  for (const d of await from.listDatabases()) {
+    for (const c of await from.listCollections(d)) {
+      await to.createCollection(d, c);
+      for (const doc of await from.findAll(d, c)) await to.insertOne(d, c, doc);
+      for (const { name, ...spec } of await from.getIndexes(d, c)) if (name !== '_id_') await to.saveIndex(d, c, name, spec);
+    }
+  }
+  await from.close();
 }
 
 function withDbName(uri: string, dbName: string): string {

@@ -84,12 +84,11 @@ export class GenerationRunner implements OnApplicationShutdown {
 
   start(job: GenerationJob): void {
     this.running.add(job.generation);
-    // Started on the next turn of the event loop, after the caller has subscribed.
-    setImmediate(() => {
-      this.run(job)
-        .catch((error: unknown) => this.logger.error(error instanceof Error ? error.stack : String(error)))
-        .finally(() => this.running.delete(job.generation));
-    });
+    // Runs at once, up to the provider request; the caller subscribes afterwards and gets the events
+    // sent so far (Generation keeps them for the first listener).
+    this.run(job)
+      .catch((error: unknown) => this.logger.error(error instanceof Error ? error.stack : String(error)))
+      .finally(() => this.running.delete(job.generation));
   }
 
   private async run(job: GenerationJob): Promise<void> {

@@ -56,9 +56,10 @@ export class PlayService {
    * Checks and claims everything, then starts the generation; throws (before anything is streamed)
    * for an unknown story or model, too-fast or concurrent sends and NOT_ENOUGH_POWER — the provider
    * is not called in those cases. The hot path is short, since every round trip here is added to the
-   * time to first token: a free model reads the story and claims the turn at once; a paid one first
-   * checks the turn, then holds the power, then claims. A custom model costs no power (the user's own
-   * key pays the provider) but keeps the throttle and the one-at-a-time rule.
+   * time to first token: a free model reads the story and claims the turn at once; a paid one reads
+   * the story, the turn and the balance at once, then holds the power and claims the turn at once.
+   * A custom model costs no power (the user's own key pays the provider) but keeps the throttle and
+   * the one-at-a-time rule.
    */
   async send(user: AuthUser, id: string, dto: SendTurnDto, language: Language): Promise<Generation> {
     const storyId = toObjectId(id);
@@ -92,27 +93,40 @@ export class PlayService {
       story = read.value;
       previous = claimed.value ?? (await this.firstClaim(storyId, user.userID, { ...claim, model: model.value }));
     } else {
-      const [read, turn] = await Promise.all([this.stories.own(user.userID, id), this.turns.findById(storyId).lean().exec()]);
+      // A model known to be paid: its balance is read alongside (the hold's first step).
+      const [read, turn, balance] = await Promise.all([
+        this.stories.own(user.userID, id),
+        this.turns.findById(storyId).lean().exec(),
+        named ? this.power.balance(user.userID) : undefined,
+      ]);
       story = read;
       chosen = named ?? (await this.storyModel(user.userID, story));
       const model = chosen.model;
       if (turn) this.assertCanSend(turn, now);
+      const takeTurn = (set: Partial<PlayTurn>) =>
+        turn ? this.claim(storyId, user.userID, now, set) : this.firstClaim(storyId, user.userID, set);
       if (model.points > 0) {
-        holdId = await this.power.hold(user.userID, model.points, `generation:${generationId}`, {
-          reason: PowerReason.STORY,
-          storyID: id,
-          storyName: story.name,
-        });
-      }
-      const paidClaim = { ...claim, model: model.value, holdId };
-      try {
-        previous = turn
-          ? await this.claim(storyId, user.userID, now, paidClaim)
-          : await this.firstClaim(storyId, user.userID, paidClaim);
+        const key = `generation:${generationId}`;
+        holdId = this.power.holdIdOf(user.userID, key);
+        const spend = { reason: PowerReason.STORY, storyID: id, storyName: story.name };
+        // The hold and the claim at once: each is undone when the other fails.
+        const [held, taken] = await Promise.allSettled([
+          this.power.hold(user.userID, model.points, key, spend, { balance }),
+          takeTurn({ ...claim, model: model.value, holdId }),
+        ]);
+        if (held.status === 'rejected') {
+          if (taken.status === 'fulfilled' && taken.value) await this.restore(taken.value, generationId);
+          throw held.reason;
+        }
+        if (taken.status === 'rejected' || !taken.value) {
+          await this.power.release(holdId);
+          if (taken.status === 'rejected') throw taken.reason;
+          return this.refuse(storyId);
+        }
+        previous = taken.value;
+      } else {
+        previous = await takeTurn({ ...claim, model: model.value });
         if (!previous) await this.refuse(storyId);
-      } catch (error) {
-        if (holdId) await this.power.release(holdId);
-        throw error;
       }
     }
     const claimed = previous!;
@@ -193,7 +207,10 @@ export class PlayService {
     for (let attempt = 0; attempt < 5; attempt++) {
       const existing = await this.turns.findById(storyId).lean().exec();
       if (existing) {
-        if (existing.generationId === set.generationId) return { ...existing, state: 'idle', userText: '', aiText: '', summarizedChars: 0 };
+        // As if the turn had been idle (what a restore after a failed hold puts back).
+        if (existing.generationId === set.generationId) {
+          return { ...existing, state: 'idle', userText: '', aiText: '', summarizedChars: 0, lastSendAt: 0, heartbeatAt: 0 };
+        }
         return this.refuse(storyId);
       }
       try {

@@ -37,6 +37,12 @@ export interface DecideOptions {
   voidIfUnresolved?: boolean;
   /** Take over a claim taken before this instant, epoch ms (default: older than CLAIM_MS). */
   takeoverBefore?: number;
+  /**
+   * Answer as soon as the balance document has decided, and record the decision on the entry in the
+   * background (used by holds, whose caller waits on them before calling a provider). Safe: until the
+   * entry is marked, its id on the balance document says how it was decided (verify and repair read it).
+   */
+  markLater?: boolean;
 }
 
 /** A claim older than this belongs to a process presumed dead: another may take the entry over. */
@@ -214,7 +220,10 @@ export class LedgerStore {
       const result = await this.op(() => this.users.updateOne(filter, update as never));
       if (result.modifiedCount === 1) {
         this.fault('user-updated', entry);
-        return this.mark(entry, claim, voiding ? 'voided' : 'applied');
+        const outcome: Outcome = voiding ? 'voided' : 'applied';
+        if (!options.markLater) return this.mark(entry, claim, outcome);
+        void this.mark(entry, claim, outcome).catch(() => undefined);
+        return outcome;
       }
       // The fence moved, the balance changed, or the user is gone: look again.
       view = undefined;

@@ -39,6 +39,11 @@ export interface SpendInfo {
   storyName?: string;
 }
 
+export interface HoldOptions {
+  /** The balance as read just before (`balance()`), instead of reading it again. */
+  balance?: BalanceView | null;
+}
+
 /** The source story of a clone, whose author earns the royalty. */
 export interface RoyaltyRecipient {
   authorUserID: string;
@@ -95,11 +100,11 @@ export class PowerService {
   }
 
   /** Reserves up to `max` before a paid action; NOT_ENOUGH_POWER when the balance is short. */
-  async hold(userID: string, max: number, key: string, spend: SpendInfo = {}): Promise<string> {
+  async hold(userID: string, max: number, key: string, spend: SpendInfo = {}, options: HoldOptions = {}): Promise<string> {
     assertAmount(max);
     const user = toUserId(userID);
     const id = LedgerStore.entryId(user, 'hold', key);
-    const view = await this.store.readBalance(user);
+    const view = options.balance ?? (await this.store.readBalance(user));
     if (!view) throw new AppException(ErrorCode.USER_NOT_FOUND);
     let outcome: Outcome;
     const earlier = view.points < max ? await this.store.find(id) : null;
@@ -111,10 +116,23 @@ export class PowerService {
       const entry = this.newEntry(user, 'hold', key, -max, spend.reason ?? PowerReason.STORY, story(spend), false);
       const { entry: stored, claim } = await this.store.insertClaimed(entry);
       if (claim) this.store.fault('entry-created', stored);
-      outcome = await this.store.settleEntry(stored, claim, { minPoints: -stored.points, fresh: view });
+      outcome = await this.store.settleEntry(stored, claim, { minPoints: -stored.points, fresh: view, markLater: true });
     }
     if (outcome === 'voided') throw new AppException(ErrorCode.NOT_ENOUGH_POWER);
     return id.toHexString();
+  }
+
+  /** The id the hold taken with this key has (or will have). */
+  holdIdOf(userID: string, key: string): string {
+    return LedgerStore.entryId(toUserId(userID), 'hold', key).toHexString();
+  }
+
+  /**
+   * The balance as the ledger reads it, for a caller that reads it alongside other work and passes it
+   * to `hold` (one round trip less on the way to a provider). Null: no such user.
+   */
+  balance(userID: string): Promise<BalanceView | null> {
+    return this.store.readBalance(toUserId(userID));
   }
 
   /**

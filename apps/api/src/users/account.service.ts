@@ -10,6 +10,7 @@ import {
   type UserInfo,
 } from '@taleloom/contracts';
 import { Model, Types } from 'mongoose';
+import { TokenUsers } from '../auth/token-users';
 import { AuthService } from '../auth/auth.service';
 import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
@@ -28,6 +29,7 @@ export class AccountService {
   constructor(
     @InjectModel(User.name) private readonly users: Model<User>,
     private readonly auth: AuthService,
+    private readonly tokenUsers: TokenUsers,
     private readonly captcha: CaptchaService,
     private readonly codes: SmsCodeService,
     private readonly rewards: PhoneRewardsService,
@@ -92,6 +94,7 @@ export class AccountService {
     const updated = await this.users
       .findByIdAndUpdate(user._id, { $set: { passwordHash, tokensValidAfter: new Date() } }, { new: true })
       .exec();
+    this.tokenUsers.forget(user._id.toHexString());
     return { token: this.auth.sign(updated!), userInfo: toUserInfo(updated!) };
   }
 

@@ -20,5 +20,15 @@ export async function startDiskStandIn(dataDir: string): Promise<DatabaseHandle>
     });
     server.once('exit', (code) => reject(new Error(`stand-in exited with ${code}`)));
   });
-  return { uri, kind: 'stand-in', writesNotAtomic: true, stop: async () => void server.kill() };
+  // stop: the child has no handler for SIGTERM, so it ends as a crash would (its journal must hold).
+  return {
+    uri,
+    kind: 'stand-in',
+    stop: async () => {
+      if (server.exitCode !== null) return;
+      const exited = new Promise((done) => server.once('exit', done));
+      server.kill('SIGKILL');
+      await exited;
+    },
+  };
 }

@@ -1,0 +1,98 @@
+/**
+ * `pnpm bench`: every benchmark the issues name, in one run, on the embedded defaults (the embedded
+ * database in a process of its own, or MONGODB_URI) and a local OpenAI-compatible stub; then one table
+ * with medians, p99s and the ratio to the direct or baseline figure measured in the same run, also
+ * written to bench-results/latest.json at the repository root. It never fails on a time (only on a
+ * broken run or ledger drift).
+ *
+ *   pnpm bench                         all of them
+ *   BENCH_ONLY=play,stories pnpm bench some of them
+ *   pnpm --filter @taleloom/api bench:play   one, with its own detailed print-out
+ */
+import 'reflect-metadata';
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { run as files } from './files.bench';
+import { run as play } from './play.bench';
+import { run as power } from './power.bench';
+import { run as stories } from './stories.bench';
+import { printTable, writeJson } from './support/report';
+
+const apiDir = resolve(__dirname, '..');
+const output = join(apiDir, '..', '..', 'bench-results', 'latest.json');
+
+/** The embedded database in a process of its own, so its work does not share the clients' event loop. */
+async function startDatabase(): Promise<{ uri: string; kind: string; stop(): Promise<void> }> {
+  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, kind: 'MONGODB_URI', stop: async () => undefined };
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'bench/support/database-process.ts'], {
+    cwd: apiDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let kind = 'embedded';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    const m = /Database: (.*)/.exec(chunk.toString());
+    if (m) kind = m[1].startsWith('OFFLINE STAND-IN') ? 'embedded stand-in (CongoDB)' : m[1];
+  });
+  const uri = await new Promise<string>((done, fail) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /URI (\S+)/.exec(out);
+      if (m) done(m[1]);
+    });
+    child.on('exit', (code) => fail(new Error(`the database process exited with ${code}`)));
+  });
+  return {
+    uri,
+    get kind() {
+      return kind;
+    },
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 300));
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const suites: [string, () => Promise<void>][] = [
+    ['power', power],
+    ['stories', stories],
+    ['files', files],
+    ['play', play],
+  ];
+  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+  const database = await startDatabase();
+  const started = Date.now();
+  const failures: string[] = [];
+  try {
+    for (const [name, run] of suites) {
+      if (only && !only.includes(name)) continue;
+      console.log(`\n======== ${name} ========`);
+      // Every benchmark uses this database, each under a database name of its own.
+      const uri = new URL(database.uri);
+      uri.pathname = `/bench_${name}`;
+      process.env.MONGODB_URI = uri.toString();
+      try {
+        await run();
+      } catch (error) {
+        failures.push(name);
+        console.error(`${name} benchmark failed:`, error);
+      }
+    }
+  } finally {
+    await database.stop();
+  }
+  printTable();
+  writeJson(output, { database: database.kind, seconds: Math.round((Date.now() - started) / 1000), failures });
+  console.log(`\nWritten to ${output}`);
+  // A benchmark that found drift in the ledger says so with the exit code.
+  if (process.exitCode) failures.push('ledger drift');
+  if (failures.length) {
+    console.error(`Failed: ${failures.join(', ')}`);
+    process.exit(1);
+  }
+  process.exit(0);
+}
+
+void main();

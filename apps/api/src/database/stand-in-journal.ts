@@ -1,0 +1,252 @@
+// Keeps the in-memory stand-in's data on disk: a snapshot plus a journal of every change since, both
+// in MongoDB Extended JSON (so Dates, ObjectIds, Longs... come back as what they were). The stand-in
+// itself stays the in-memory one, whose writes are atomic (each command runs to its end before the
+// next is read), unlike the stand-in's own file storage (which interleaves writes at every file access
+// and hands typed values back as strings).
+//
+// Durability: each change is appended with one synchronous write before the command answers, so a
+// killed process (kill -9) loses nothing it acknowledged; a power cut may lose what the OS had not
+// flushed. The snapshot is rewritten (to a temporary file, then renamed) on start, on a clean stop and
+// whenever the journal passes JOURNAL_COMPACT_BYTES.
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const JOURNAL_COMPACT_BYTES = 64 * 1024 * 1024;
+
+type Doc = Record<string, unknown> & { _id: { toHexString(): string } };
+interface IndexSpec {
+  name: string;
+  [key: string]: unknown;
+}
+
+/** The part of the stand-in's MemoryStorageAdapter this uses (all of its mutations go through these). */
+export interface MemoryStorage {
+  listDatabases(): Promise<string[]>;
+  listCollections(db: string): Promise<string[]>;
+  findAll(db: string, coll: string): Promise<Doc[]>;
+  findById(db: string, coll: string, id: unknown): Promise<Doc | null>;
+  insertOne(db: string, coll: string, doc: Doc): Promise<Doc>;
+  updateById(db: string, coll: string, id: unknown, doc: Doc): Promise<boolean>;
+  deleteById(db: string, coll: string, id: unknown): Promise<boolean>;
+  createDatabase(db: string): Promise<void>;
+  dropDatabase(db: string): Promise<boolean>;
+  createCollection(db: string, coll: string): Promise<void>;
+  dropCollection(db: string, coll: string): Promise<boolean>;
+  renameCollection(db: string, from: string, to: string): Promise<void>;
+  saveIndex(db: string, coll: string, name: string, spec: Record<string, unknown>): Promise<void>;
+  getIndexes(db: string, coll: string): Promise<IndexSpec[]>;
+  dropIndex(db: string, coll: string, name: string): Promise<boolean>;
+}
+
+/** The stand-in's bson EJSON (its own copy of bson, so restored values are of the classes it checks for). */
+export interface Ejson {
+  stringify(value: unknown, options?: { relaxed?: boolean }): string;
+  parse(text: string, options?: { relaxed?: boolean }): unknown;
+}
+
+type Change =
+  | { o: 'put'; d: string; c: string; doc: Doc }
+  | { o: 'del'; d: string; c: string; id: Doc['_id'] }
+  | { o: 'cd'; d: string }
+  | { o: 'dd'; d: string }
+  | { o: 'cc'; d: string; c: string }
+  | { o: 'dc'; d: string; c: string }
+  | { o: 'rc'; d: string; from: string; to: string }
+  | { o: 'si'; d: string; c: string; name: string; spec: Record<string, unknown> }
+  | { o: 'di'; d: string; c: string; name: string };
+
+interface Snapshot {
+  databases: Record<string, Record<string, { docs: Doc[]; indexes: IndexSpec[] }>>;
+}
+
+export interface JournalHandle {
+  /** Writes a fresh snapshot, empties the journal and stops journaling. */
+  close(): Promise<void>;
+  /** Documents restored at start (for the log). */
+  restored: number;
+}
+
+/**
+ * Restores `folder` (snapshot + journal) into the empty `storage`, then journals every change.
+ * `migrate`, when the folder has no data yet, may fill the storage first (e.g. from an older format).
+ */
+export async function attachJournal(
+  storage: MemoryStorage,
+  folder: string,
+  ejson: Ejson,
+  migrate?: (storage: MemoryStorage) => Promise<void>,
+): Promise<JournalHandle> {
+  mkdirSync(folder, { recursive: true });
+  const snapshotFile = join(folder, 'snapshot.ejson');
+  const journalFile = join(folder, 'journal.ejsonl');
+  const original = bindAll(storage);
+
+  if (existsSync(snapshotFile)) {
+    const snapshot = ejson.parse(readFileSync(snapshotFile, 'utf8'), { relaxed: false }) as Snapshot;
+    for (const [d, collections] of Object.entries(snapshot.databases)) {
+      await original.createDatabase(d);
+      for (const [c, { docs, indexes }] of Object.entries(collections)) {
+        await original.createCollection(d, c);
+        for (const doc of docs) await original.insertOne(d, c, doc);
+        for (const { name, ...spec } of indexes) if (name !== '_id_') await original.saveIndex(d, c, name, spec);
+      }
+    }
+  } else if (migrate && !existsSync(journalFile)) {
+    await migrate(original);
+  }
+  if (existsSync(journalFile)) {
+    const lines = readFileSync(journalFile, 'utf8').split('\n');
+    for (const [i, line] of lines.entries()) {
+      if (!line) continue;
+      let change: Change;
+      try {
+        change = ejson.parse(line, { relaxed: false }) as Change;
+      } catch (error) {
+        // Only the last line can be cut short (a crash mid-write); anything else is damage.
+        if (i >= lines.length - 2) break;
+        throw new Error(`the stand-in journal ${journalFile} is damaged at line ${i + 1}: ${String(error)}`);
+      }
+      await apply(original, change);
+    }
+  }
+
+  let restored = 0;
+  const compact = async () => {
+    const snapshot: Snapshot = { databases: {} };
+    for (const d of await original.listDatabases()) {
+      snapshot.databases[d] = {};
+      for (const c of await original.listCollections(d)) {
+        const docs = await original.findAll(d, c);
+        snapshot.databases[d][c] = { docs, indexes: await original.getIndexes(d, c) };
+        restored += docs.length;
+      }
+    }
+    const temp = `${snapshotFile}.tmp`;
+    const fd = openSync(temp, 'w');
+    writeSync(fd, ejson.stringify(snapshot, { relaxed: false }));
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(temp, snapshotFile);
+    writeFileSync(journalFile, '');
+  };
+  // The memory storage answers at once (no I/O), so nothing runs between these steps.
+  await compact();
+
+  let fd: number | null = openSync(journalFile, 'a');
+  let written = 0;
+  let compacting = false;
+  const append = (change: Change) => {
+    if (fd === null) return;
+    const line = `${ejson.stringify(change, { relaxed: false })}\n`;
+    writeSync(fd, line);
+    written += line.length;
+    if (written > JOURNAL_COMPACT_BYTES && !compacting) {
+      compacting = true;
+      written = 0;
+      // After the command that wrote this has finished (it may write more).
+      setImmediate(() => void compact().finally(() => (compacting = false)));
+    }
+  };
+
+  // Each wrapper changes the memory first, then journals what is now there (nothing can run between:
+  // the memory storage never waits on I/O). insertMany and deleteByIds go through insertOne / deleteById.
+  const s = storage as unknown as Record<string, unknown>;
+  s.insertOne = async (d: string, c: string, doc: Doc) => {
+    const stored = await original.insertOne(d, c, doc);
+    append({ o: 'put', d, c, doc: stored });
+    return stored;
+  };
+  s.updateById = async (d: string, c: string, id: Doc['_id'], doc: Doc) => {
+    const done = await original.updateById(d, c, id, doc);
+    if (done) append({ o: 'put', d, c, doc: (await original.findById(d, c, id))! });
+    return done;
+  };
+  s.deleteById = async (d: string, c: string, id: Doc['_id']) => {
+    const done = await original.deleteById(d, c, id);
+    if (done) append({ o: 'del', d, c, id });
+    return done;
+  };
+  s.createDatabase = async (d: string) => {
+    const known = (await original.listDatabases()).includes(d);
+    await original.createDatabase(d);
+    if (!known) append({ o: 'cd', d });
+  };
+  s.dropDatabase = async (d: string) => {
+    const done = await original.dropDatabase(d);
+    append({ o: 'dd', d });
+    return done;
+  };
+  s.createCollection = async (d: string, c: string) => {
+    const known = (await original.listCollections(d)).includes(c);
+    await original.createCollection(d, c);
+    if (!known) append({ o: 'cc', d, c });
+  };
+  s.dropCollection = async (d: string, c: string) => {
+    const done = await original.dropCollection(d, c);
+    append({ o: 'dc', d, c });
+    return done;
+  };
+  s.renameCollection = async (d: string, from: string, to: string) => {
+    await original.renameCollection(d, from, to);
+    append({ o: 'rc', d, from, to });
+  };
+  s.saveIndex = async (d: string, c: string, name: string, spec: Record<string, unknown>) => {
+    await original.saveIndex(d, c, name, spec);
+    append({ o: 'si', d, c, name, spec });
+  };
+  s.dropIndex = async (d: string, c: string, name: string) => {
+    const done = await original.dropIndex(d, c, name);
+    append({ o: 'di', d, c, name });
+    return done;
+  };
+
+  return {
+    restored,
+    close: async () => {
+      if (fd === null) return;
+      closeSync(fd);
+      fd = null;
+      await compact();
+    },
+  };
+}
+
+function bindAll(storage: MemoryStorage): MemoryStorage {
+  const s = storage as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const names: (keyof MemoryStorage)[] = [
+    'listDatabases', 'listCollections', 'findAll', 'findById', 'insertOne', 'updateById', 'deleteById', 'createDatabase',
+    'dropDatabase', 'createCollection', 'dropCollection', 'renameCollection', 'saveIndex', 'getIndexes', 'dropIndex',
+  ];
+  return Object.fromEntries(names.map((n) => [n, s[n].bind(storage)])) as unknown as MemoryStorage;
+}
+
+async function apply(storage: MemoryStorage, change: Change): Promise<void> {
+  switch (change.o) {
+    case 'put':
+      if (await storage.findById(change.d, change.c, change.doc._id)) await storage.updateById(change.d, change.c, change.doc._id, change.doc);
+      else await storage.insertOne(change.d, change.c, change.doc);
+      return;
+    case 'del':
+      await storage.deleteById(change.d, change.c, change.id);
+      return;
+    case 'cd':
+      return storage.createDatabase(change.d);
+    case 'dd':
+      await storage.dropDatabase(change.d);
+      return;
+    case 'cc':
+      return storage.createCollection(change.d, change.c);
+    case 'dc':
+      await storage.dropCollection(change.d, change.c);
+      return;
+    case 'rc':
+      // Replayed over a snapshot that already has it: the source is gone.
+      await storage.renameCollection(change.d, change.from, change.to).catch(() => undefined);
+      return;
+    case 'si':
+      return storage.saveIndex(change.d, change.c, change.name, change.spec);
+    case 'di':
+      await storage.dropIndex(change.d, change.c, change.name).catch(() => false);
+      return;
+  }
+}
