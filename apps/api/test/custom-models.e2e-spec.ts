@@ -7,6 +7,7 @@ import {
   type UpdateCustomModelDto,
 } from '@taleloom/contracts';
 import { createServer, type AddressInfo } from 'node:net';
+import { Types } from 'mongoose';
 import type { Response } from 'supertest';
 import { AddressGuard, systemResolver } from '../src/custom-models/address-guard';
 import { GenerationRunner } from '../src/play/generation-runner';
@@ -190,7 +191,8 @@ describe('custom models (GET/POST /api/custom-models, PUT/DELETE /api/custom-mod
     const pending = await as(t, alice).get(`/api/llm/${story}/pending`);
     expect(pending.body.data).toMatchObject({ state: 'done', model: 'stub-chat', cost: 0 });
 
-    // Still one send per second.
+    // Still one send per second (as if the last send were just now, however slow this machine is).
+    await t.connection.db!.collection('play_turns').updateOne({ _id: new Types.ObjectId(story) }, { $set: { lastSendAt: Date.now() } });
     const fast = await sendTurn(base, alice.token, story, { content: 'Again', model_type: 'compatible_openai', model_name: 'stub-chat' });
     expect([fast.status, fast.body?.code]).toEqual([429, ErrorCode.SEND_TOO_FAST]);
     // Its measured status shows in the list.

@@ -63,7 +63,7 @@ function PlayStory({ story }: { story: StoryData }) {
         publishMenu={<PublishMenu story={story} />}
         recordButton={<ArchiveButton storyId={story.id} />}
         exportMenu={<ExportMenu content={story.main_text} name={story.name} />}
-        customModels={Array.isArray(customModels.data) ? customModels.data : undefined}
+        customModels={customModels.data}
         onManageModels={() => setModelsOpen(true)}
       />
       <CustomModelDialog

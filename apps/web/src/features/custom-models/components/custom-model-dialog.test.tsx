@@ -33,45 +33,52 @@ function renderDialog(props: { onDeleted?: (name: string) => void } = {}) {
   );
 }
 
+// Generous waits: the machines running these tests are shared and sometimes slow.
+const SLOW = { timeout: 8000 };
 const field = (id: string) => screen.getByTestId(id) as HTMLInputElement;
 
 describe('the custom model dialog', () => {
-  it('asks for every field, keeps the name unique without regard to case, refuses /chat/completions, fills an address from a shortcut and saves', async () => {
-    const calls = serve([view('DeepSeek-Chat')], (url, method, body) =>
-      url === '/api/custom-models' && method === 'POST' ? ok(view(String(body.model_name), { base_url: String(body.base_url) })) : null,
-    );
+  it('asks for every field, keeps the name unique without regard to case and refuses /chat/completions', async () => {
+    serve([view('DeepSeek-Chat')]);
     renderDialog();
-    expect(await screen.findByTestId('custom-model-intro')).toHaveTextContent('costs no power');
-    expect(await screen.findByTestId('custom-model-item-name')).toHaveTextContent('DeepSeek-Chat');
+    expect(await screen.findByTestId('custom-model-intro', {}, SLOW)).toHaveTextContent('costs no power');
+    expect(await screen.findByTestId('custom-model-item-name', {}, SLOW)).toHaveTextContent('DeepSeek-Chat');
     expect(screen.getByTestId('custom-model-list')).toHaveTextContent('••••abcd');
     fireEvent.click(screen.getByTestId('custom-model-add'));
 
-    await act(async () => fireEvent.click(await screen.findByTestId('custom-model-save')));
-    expect(await screen.findByText('Please fill in all required fields.')).toBeInTheDocument();
-    expect(await screen.findByText('Please enter the model name')).toBeInTheDocument();
+    await act(async () => fireEvent.click(await screen.findByTestId('custom-model-save', {}, SLOW)));
+    expect(await screen.findByTestId('custom-model-incomplete', {}, SLOW)).toHaveTextContent('Please fill in all required fields.');
+    expect(screen.getByText('Please enter the model name')).toBeInTheDocument();
     expect(screen.getByText('Please enter the API address')).toBeInTheDocument();
     expect(screen.getByText('Please enter the API key')).toBeInTheDocument();
 
     fireEvent.change(field('custom-model-name'), { target: { value: 'deepseek-chat' } });
-    expect(await screen.findByText('Model name already exists, please use another name.')).toBeInTheDocument();
-    fireEvent.change(field('custom-model-name'), { target: { value: 'deepseek-reasoner' } });
+    expect(await screen.findByText('Model name already exists, please use another name.', {}, SLOW)).toBeInTheDocument();
     fireEvent.change(field('custom-model-url'), { target: { value: 'https://api.deepseek.com/v1/chat/completions' } });
-    expect(await screen.findByText('Remove /chat/completions: the address ends before it (…/v1).')).toBeInTheDocument();
+    expect(await screen.findByText('Remove /chat/completions: the address ends before it (…/v1).', {}, SLOW)).toBeInTheDocument();
+  }, 60_000);
 
-    // The shortcut list has all 13 providers; choosing one fills the address.
-    const preset = within(screen.getByTestId('custom-model-preset')).getByRole('combobox');
+  it('fills the address from one of the 13 provider shortcuts and saves', async () => {
+    const calls = serve([], (url, method, body) =>
+      url === '/api/custom-models' && method === 'POST' ? ok(view(String(body.model_name), { base_url: String(body.base_url) })) : null,
+    );
+    renderDialog();
+    await screen.findByText('No custom models yet.', {}, SLOW);
+    fireEvent.click(screen.getByTestId('custom-model-add'));
+    const preset = within(await screen.findByTestId('custom-model-preset', {}, SLOW)).getByRole('combobox');
     fireEvent.mouseDown(preset);
-    await waitFor(() => expect(document.querySelectorAll('.ant-select-item-option')).toHaveLength(13));
-    fireEvent.click(await screen.findByTitle('DeepSeek'));
-    await waitFor(() => expect(field('custom-model-url').value).toBe('https://api.deepseek.com'));
+    await waitFor(() => expect(document.querySelectorAll('.ant-select-item-option')).toHaveLength(13), SLOW);
+    fireEvent.click(await screen.findByTitle('DeepSeek', {}, SLOW));
+    await waitFor(() => expect(field('custom-model-url').value).toBe('https://api.deepseek.com'), SLOW);
+    fireEvent.change(field('custom-model-name'), { target: { value: 'deepseek-reasoner' } });
     fireEvent.change(field('custom-model-key'), { target: { value: 'sk-typed-key' } });
     await act(async () => fireEvent.click(screen.getByTestId('custom-model-save')));
-    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true), SLOW);
     expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({
       model_name: 'deepseek-reasoner', base_url: 'https://api.deepseek.com', api_key: 'sk-typed-key', model_type: 'compatible_openai', enable_reasoning: false,
     });
-    expect(await screen.findByText('deepseek-reasoner saved')).toBeInTheDocument();
-  }, 30_000);
+    expect(await screen.findByText('deepseek-reasoner saved', {}, SLOW)).toBeInTheDocument();
+  }, 60_000);
 
   it('tests a connection and says what went wrong in the user’s language, with the names the provider offers', async () => {
     let attempt = 0;
@@ -80,11 +87,11 @@ describe('the custom model dialog', () => {
       return ++attempt === 1 ? fail(422, 'CUSTOM_MODEL_MODEL_MISSING', { status: 'HTTP 404', detail: '', models: 'deepseek-chat, deepseek-reasoner' }) : ok({ modelListed: true, models: ['m1'], latencyMs: 321 });
     });
     renderDialog();
-    fireEvent.click(await screen.findByTestId('custom-model-edit'));
+    fireEvent.click(await screen.findByTestId('custom-model-edit', {}, SLOW));
     // Editing: the key may stay empty (the saved one is used), said in its placeholder.
     expect(field('custom-model-key').placeholder).toBe('Leave empty to keep the saved key (••••abcd)');
     await act(async () => fireEvent.click(screen.getByTestId('custom-model-test')));
-    const error = await screen.findByTestId('custom-model-test-error');
+    const error = await screen.findByTestId('custom-model-test-error', {}, SLOW);
     expect(error).toHaveTextContent('Connection failed: The provider does not offer a model of this name.');
     expect(error).toHaveTextContent('Models this provider offers: deepseek-chat, deepseek-reasoner');
     // Exactly the fields the test takes (the API refuses unknown ones); no key, so the saved one is used.
@@ -92,25 +99,25 @@ describe('the custom model dialog', () => {
       model_name: 'm1', base_url: 'https://api.deepseek.com', model_type: 'compatible_openai', saved_name: 'm1', language: 'en',
     });
     await act(async () => fireEvent.click(screen.getByTestId('custom-model-test')));
-    expect(await screen.findByTestId('custom-model-test-ok')).toHaveTextContent('Connected in 321 ms.');
-  }, 30_000);
+    expect(await screen.findByTestId('custom-model-test-ok', {}, SLOW)).toHaveTextContent('Connected in 321 ms.');
+  }, 60_000);
 
   it('allows no more than 3, and deletes after a confirmation', async () => {
     const onDeleted = vi.fn();
     const calls = serve([view('a'), view('b'), view('c')], (_url, method) => (method === 'DELETE' ? ok({ model_name: 'b' }) : null));
     renderDialog({ onDeleted });
-    await screen.findAllByTestId('custom-model-item');
+    await screen.findAllByTestId('custom-model-item', {}, SLOW);
     expect(screen.getByTestId('custom-model-add')).toBeDisabled();
     expect(screen.getByTestId('custom-model-limit')).toHaveTextContent('At most 3 custom models.');
     fireEvent.click(screen.getAllByTestId('custom-model-delete')[1]);
-    await act(async () => fireEvent.click(await screen.findByTestId('custom-model-delete-ok')));
-    await waitFor(() => expect(onDeleted).toHaveBeenCalledWith('b'));
+    await act(async () => fireEvent.click(await screen.findByTestId('custom-model-delete-ok', {}, SLOW)));
+    await waitFor(() => expect(onDeleted).toHaveBeenCalledWith('b'), SLOW);
     expect(calls.find((c) => c.method === 'DELETE')!.url).toBe('/api/custom-models/b');
-  }, 30_000);
+  }, 60_000);
 
   it('says when the list cannot be fetched', async () => {
     serve([], (url) => (url === '/api/custom-models' ? fail(503, 'DATABASE_UNAVAILABLE') : null));
     renderDialog();
-    expect(await screen.findByTestId('custom-model-get-error')).toHaveTextContent('Failed to get custom models:');
-  });
+    expect(await screen.findByTestId('custom-model-get-error', {}, SLOW)).toHaveTextContent('Failed to get custom models:');
+  }, 60_000);
 });

@@ -9,7 +9,8 @@ import {
   type CustomModelType,
   type CustomModelView,
 } from '@taleloom/contracts';
-import { App, Button, Form, Input, Select, Switch, Typography } from 'antd';
+import { Alert, App, Button, Form, Input, Select, Switch, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useCreateCustomModel } from '../api/create-custom-model';
@@ -46,6 +47,8 @@ export function CustomModelForm({ editing, existing, onSaved, onBack }: CustomMo
   const baseUrl = Form.useWatch('base_url', form) ?? editing?.base_url ?? '';
   const preset = presetOf(baseUrl);
   const saving = create.isPending || update.isPending;
+  // The form's own "fill in all" message, shown until the next change (spec section 5).
+  const [incomplete, setIncomplete] = useState(false);
 
   const initial: CustomModelFormValues = editing
     ? { model_name: editing.model_name, base_url: editing.base_url, api_key: '', model_type: editing.model_type, enable_reasoning: editing.enable_reasoning }
@@ -54,17 +57,17 @@ export function CustomModelForm({ editing, existing, onSaved, onBack }: CustomMo
   const choosePreset = (id: string) => {
     const chosen = PROVIDER_PRESETS.find((p) => p.id === id);
     if (!chosen) return;
-    form.setFieldsValue({ base_url: chosen.baseUrl, ...(chosen.reasoning && !form.getFieldValue('model_name') ? { enable_reasoning: true } : {}) });
+    form.setFieldsValue({ base_url: chosen.baseUrl });
     void form.validateFields(['base_url']).catch(() => undefined);
     test.reset();
   };
 
-  // Every field is checked first; an incomplete form says so once (spec section 5).
+  // Every field is checked first; an incomplete form says so (spec section 5).
   const valid = async (): Promise<CustomModelFormValues | null> => {
     try {
       return await form.validateFields();
     } catch {
-      void message.error(t('customModels.fillAll'));
+      setIncomplete(true);
       return null;
     }
   };
@@ -96,7 +99,10 @@ export function CustomModelForm({ editing, existing, onSaved, onBack }: CustomMo
     existing.some((m) => m.model_name !== editing?.model_name && customModelNameKey(m.model_name) === customModelNameKey(name));
 
   return (
-    <Form form={form} layout="vertical" initialValues={initial} requiredMark onValuesChange={() => test.reset()} data-testid="custom-model-form" className="tl-custom-models__form">
+    <Form form={form} layout="vertical" initialValues={initial} requiredMark onValuesChange={() => {
+        test.reset();
+        setIncomplete(false);
+      }} data-testid="custom-model-form" className="tl-custom-models__form">
       <Form.Item label={t('customModels.preset')} extra={preset?.local ? t('customModels.presetLocal') : undefined}>
         <Select
           showSearch
@@ -161,6 +167,7 @@ export function CustomModelForm({ editing, existing, onSaved, onBack }: CustomMo
       <Form.Item name="enable_reasoning" label={t('customModels.reasoning')} extra={t('customModels.reasoningHint')} valuePropName="checked">
         <Switch data-testid="custom-model-reasoning" />
       </Form.Item>
+      {incomplete ? <Alert type="error" showIcon className="tl-custom-models__result" title={t('customModels.fillAll')} data-testid="custom-model-incomplete" /> : null}
       <TestResult pending={test.isPending} data={test.data} error={test.error} />
       <div className="tl-custom-models__actions">
         <Button onClick={onBack} disabled={saving} data-testid="custom-model-back">

@@ -3,8 +3,6 @@ export interface ProviderPreset {
   id: string;
   baseUrl: string;
   exampleModel: string;
-  /** The example model thinks aloud (turn "show reasoning" on). */
-  reasoning?: boolean;
   /** A server on the user's own machine: the operator must allow local networks for it. */
   local?: boolean;
 }
@@ -13,7 +11,7 @@ export interface ProviderPreset {
 // the client appends that itself.
 export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
   { id: 'openai', baseUrl: 'https://api.openai.com/v1', exampleModel: 'gpt-4o-mini' },
-  { id: 'deepseek', baseUrl: 'https://api.deepseek.com', exampleModel: 'deepseek-reasoner', reasoning: true },
+  { id: 'deepseek', baseUrl: 'https://api.deepseek.com', exampleModel: 'deepseek-chat' },
   { id: 'openrouter', baseUrl: 'https://openrouter.ai/api/v1', exampleModel: 'deepseek/deepseek-chat' },
   { id: 'siliconflow', baseUrl: 'https://api.siliconflow.cn/v1', exampleModel: 'deepseek-ai/DeepSeek-V3' },
   { id: 'moonshot', baseUrl: 'https://api.moonshot.cn/v1', exampleModel: 'moonshot-v1-8k' },

@@ -160,5 +160,5 @@ describe('play screen', () => {
     fireEvent.mouseDown(within(selector).getByRole('combobox'));
     await act(async () => fireEvent.click(await screen.findByText('Demo', { selector: '.tl-play-model__name' })));
     expect(await screen.findByText('Failed to switch model: The custom model does not exist or was deleted.')).toBeInTheDocument();
-  }, 30_000);
+  }, 60_000);
 });
