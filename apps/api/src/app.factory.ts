@@ -5,7 +5,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { join } from 'node:path';
-import { ErrorCode } from '@taleloom/contracts';
+import { ErrorCode, STORY_TEXT_BODY_LIMIT_BYTES } from '@taleloom/contracts';
 import { AppModule } from './app.module';
 import { AppException } from './common/app-exception';
 import { ApiExceptionFilter } from './common/api-exception.filter';
@@ -49,6 +49,11 @@ export async function createApp(config: AppConfig, database: DatabaseHandle): Pr
   });
   // An export carries a whole story (a million characters is ~3 MB of UTF-8): its route gets a larger limit.
   app.use('/api/export', express.json({ limit: EXPORT_BODY_LIMIT_BYTES }));
+  // Saving a whole story text (PATCH /api/llm?id=): up to STORY_TEXT_MAX_LENGTH characters.
+  const storyTextJson = express.json({ limit: Math.max(STORY_TEXT_BODY_LIMIT_BYTES, config.env.BODY_LIMIT_BYTES) });
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    req.method === 'PATCH' && req.path === '/api/llm' ? storyTextJson(req, res, next) : next(),
+  );
   app.use(express.json({ limit: config.env.BODY_LIMIT_BYTES }));
   app.use(express.urlencoded({ extended: false, limit: config.env.BODY_LIMIT_BYTES }));
   app.use(bodyParserErrors);

@@ -1,5 +1,5 @@
 import { countTokens } from 'gpt-tokenizer';
-import { ErrorCode, ModelStatus, type AcceptTurnDto, type SendTurnDto } from '@taleloom/contracts';
+import { ACCEPT_PART_MAX_LENGTH, ErrorCode, ModelStatus, STORY_TEXT_MAX_LENGTH, type AcceptTurnDto, type SendTurnDto } from '@taleloom/contracts';
 import { GenerationRunner } from '../src/play/generation-runner';
 import { PowerService } from '../src/power/power.service';
 import { balanceOf, entriesOf } from './power-factories';
@@ -103,6 +103,26 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
     expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data.state).toBe('idle');
     const got = await as(t, alice).get(`/api/llm?id=${id}`);
     expect(got.body.data.main_text).toBe('Start.\nMara: Hi\nEdited reply.');
+  });
+
+  it('saves the whole text of a novel-length story, and refuses to grow it past the limit with a clear error', async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: 'Start.' });
+    // 1.85 million characters of Chinese: about 5.5 MB of JSON, over the general 1 MB body limit.
+    const novel = '雨'.repeat(STORY_TEXT_MAX_LENGTH - 150_000);
+    const saved = await as(t, alice).patch(`/api/llm?id=${id}`, { main_text: novel });
+    expect(saved.status).toBe(200);
+    expect((await storyDoc(t, id))!.main_text.length).toBe(novel.length);
+    const tooMuch = await as(t, alice).patch(`/api/llm?id=${id}`, { main_text: `${novel}${'雨'.repeat(150_001)}` });
+    expect([tooMuch.status, tooMuch.body.code]).toEqual([400, ErrorCode.VALIDATION_FAILED]);
+    // Accepting a turn that would pass the limit: refused, the text untouched.
+    const over = await as(t, alice).post(`/api/llm/${id}/accept`, { userContent: '', newContent: '雨'.repeat(ACCEPT_PART_MAX_LENGTH) });
+    expect(over.status).toBe(200);
+    const last = await as(t, alice)
+      .post(`/api/llm/${id}/accept`, { userContent: '', newContent: '雨'.repeat(ACCEPT_PART_MAX_LENGTH) })
+      .set('Accept-Language', 'zh-CN');
+    expect([last.status, last.body.code]).toEqual([413, ErrorCode.STORY_TEXT_TOO_LONG]);
+    expect(last.body.message).toContain('2,000,000');
+    expect((await storyDoc(t, id))!.main_text.length).toBe(novel.length + ACCEPT_PART_MAX_LENGTH + 1);
   });
 
   it('undo gives back the role and input and leaves the text alone; regenerate replaces the pending turn', async () => {

@@ -150,6 +150,23 @@ describe('stories: create, read, change, list', () => {
     });
   });
 
+  describe('publish and private at the same time', () => {
+    it('never leaves a public story without its public version (slot -1)', async () => {
+      const id = await createStory(t, alice, { prologue_and_characters: 'A race at the gate.' });
+      const archives = t.connection.db!.collection('story_archives');
+      for (let round = 0; round < 25; round++) {
+        const calls = Array.from({ length: 8 }, (_, i) =>
+          as(t, alice).post(`/api/user/${(i + round) % 2 ? 'private' : 'public'}/${id}`),
+        );
+        const answers = await Promise.all(calls.map((c) => c.then((r) => r.status)));
+        expect(answers).toEqual(Array(8).fill(200));
+        const story = await t.connection.db!.collection('stories').findOne({ _id: new Types.ObjectId(id) });
+        const slot = await archives.findOne({ story_id: id, archive_index: -1 });
+        if (story!.permission === '1') expect(slot).not.toBeNull();
+      }
+    });
+  });
+
   describe('another user, on every id-taking endpoint of a private story', () => {
     let id: string;
     beforeEach(async () => {

@@ -75,6 +75,7 @@ export function httpStatusOf(code: ErrorCode): number {
       return 400;
     case ErrorCode.FILE_TOO_LARGE:
     case ErrorCode.FILE_CONTENT_TOO_LARGE:
+    case ErrorCode.STORY_TEXT_TOO_LONG:
       return 413;
     case ErrorCode.FILE_TYPE_UNSUPPORTED:
       return 415;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { ErrorCode } from '@taleloom/contracts';
+import { ErrorCode, STORY_TEXT_MAX_LENGTH } from '@taleloom/contracts';
 import { Model, Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import type { RoyaltyRecipient } from '../power/power.service';
@@ -53,6 +53,9 @@ export class PlayStories {
       const current = story.main_text ?? '';
       const appended = joinPiece(current, piece);
       const text = current + appended;
+      if (text.length > STORY_TEXT_MAX_LENGTH) {
+        throw new AppException(ErrorCode.STORY_TEXT_TOO_LONG, undefined, { limit: STORY_TEXT_MAX_LENGTH.toLocaleString('en') });
+      }
       const updated = await this.stories
         .updateOne(
           { _id: story._id, userID, charCount: story.charCount ?? 0, firstLine: story.firstLine ?? '', lastLine: story.lastLine ?? '' },

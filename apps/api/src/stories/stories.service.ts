@@ -170,20 +170,7 @@ export class StoriesService {
     const story = await this.ownStory(user, id);
     const now = new Date();
     // Snapshot first: a story is never public without the version others clone.
-    await this.archives
-      .updateOne(
-        { story_id: story._id.toHexString(), archive_index: PUBLIC_ARCHIVE_INDEX },
-        {
-          $set: {
-            time: toSeconds(now),
-            current_word_count: story.charCount,
-            story_ending: story.lastLine,
-            state: pickState(story),
-          },
-        },
-        { upsert: true },
-      )
-      .exec();
+    await this.writePublicVersion(story, now);
     const updated = await this.stories
       .findOneAndUpdate(
         { _id: story._id, userID: story.userID },
@@ -193,6 +180,8 @@ export class StoriesService {
       .lean()
       .exec();
     if (!updated) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    // A concurrent "make private" may have removed the snapshot between the two writes above.
+    await this.ensurePublicVersion(story._id);
     return toListItem(updated, false);
   }
 
@@ -208,7 +197,34 @@ export class StoriesService {
       .exec();
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     await this.archives.deleteOne({ story_id: story._id.toHexString(), archive_index: PUBLIC_ARCHIVE_INDEX }).exec();
+    // A concurrent publish may have made it public again after the first write: it keeps its snapshot.
+    await this.ensurePublicVersion(story._id);
     return toListItem(story, false);
+  }
+
+  private async writePublicVersion(story: Story & { _id: Types.ObjectId }, now: Date): Promise<void> {
+    await this.archives
+      .updateOne(
+        { story_id: story._id.toHexString(), archive_index: PUBLIC_ARCHIVE_INDEX },
+        {
+          $set: {
+            time: toSeconds(now),
+            current_word_count: story.charCount,
+            story_ending: story.lastLine,
+            state: pickState(story),
+          },
+        },
+        { upsert: true },
+      )
+      .exec();
+  }
+
+  // A public story always has its public version (slot -1): written again from the story when missing.
+  private async ensurePublicVersion(storyId: Types.ObjectId): Promise<void> {
+    const current = await this.stories.findById(storyId).lean().exec();
+    if (current?.permission !== '1') return;
+    const kept = await this.archives.exists({ story_id: storyId.toHexString(), archive_index: PUBLIC_ARCHIVE_INDEX }).exec();
+    if (!kept) await this.writePublicVersion(current, new Date());
   }
 
   /**

@@ -67,6 +67,8 @@ export enum ErrorCode {
   EXPORT_FAILED = 'EXPORT_FAILED',
   /** The archive does not exist or is not yours. */
   ARCHIVE_NOT_FOUND = 'ARCHIVE_NOT_FOUND',
+  /** Saving would make the story's text longer than STORY_TEXT_MAX_LENGTH characters. */
+  STORY_TEXT_TOO_LONG = 'STORY_TEXT_TOO_LONG',
   /** The custom model does not exist or was deleted (or is someone else's). */
   CUSTOM_MODEL_NOT_FOUND = 'CUSTOM_MODEL_NOT_FOUND',
   /** A user has at most 3 custom models. */

@@ -13,8 +13,10 @@ export const STORY_GOAL_MAX_LENGTH = 2_000;
 export const HIDDEN_SETTINGS_MIN_LENGTH = 2;
 export const HIDDEN_SETTINGS_MAX_LENGTH = 20;
 export const PROLOGUE_MAX_LENGTH = 100_000;
-/** The longest story text the API stores (the request body limit may bite first). */
-export const STORY_TEXT_MAX_LENGTH = 500_000;
+/** The longest story text the API stores: a long novel (UTF-8 CJK: about 6 MB of a document's 16 MB). */
+export const STORY_TEXT_MAX_LENGTH = 2_000_000;
+/** The request body limit of saving a whole story text (`PATCH /api/llm`): the longest text, as UTF-8 JSON. */
+export const STORY_TEXT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 export const MODEL_NAME_MAX_LENGTH = 128;
 export const MODEL_TYPE_MAX_LENGTH = 64;
 

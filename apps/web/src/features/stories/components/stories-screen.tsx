@@ -1,5 +1,5 @@
 import { AppstoreOutlined, BarsOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Input, Segmented, Space, Tabs, Typography } from 'antd';
+import { Button, Grid, Input, Segmented, Space, Tabs, Typography } from 'antd';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -24,6 +24,7 @@ export function StoriesScreen({ renderActions }: StoriesScreenProps = {}) {
   const [tab, setTab] = useState<StoryTab>('mine');
   const [view, setView] = useState<StoryView>('single');
   const [search, setSearch] = useState<Record<StoryTab, string>>({ mine: '', public: '' });
+  const screens = Grid.useBreakpoint();
   const { start, startingId } = useStartStory(tab);
   const myUserID = getSession().userInfo?.userID;
 
@@ -46,6 +47,33 @@ export function StoriesScreen({ renderActions }: StoriesScreenProps = {}) {
       startingId={startingId}
       onStart={start}
     />
+  );
+
+  // On a phone the tools go above the tabs, so the two tabs keep their room (no overflow menu).
+  const narrow = !screens.sm;
+  const tools = (
+    <div className={`tl-stories-tools${narrow ? ' tl-stories-tools--narrow' : ''}`}>
+      <Input.Search
+        key={tab}
+        allowClear
+        defaultValue={search[tab]}
+        placeholder={t('stories.searchPlaceholder')}
+        aria-label={t('stories.searchPlaceholder')}
+        onSearch={(value) => setSearch((old) => ({ ...old, [tab]: value }))}
+        data-testid="stories-search"
+        className="tl-stories-search"
+      />
+      <Segmented<StoryView>
+        value={view}
+        onChange={setView}
+        options={[
+          { value: 'single', icon: <BarsOutlined aria-hidden="true" />, title: t('stories.viewSingle') },
+          { value: 'grid', icon: <AppstoreOutlined aria-hidden="true" />, title: t('stories.viewGrid') },
+        ]}
+        aria-label={t('stories.viewToggle')}
+        data-testid="stories-view"
+      />
+    </div>
   );
 
   return (
@@ -71,33 +99,11 @@ export function StoriesScreen({ renderActions }: StoriesScreenProps = {}) {
         </Space>
       </div>
       <div className="tl-panel">
+        {narrow ? tools : null}
         <Tabs
           activeKey={tab}
           onChange={(key) => setTab(key as StoryTab)}
-          tabBarExtraContent={
-            <Space wrap className="tl-stories-tools">
-              <Input.Search
-                key={tab}
-                allowClear
-                defaultValue={search[tab]}
-                placeholder={t('stories.searchPlaceholder')}
-                aria-label={t('stories.searchPlaceholder')}
-                onSearch={(value) => setSearch((old) => ({ ...old, [tab]: value }))}
-                data-testid="stories-search"
-                className="tl-stories-search"
-              />
-              <Segmented<StoryView>
-                value={view}
-                onChange={setView}
-                options={[
-                  { value: 'single', icon: <BarsOutlined aria-hidden="true" />, title: t('stories.viewSingle') },
-                  { value: 'grid', icon: <AppstoreOutlined aria-hidden="true" />, title: t('stories.viewGrid') },
-                ]}
-                aria-label={t('stories.viewToggle')}
-                data-testid="stories-view"
-              />
-            </Space>
-          }
+          tabBarExtraContent={narrow ? undefined : tools}
           items={[
             { key: 'mine', label: <span data-testid="stories-tab-mine">{t('stories.tabMine')}</span>, children: list('mine') },
             { key: 'public', label: <span data-testid="stories-tab-public">{t('stories.tabPublic')}</span>, children: list('public') },

@@ -36,7 +36,7 @@ function StoryView({ story, renderActions }: { story: StoryData; renderActions?:
   const title = formatStoryTitle(story, t('stories.untitled'));
   return (
     <div className="tl-page" data-testid="play-screen">
-      <div className="tl-play-toolbar">
+      <div className="tl-preview-toolbar">
         <Typography.Title level={3} className="tl-page__title" data-testid="play-title">
           {title}
         </Typography.Title>
