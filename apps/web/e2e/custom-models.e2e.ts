@@ -26,10 +26,22 @@ async function openSelector(page: Page) {
   await page.getByTestId('model-selector').click();
 }
 
+// Opens the dialog from the selector's "Custom models…" button. On a heavily loaded machine a click on
+// the opening dropdown was once lost: then the page is kept for a look and the click is tried again.
 async function openDialog(page: Page) {
-  await openSelector(page);
-  await page.getByTestId('model-selector-manage').click();
-  await page.getByTestId('custom-model-intro').waitFor();
+  for (let attempt = 1; ; attempt++) {
+    await openSelector(page);
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').waitFor();
+    await page.getByTestId('model-selector-manage').click();
+    try {
+      await page.getByTestId('custom-model-intro').waitFor({ timeout: 10_000 });
+      return;
+    } catch (error) {
+      await screenshot(page, `custom-models-open-retry-${attempt}`);
+      if (attempt === 2) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 async function pickModel(page: Page, name: string) {
