@@ -32,7 +32,8 @@ describe('hostile input', () => {
   let routes: RouteInfo[];
   const http = () => request(t.app.getHttpServer());
   let storyId: string;
-  const urlOf = (route: RouteInfo) => route.path.replace(/:\w+/g, storyId);
+  // Ids are the story's; positions and numbers (a task group's index or tasks_id) are 1.
+  const urlOf = (route: RouteInfo) => route.path.replace(/:(\w+)/g, (_, name: string) => (/^(index|groupId)$/.test(name) ? '1' : storyId));
   const authed = (route: RouteInfo, url = urlOf(route)) => http()[verbOf(route)](url).set('Authorization', `Bearer ${user.token}`);
 
   beforeAll(async () => {
@@ -64,7 +65,7 @@ describe('hostile input', () => {
             const res = await authed(route).send({ ...baseline(route), [field]: value });
             const named = (res.body.details ?? []).some((d: { field: string }) => d.field === field || d.field.startsWith(`${field}.`));
             if (res.status !== 400 || res.body.code !== ErrorCode.VALIDATION_FAILED || !named || 'data' in res.body) {
-              wrong.push(`${route.key} ${field}=${JSON.stringify(value)}: ${res.status} ${res.body.code}`);
+              wrong.push(`${route.key} ${field}=${JSON.stringify(value)}: ${res.status} ${res.body.code} ${JSON.stringify(res.body.details)}`);
             }
           }
         }
