@@ -12,9 +12,11 @@ import type { DatabaseHandle } from './database/embedded-database';
 import { FilesModule } from './files/files.module';
 import { HealthModule } from './health/health.module';
 import { ModelsModule } from './models/models.module';
+import { PicturesModule } from './pictures/pictures.module';
 import { PlayModule } from './play/play.module';
 import { SiteConfigModule } from './site-config/site-config.module';
 import { StoriesModule } from './stories/stories.module';
+import { TasksModule } from './tasks/tasks.module';
 import { PowerModule } from './power/power.module';
 import { UsersModule } from './users/users.module';
 import { VerificationModule } from './verification/verification.module';
@@ -61,6 +63,8 @@ export class AppModule {
         SiteConfigModule,
         FilesModule,
         ArchivesModule,
+        PicturesModule,
+        TasksModule,
       ],
     };
   }

@@ -25,6 +25,8 @@ export function as(t: TestApp, user: TestUser) {
     get: (url: string) => http.get(url).set('Authorization', auth),
     post: (url: string, body?: object) => http.post(url).set('Authorization', auth).send(body ?? {}),
     patch: (url: string, body?: object) => http.patch(url).set('Authorization', auth).send(body ?? {}),
+    put: (url: string, body?: object) => http.put(url).set('Authorization', auth).send(body ?? {}),
+    delete: (url: string) => http.delete(url).set('Authorization', auth),
   };
 }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
 import { ErrorCode } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
+import { isDatabaseUnavailable } from '../database/database-errors';
 
 const NO_TOKEN = 'No auth token';
 
@@ -13,6 +14,9 @@ export function noTokenSent(info: unknown): boolean {
 /** The coded 401 for a failed token check: expired, missing, or anything else wrong with it. */
 export function tokenFailure(err: unknown, info: unknown): AppException {
   if (err instanceof AppException) return err;
+  // The user could not be looked up (the database is away): not the token's fault, so no 401
+  // (which would sign the client out).
+  if (isDatabaseUnavailable(err)) return new AppException(ErrorCode.DATABASE_UNAVAILABLE);
   if ((info as { name?: string } | undefined)?.name === 'TokenExpiredError') return new AppException(ErrorCode.TOKEN_EXPIRED);
   if (noTokenSent(info)) return new AppException(ErrorCode.UNAUTHORIZED);
   return new AppException(ErrorCode.TOKEN_INVALID);

@@ -4,7 +4,7 @@ import { ErrorCode, type TokenPayload } from '@taleloom/contracts';
 import { Types } from 'mongoose';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppException } from '../common/app-exception';
-import { isDatabaseUnavailable } from '../common/database-errors';
+import { isDatabaseUnavailable } from '../database/database-errors';
 import type { AuthUser } from '../common/current-user.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { TokenUsers } from './token-users';

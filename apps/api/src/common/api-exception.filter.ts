@@ -1,8 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { ErrorCode, type ApiError } from '@taleloom/contracts';
 import type { Request, Response } from 'express';
+import { isDatabaseUnavailable } from '../database/database-errors';
 import { AppException, httpStatusOf } from './app-exception';
-import { isDatabaseUnavailable } from './database-errors';
 import { errorMessage } from './error-messages';
 import { requestLanguage } from './request-language';
 
@@ -17,7 +17,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     const app = this.toAppException(exception);
     const status = httpStatusOf(app.code);
-    if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    // An unreachable database is one line in the log, not a stack per request.
+    if (app.code === ErrorCode.DATABASE_UNAVAILABLE) {
+      this.logger.warn(`database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+    } else if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     if (res.headersSent) {
       res.end();
       return;

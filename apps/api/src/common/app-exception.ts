@@ -85,6 +85,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCode.EXPORT_FAILED:
       return 500;
     case ErrorCode.ARCHIVE_NOT_FOUND:
+    case ErrorCode.PICTURE_NOT_FOUND:
       return 404;
     case ErrorCode.MALFORMED_REQUEST:
       return 400;
@@ -94,6 +95,28 @@ export function httpStatusOf(code: ErrorCode): number {
       return 429;
     case ErrorCode.GENERATION_RATE_LIMITED:
       return 429;
+    case ErrorCode.PICTURE_PASSAGE_EMPTY:
+      return 400;
+    case ErrorCode.PICTURE_IN_PROGRESS:
+    case ErrorCode.PICTURES_OFF:
+    case ErrorCode.PICTURE_LIMIT:
+      return 409;
+    case ErrorCode.PICTURE_FAILED:
+      return 502;
+    case ErrorCode.PICTURES_UNAVAILABLE:
+      return 503;
+    case ErrorCode.TASKS_NOT_FOUND:
+      return 404;
+    case ErrorCode.TASK_TARGET_COUNT:
+    case ErrorCode.TASK_SELF_REFERENCE:
+      return 400;
+    case ErrorCode.TASK_COMPLETED:
+    case ErrorCode.TASK_ALREADY_SCORED:
+      return 409;
+    case ErrorCode.TASKS_LOCKED:
+      return 403;
+    case ErrorCode.TASK_OUTPUT_INVALID:
+      return 502;
     default: {
       const unmapped: never = code;
       throw new Error(`Unmapped error code ${String(unmapped)}`);

@@ -58,6 +58,20 @@ const en: Messages = {
   [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: 'The request body\'s encoding or character set is not supported (send UTF-8 JSON).',
   [ErrorCode.LOGIN_RATE_LIMITED]: 'Too many sign-in attempts from your network. Please try again in {seconds} seconds.',
   [ErrorCode.GENERATION_RATE_LIMITED]: 'You are generating too often. Please wait {seconds} seconds and try again.',
+  [ErrorCode.PICTURE_NOT_FOUND]: 'The picture does not exist.',
+  [ErrorCode.PICTURE_IN_PROGRESS]: 'That picture is still being drawn. Please wait for it.',
+  [ErrorCode.PICTURE_FAILED]: 'The picture could not be drawn. Nothing was charged; you can retry.',
+  [ErrorCode.PICTURES_OFF]: 'AI pictures are turned off for this story. Turn them on in the settings.',
+  [ErrorCode.PICTURES_UNAVAILABLE]: 'This server does not draw pictures.',
+  [ErrorCode.PICTURE_LIMIT]: 'This story holds the most pictures it can.',
+  [ErrorCode.PICTURE_PASSAGE_EMPTY]: 'There is no text to illustrate there.',
+  [ErrorCode.TASKS_NOT_FOUND]: 'Tasks not found.',
+  [ErrorCode.TASK_TARGET_COUNT]: 'A task group has 1 to 4 tasks.',
+  [ErrorCode.TASK_COMPLETED]: 'Task {task}: completed tasks cannot be edited or deleted.',
+  [ErrorCode.TASK_SELF_REFERENCE]: 'A task group cannot reference itself.',
+  [ErrorCode.TASK_ALREADY_SCORED]: 'The score for the current plot was already calculated. Play on, then score again.',
+  [ErrorCode.TASK_OUTPUT_INVALID]: 'The model did not answer in a readable form, twice. Nothing was charged; please try again.',
+  [ErrorCode.TASKS_LOCKED]: 'This is an activity story: its tasks and play mode cannot be changed.',
 };
 
 const zh: Messages = {
@@ -114,6 +128,20 @@ const zh: Messages = {
   [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: '不支持该请求内容的编码或字符集（请发送 UTF-8 编码的 JSON）。',
   [ErrorCode.LOGIN_RATE_LIMITED]: '你所在网络的登录尝试过于频繁，请 {seconds} 秒后再试。',
   [ErrorCode.GENERATION_RATE_LIMITED]: '生成过于频繁，请 {seconds} 秒后再试。',
+  [ErrorCode.PICTURE_NOT_FOUND]: '图片不存在。',
+  [ErrorCode.PICTURE_IN_PROGRESS]: '这张图片还在绘制中，请稍候。',
+  [ErrorCode.PICTURE_FAILED]: '图片绘制失败，未扣除电量，可以重试。',
+  [ErrorCode.PICTURES_OFF]: '本故事的 AI 配图已关闭，请在设置中打开。',
+  [ErrorCode.PICTURES_UNAVAILABLE]: '本服务器未提供配图功能。',
+  [ErrorCode.PICTURE_LIMIT]: '本故事的图片已达上限。',
+  [ErrorCode.PICTURE_PASSAGE_EMPTY]: '这里没有可配图的文字。',
+  [ErrorCode.TASKS_NOT_FOUND]: '任务不存在。',
+  [ErrorCode.TASK_TARGET_COUNT]: '每个任务组需要 1 到 4 个任务。',
+  [ErrorCode.TASK_COMPLETED]: '任务 {task}：已完成的任务不能编辑或删除。',
+  [ErrorCode.TASK_SELF_REFERENCE]: '任务组不能引用自身。',
+  [ErrorCode.TASK_ALREADY_SCORED]: '当前剧情的分数已经计算过了。请继续推进剧情后再评分。',
+  [ErrorCode.TASK_OUTPUT_INVALID]: '模型两次都没有给出可读的结果。未扣除能量，请重试。',
+  [ErrorCode.TASKS_LOCKED]: '这是活动故事：不能修改它的任务和游戏模式。',
 };
 
 export const ERROR_MESSAGES: Record<Language, Messages> = { en, 'zh-CN': zh };

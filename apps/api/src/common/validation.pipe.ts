@@ -6,7 +6,7 @@ import { unsafeInput } from './unsafe-keys';
 function flatten(errors: ValidationError[], prefix = ''): FieldProblem[] {
   return errors.flatMap((e) => {
     const field = prefix ? `${prefix}.${e.property}` : e.property;
-    const own = e.constraints ? [{ field, constraints: Object.values(e.constraints) }] : [];
+    const own = e.constraints ? [{ field, constraints: Object.values(e.constraints), rules: Object.keys(e.constraints) }] : [];
     return [...own, ...flatten(e.children ?? [], field)];
   });
 }

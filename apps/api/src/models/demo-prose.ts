@@ -55,6 +55,12 @@ const ZH = {
   narrator: '旅人',
 };
 
+/** The places and things the demo writes about (the demo's task goals name them). */
+export function demoWords(language: DemoLanguage): { places: readonly string[]; things: readonly string[] } {
+  const bank = language === 'zh' ? ZH : EN;
+  return { places: bank.places, things: bank.things };
+}
+
 /** A small seeded generator, so a run can be repeated in tests. */
 export function seededRandom(seed: number): () => number {
   let s = seed >>> 0 || 1;

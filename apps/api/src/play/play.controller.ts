@@ -1,16 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { AcceptTurnDto, SendTurnDto, type StreamEvent } from '@taleloom/contracts';
+import { AcceptTurnDto, SendTurnDto } from '@taleloom/contracts';
 import type { Request, Response } from 'express';
 import { JwtAuthGuard } from '../auth/jwt-auth.guard';
 import { ok } from '../common/api-envelope';
 import { AuthUser, CurrentUser } from '../common/current-user.decorator';
 import { requestLanguage } from '../common/request-language';
+import { relayEvents } from '../common/sse-response';
 import { ApiDtoBody, ApiErrorResponses } from '../swagger/api-dto-body.decorator';
 import { PlayService } from './play.service';
-
-// A comment line now and then keeps proxies from closing a quiet stream (a slow model, a fold).
-const KEEPALIVE_MS = 15_000;
 
 @ApiTags('play')
 @ApiBearerAuth()
@@ -43,26 +41,8 @@ export class PlayController {
     @Res() res: Response,
   ): Promise<void> {
     const generation = await this.play.send(user, id, dto, requestLanguage(req));
-    res.status(200);
-    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache, no-transform');
-    res.setHeader('X-Accel-Buffering', 'no');
-    res.flushHeaders();
-    res.socket?.setNoDelay(true);
-    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
-    const stop = () => {
-      clearInterval(keepalive);
-      unsubscribe();
-    };
-    const unsubscribe = generation.subscribe((event: StreamEvent) => {
-      res.write(`data: ${JSON.stringify(event)}\n\n`);
-      if (event.type === 'done' || event.type === 'error') {
-        stop();
-        res.end();
-      }
-    });
-    // The browser went away: stop writing; the generation goes on and is stored.
-    res.on('close', stop);
+    // The browser going away stops only the relaying: the generation goes on and is stored.
+    relayEvents(res, generation);
   }
 
   @Post(':id/accept')

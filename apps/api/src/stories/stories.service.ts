@@ -83,6 +83,11 @@ export class StoriesService {
     const set: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
     if (Object.keys(set).length === 0) throw new AppException(ErrorCode.NOTHING_TO_UPDATE);
     if (dto.main_text !== undefined) Object.assign(set, textSnippets(dto.main_text), { time: new Date() });
+    // A story of an activity keeps the play mode the activity gave it (its tasks are locked too).
+    if (dto.play_mode !== undefined) {
+      const current = await this.stories.findOne({ _id: toObjectId(id), userID: user.userID }, { activity: 1 }).lean().exec();
+      if (current?.activity) throw new AppException(ErrorCode.TASKS_LOCKED);
+    }
     const story = await this.stories
       .findOneAndUpdate({ _id: toObjectId(id), userID: user.userID }, { $set: set }, { new: true })
       .lean()

@@ -1,8 +1,10 @@
-// A local OpenAI-compatible chat-completions server for tests and benchmarks: real HTTP on 127.0.0.1,
+// A local OpenAI-compatible chat-completions (and images/generations) server for tests and benchmarks: real HTTP on 127.0.0.1,
 // so the app's SDK code path is exercised as with a real provider. Node built-ins only, so jest (API
 // tests), vitest (browser tests) and the benchmarks can all import it.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { deflateSync } from 'node:zlib';
+import { pngChunk } from './png-chunk';
 
 export interface StubBehaviour {
   /** The reply, cut into chunks; a function gets the request body and the request number (1-based). */
@@ -12,15 +14,50 @@ export interface StubBehaviour {
   /** Delay before the first chunk and between chunks, in ms. */
   firstDelayMs?: number;
   delayMs?: number;
-  /** After this many reply chunks: break off ('destroy' the socket, or send an 'error' event). */
+  /**
+   * After this many reply chunks, break off: 'destroy' the socket, send an 'error' event, send a line
+   * that is not JSON ('non-json'), end the body in the middle of a JSON line ('truncated-json'), or
+   * end the body cleanly with no finish_reason and no [DONE] ('cut').
+   */
   failAfter?: number;
-  failMode?: 'destroy' | 'error-event';
+  failMode?: 'destroy' | 'error-event' | 'non-json' | 'truncated-json' | 'cut';
+  /** After this many reply chunks, go quiet and keep the connection open ('silence'), or keep it warm
+   * with SSE comments or with chunks that carry no text every 50 ms. */
+  stallAfter?: number;
+  stallWith?: 'silence' | 'comments' | 'empty-chunks';
+  /** The stream's Content-Type (default text/event-stream). */
+  streamContentType?: string;
   /** Answer with this HTTP status and an error body instead of a stream. */
   httpStatus?: number;
+  /** With httpStatus: this body and content type instead of the JSON error (e.g. an HTML page). */
+  httpBody?: string;
+  httpContentType?: string;
   /** completion_tokens reported in usage (default: the number of chunks). */
   completionTokens?: number;
   /** Each chunk's text is replaced by the wall-clock time it was sent (`t=<ms>;`), for latency benchmarks. */
   stamp?: boolean;
+  /** The next this-many task requests (suggestions or scoring) get an answer that is not JSON. */
+  malformedTasks?: number;
+  /** How `POST /images/generations` answers (default: a real PNG of the asked size in `b64_json`). */
+  images?: ImageStubBehaviour;
+}
+
+/** Behaviour of the images route. A prompt containing `[[fail]]` is answered 500. */
+export interface ImageStubBehaviour {
+  /** Answer with this HTTP status and an error body. */
+  httpStatus?: number;
+  /** b64 (default), url (a link to the PNG on this server), empty (no picture), not-image (bytes that are no picture). */
+  mode?: 'b64' | 'url' | 'empty' | 'not-image';
+  /** Delay before answering, in ms. */
+  delayMs?: number;
+}
+
+export interface StubImageRequestBody {
+  model: string;
+  prompt: string;
+  size?: string;
+  n?: number;
+  response_format?: string;
 }
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across processes. */
@@ -41,6 +78,9 @@ export interface OpenAIStub {
   readonly bodies: StubRequestBody[];
   /** Streams currently open. */
   readonly open: number;
+  /** Requests to /images/generations so far, and their bodies. */
+  readonly imageRequests: number;
+  readonly imageBodies: StubImageRequestBody[];
   /** Replaces the behaviour for the following requests. */
   set(behaviour: StubBehaviour): void;
   reset(): void;
@@ -48,7 +88,7 @@ export interface OpenAIStub {
 }
 
 /** Markers a prompt may carry (e.g. typed in a browser test) to steer the default behaviour. */
-export const STUB_MARKERS = { fail: '[[fail]]', slow: '[[slow]]', reason: '[[reason]]' } as const;
+export const STUB_MARKERS = { fail: '[[fail]]', slow: '[[slow]]', reason: '[[reason]]', malformed: '[[malformed]]' } as const;
 
 const lastUser = (body: StubRequestBody) =>
   [...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '';
@@ -58,6 +98,8 @@ export function defaultStubChunks(body: StubRequestBody, n: number): string[] {
   const all = (body.messages ?? []).map((m) => m.content).join('\n');
   const fold = /<new-text>([\s\S]*?)<\/new-text>/.exec(all);
   if (fold) return [`Summary ${n}: `, `${fold[1].trim().split(/\s+/).slice(0, 8).join(' ')} …`];
+  const task = stubTaskAnswer(body);
+  if (task !== null) return pieces(task, 40);
   const zh = /[\u3400-\u9fff]/.test(lastUser(body));
   return zh
     ? [`第${n}段回复：`, '灯光', '闪了', '一下，', '故事', '继续', '向前。']
@@ -66,9 +108,13 @@ export function defaultStubChunks(body: StubRequestBody, n: number): string[] {
 
 export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<OpenAIStub> {
   let behaviour = initial;
+  let malformedLeft = initial.malformedTasks ?? 0;
   let requests = 0;
   let open = 0;
   const bodies: StubRequestBody[] = [];
+  let imageRequests = 0;
+  const imageBodies: StubImageRequestBody[] = [];
+  const served = new Map<string, Buffer>();
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy());
   });
@@ -76,6 +122,12 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
   server.maxConnections = 10_000;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method === 'GET' && req.url && served.has(req.url)) {
+      res.writeHead(200, { 'Content-Type': 'image/png' });
+      res.end(served.get(req.url));
+      return;
+    }
+    if (req.method === 'POST' && req.url?.endsWith('/images/generations')) return handleImage(req, res);
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
       res.writeHead(404, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'not found' } }));
@@ -85,10 +137,14 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     const n = ++requests;
     bodies.push(body);
     if (bodies.length > 200) bodies.shift();
-    const b = withMarkers(behaviour, lastUser(body));
+    let b = withMarkers(behaviour, lastUser(body));
+    if (isTaskRequest(body) && (malformedLeft > 0 || lastUser(body).includes(STUB_MARKERS.malformed))) {
+      if (malformedLeft > 0) malformedLeft--;
+      b = { ...b, chunks: pieces(MALFORMED_TASK_ANSWER, 16) };
+    }
     if (b.httpStatus) {
-      res.writeHead(b.httpStatus, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `stub answered ${b.httpStatus}`, type: 'server_error' } }));
+      res.writeHead(b.httpStatus, { 'Content-Type': b.httpContentType ?? 'application/json' });
+      res.end(b.httpBody ?? JSON.stringify({ error: { message: `stub answered ${b.httpStatus}`, type: 'server_error' } }));
       return;
     }
     const chunks = typeof b.chunks === 'function' ? b.chunks(body, n) : (b.chunks ?? defaultStubChunks(body, n));
@@ -107,7 +163,7 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
       closed = true;
       open--;
     });
-    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+    res.writeHead(200, { 'Content-Type': b.streamContentType ?? 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
     res.write(frame({ role: 'assistant', content: '' }));
     const wait = (ms = 0) => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
     await wait(b.firstDelayMs);
@@ -118,9 +174,24 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     }
     for (let i = 0; i < chunks.length; i++) {
       if (closed) return;
+      if (b.stallAfter !== undefined && i === b.stallAfter) {
+        // Quiet until the client gives up; keep-alive traffic, if any, carries no text.
+        while (!closed) {
+          if (b.stallWith === 'comments') res.write(': keep-alive\n\n');
+          else if (b.stallWith === 'empty-chunks') res.write(frame({ content: '' }));
+          await wait(50);
+        }
+        return;
+      }
       if (b.failAfter !== undefined && i === b.failAfter) {
         if (b.failMode === 'error-event') {
           res.end(`data: ${JSON.stringify({ error: { message: 'stub failed mid-stream', type: 'server_error' } })}\n\n`);
+        } else if (b.failMode === 'non-json') {
+          res.end('data: <html>upstream hiccup</html>\n\n');
+        } else if (b.failMode === 'truncated-json') {
+          res.end(frame({ content: chunks[i] }).slice(0, 40));
+        } else if (b.failMode === 'cut') {
+          res.end();
         } else {
           // Let what was written reach the client first, as a real connection drop would.
           await wait(20);
@@ -138,6 +209,33 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     res.end('data: [DONE]\n\n');
   }
 
+  async function handleImage(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = JSON.parse(await readBody(req)) as StubImageRequestBody;
+    const n = ++imageRequests;
+    imageBodies.push(body);
+    if (imageBodies.length > 200) imageBodies.shift();
+    const b = behaviour.images ?? {};
+    if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
+    const status = body.prompt?.includes(STUB_MARKERS.fail) ? 500 : b.httpStatus;
+    if (status) {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `stub images answered ${status}`, type: 'server_error' } }));
+      return;
+    }
+    const [width, height] = (/^(\d+)x(\d+)$/.exec(body.size ?? '') ?? ['', '64', '64']).slice(1).map(Number);
+    const png = stubPng(Math.min(width, 2048), Math.min(height, 2048), n);
+    let item: object = { b64_json: png.toString('base64') };
+    if (b.mode === 'url') {
+      const path = `/stub-images/${n}.png`;
+      served.set(path, png);
+      item = { url: `http://127.0.0.1:${port}${path}` };
+    } else if (b.mode === 'not-image') {
+      item = { b64_json: Buffer.from('this is not a picture').toString('base64') };
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ created: Math.floor(Date.now() / 1000), data: b.mode === 'empty' ? [] : [item] }));
+  }
+
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
   return {
@@ -145,17 +243,26 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     get requests() {
       return requests;
     },
+    get imageRequests() {
+      return imageRequests;
+    },
+    imageBodies,
     get open() {
       return open;
     },
     bodies,
     set: (next) => {
       behaviour = next;
+      malformedLeft = next.malformedTasks ?? 0;
     },
     reset: () => {
       behaviour = initial;
+      malformedLeft = initial.malformedTasks ?? 0;
       requests = 0;
       bodies.length = 0;
+      imageRequests = 0;
+      imageBodies.length = 0;
+      served.clear();
     },
     close: () =>
       new Promise<void>((done) => {
@@ -165,12 +272,95 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
   };
 }
 
+// Task requests (apps/api/src/tasks/task-prompts.ts) carry these tags; the stub answers them with JSON.
+const TASK_TAGS = { groups: '<task-groups-request', score: '<targets-to-score>', story: /<story-text>\n?([\s\S]*?)\n?<\/story-text>/ };
+const MALFORMED_TASK_ANSWER = 'Sure! Here are some ideas: {"groups": [{"series_name": "Unfinished", "targets": [';
+
+const isTaskRequest = (body: StubRequestBody) => {
+  const all = lastUser(body);
+  return all.includes(TASK_TAGS.groups) || all.includes(TASK_TAGS.score);
+};
+
+function pieces(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+type StubTarget = [title: string, type: 'reality' | 'emotion', score: number, probability: number];
+const STUB_GROUPS: Record<'en' | 'zh', { series_name: string; main_character: string; targets: StubTarget[] }[]> = {
+  en: [
+    { series_name: 'Harbour secrets', main_character: 'Mara', targets: [['Find the lighthouse key', 'reality', 2, 60], ["Earn the harbour master's trust", 'emotion', 1, 70]] },
+    { series_name: 'Before the storm', main_character: 'Mara', targets: [['Reach the island before the storm', 'reality', 3, 35]] },
+    { series_name: 'Old debts', main_character: 'Mara', targets: [["Pay back the smuggler's debt", 'reality', 2, 50], ['Forgive her brother', 'emotion', 3, 30]] },
+  ],
+  zh: [
+    { series_name: '港口的秘密', main_character: '玛拉', targets: [['找到灯塔钥匙', 'reality', 2, 60], ['赢得港务长的信任', 'emotion', 1, 70]] },
+    { series_name: '风暴之前', main_character: '玛拉', targets: [['在风暴来临前抵达小岛', 'reality', 3, 35]] },
+    { series_name: '旧债', main_character: '玛拉', targets: [['还清欠走私者的债', 'reality', 2, 50], ['原谅她的哥哥', 'emotion', 3, 30]] },
+  ],
+};
+
+/**
+ * The stub's answer to a task request, or null for other requests. Suggestions: three fixed groups in
+ * the story's language. Scoring: a target is completed when a line of the story contains its title
+ * (that line is quoted as the evidence); otherwise it stays open. Both come in a ```json fence.
+ */
+export function stubTaskAnswer(body: StubRequestBody): string | null {
+  const prompt = lastUser(body);
+  const story = TASK_TAGS.story.exec(prompt)?.[1] ?? '';
+  const zh = /[\u3400-\u9fff]/.test(story || prompt);
+  if (prompt.includes(TASK_TAGS.groups)) {
+    const groups = STUB_GROUPS[zh ? 'zh' : 'en'].map((g) => ({
+      ...g,
+      targets: g.targets.map(([title, type, score, probability]) => ({ title, type, score, probability })),
+    }));
+    return `\`\`\`json\n${JSON.stringify({ groups }, null, 1)}\n\`\`\``;
+  }
+  if (!prompt.includes(TASK_TAGS.score)) return null;
+  const list = prompt.slice(prompt.indexOf(TASK_TAGS.score));
+  const lines = story.split(/\n+/).map((l) => l.trim()).filter(Boolean);
+  const targets = [...list.matchAll(/^(\d+)\. \[(\w+)\] (.+)$/gm)].map(([, index, , title]) => {
+    const line = lines.find((l) => l.toLowerCase().includes(title.trim().toLowerCase()));
+    return line
+      ? { index: Number(index), completed: true, evidence: line, reason: zh ? '正文写到了这件事。' : 'The story shows it.', probability: 100 }
+      : { index: Number(index), completed: false, evidence: '', reason: zh ? '还没有发生。' : 'It has not happened yet.', probability: 40 };
+  });
+  return `Here is my judgement:\n\`\`\`json\n${JSON.stringify({ targets })}\n\`\`\``;
+}
+
 function withMarkers(b: StubBehaviour, prompt: string): StubBehaviour {
   let out = b;
   if (prompt.includes(STUB_MARKERS.slow)) out = { ...out, delayMs: 300, firstDelayMs: 300 };
   if (prompt.includes(STUB_MARKERS.fail)) out = { ...out, failAfter: 4, failMode: 'destroy', delayMs: out.delayMs ?? 50 };
   if (prompt.includes(STUB_MARKERS.reason)) out = { ...out, reasoning: ['Thinking', ' about', ' it.'] };
   return out;
+}
+
+/**
+ * A real PNG (8-bit RGB, filter 0 rows, deflated by node:zlib) of the asked size: a colour gradient that
+ * differs per request number, so two pictures are not the same bytes.
+ */
+export function stubPng(width: number, height: number, n = 1): Buffer {
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 3 + 1);
+    for (let x = 0; x < width; x++) {
+      raw[row + 1 + x * 3] = (x * 255) / Math.max(1, width - 1);
+      raw[row + 2 + x * 3] = (y * 255) / Math.max(1, height - 1);
+      raw[row + 3 + x * 3] = (n * 53) & 255;
+    }
+  }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(raw)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

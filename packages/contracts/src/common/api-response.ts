@@ -23,6 +23,8 @@ export interface ApiError {
 export interface FieldProblem {
   field: string;
   constraints: string[];
+  /** The names of the failed rules (e.g. `isNotEmpty`, `isIn`), for clients' own translations of `constraints`. */
+  rules?: string[];
 }
 
 export type ApiResponse<T> = ApiSuccess<T> | ApiError;

@@ -75,6 +75,34 @@ export enum ErrorCode {
   LOGIN_RATE_LIMITED = 'LOGIN_RATE_LIMITED',
   /** A user started more than GENERATION_USER_PER_MINUTE generations within a minute (over all stories). */
   GENERATION_RATE_LIMITED = 'GENERATION_RATE_LIMITED',
+  /** The picture does not exist, or it belongs to no story you may read. */
+  PICTURE_NOT_FOUND = 'PICTURE_NOT_FOUND',
+  /** The picture (or too many of the story's pictures) is being drawn; wait for it. */
+  PICTURE_IN_PROGRESS = 'PICTURE_IN_PROGRESS',
+  /** The image generator failed; nothing was charged. */
+  PICTURE_FAILED = 'PICTURE_FAILED',
+  /** The story's AI pictures setting (camera) is off. */
+  PICTURES_OFF = 'PICTURES_OFF',
+  /** This server has no image generator (the operator turned pictures off). */
+  PICTURES_UNAVAILABLE = 'PICTURES_UNAVAILABLE',
+  /** The story holds the most pictures it can. */
+  PICTURE_LIMIT = 'PICTURE_LIMIT',
+  /** The chosen passage has no text to illustrate. */
+  PICTURE_PASSAGE_EMPTY = 'PICTURE_PASSAGE_EMPTY',
+  /** The story has no such task group (or suggestion). */
+  TASKS_NOT_FOUND = 'TASKS_NOT_FOUND',
+  /** A task group holds 1 to 4 targets. */
+  TASK_TARGET_COUNT = 'TASK_TARGET_COUNT',
+  /** Completed targets (and groups holding one) cannot be edited or deleted; `params.task` is the target's number. */
+  TASK_COMPLETED = 'TASK_COMPLETED',
+  /** A task group cannot come before or after itself. */
+  TASK_SELF_REFERENCE = 'TASK_SELF_REFERENCE',
+  /** The score for the current plot was already calculated: play on first. */
+  TASK_ALREADY_SCORED = 'TASK_ALREADY_SCORED',
+  /** The model's answer could not be read as task groups or a judgement, twice; nothing was charged. */
+  TASK_OUTPUT_INVALID = 'TASK_OUTPUT_INVALID',
+  /** A story of an activity: its tasks and play mode cannot be changed. */
+  TASKS_LOCKED = 'TASKS_LOCKED',
   /** Saving would make the story's text longer than STORY_TEXT_MAX_LENGTH characters. */
   STORY_TEXT_TOO_LONG = 'STORY_TEXT_TOO_LONG',
 }

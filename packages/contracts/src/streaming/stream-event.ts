@@ -1,7 +1,13 @@
+import type { TaskGroup, TaskGroupDraft, TaskSuggestions, TaskVerdict } from '../tasks/task';
+
 /**
  * One server-sent event of a streamed answer: each SSE `data:` line is one of these as JSON.
  * A generation sends `user`, optionally `summary` (older text was folded into the previous summary),
  * then `reasoning`/`delta` pieces, then `usage` and `done` — or `error` (the partial text is kept).
+ * Task requests send `task_suggestion`s (each as soon as the model finished writing it) and then
+ * `task_suggestions` (the stored set), or `task_verdict`s and then `task_scored`; `task_retry` says the
+ * model's answer could not be read and it is asked once more (drop what was shown); then `usage` and
+ * `done`, or `error`.
  */
 export type StreamEvent =
   | { type: 'user'; text: string; role: string; turnId: string }
@@ -10,6 +16,11 @@ export type StreamEvent =
   | { type: 'reasoning'; text: string }
   | { type: 'usage'; promptTokens: number; completionTokens: number; cost: number }
   | { type: 'done'; turnId: string }
-  | { type: 'error'; code: string; message: string };
+  | { type: 'error'; code: string; message: string }
+  | { type: 'task_suggestion'; batch: string; index: number; group: TaskGroupDraft }
+  | { type: 'task_suggestions'; suggestions: TaskSuggestions }
+  | { type: 'task_verdict'; verdict: TaskVerdict }
+  | { type: 'task_scored'; index: number; group: TaskGroup; total_score: number; complete_task: number; current_turn: number }
+  | { type: 'task_retry'; attempt: number };
 
 export type StreamEventType = StreamEvent['type'];

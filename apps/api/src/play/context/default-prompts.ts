@@ -27,17 +27,28 @@ export const PLAY_MODE_INSTRUCTIONS: Record<PlayMode, Record<PromptLanguage, str
     zh: '游戏模式：自由。跟随玩家的引导，没有既定目标。',
   },
   tasks_guider: {
-    en: 'Play mode: guide. Let the story offer openings toward the goal below, without forcing it.',
-    zh: '游戏模式：引导。让情节自然地提供通向下列目标的机会，但不要强求。',
+    en:
+      'Play mode: guide. Nudge the player toward the open goals below: let the story offer openings, hints and ' +
+      'chances that lead to them, without forcing them and without achieving them on the player\'s behalf.',
+    zh: '游戏模式：引导。把玩家引向下列未完成的目标：让情节自然地提供机会、线索和契机，但不要强求，也不要替玩家完成目标。',
   },
   tasks_master: {
-    en: 'Play mode: game master. Steer events firmly toward the goal below and make obstacles matter.',
-    zh: '游戏模式：主持。有力地推动情节朝下列目标发展，让阻碍真正产生影响。',
+    en:
+      'Play mode: game master. Drive the plot toward the open goals below: make events, characters and obstacles ' +
+      'move the story toward them, so every part brings them closer or raises the stakes.',
+    zh: '游戏模式：主持。推动情节朝下列未完成的目标发展：让事件、人物和阻碍都把故事引向它们，每一段都让目标更近一步或加大赌注。',
   },
 };
 
-export const LABELS: Record<PromptLanguage, Record<'setup' | 'hidden' | 'goal' | 'summary' | 'story' | 'note' | 'player' | 'narrator', string>> = {
+/** How a target's type reads in the play prompt. */
+export const TARGET_TYPE_LABELS: Record<PromptLanguage, Record<'reality' | 'emotion', string>> = {
+  en: { reality: 'event', emotion: 'feeling' },
+  zh: { reality: '事件', emotion: '情感' },
+};
+
+export const LABELS: Record<PromptLanguage, Record<'setup' | 'hidden' | 'goal' | 'targets' | 'summary' | 'story' | 'note' | 'player' | 'narrator', string>> = {
   en: {
+    targets: 'Open goals',
     setup: 'Prologue and characters',
     hidden: 'Hidden settings (never reveal them directly)',
     goal: 'Goal',
@@ -48,6 +59,7 @@ export const LABELS: Record<PromptLanguage, Record<'setup' | 'hidden' | 'goal' |
     narrator: 'The player writes as the narrator',
   },
   zh: {
+    targets: '未完成的目标',
     setup: '开篇与角色设定',
     hidden: '隐藏设定（不要直接透露）',
     goal: '目标',

@@ -71,6 +71,17 @@ describe('prompt assembly', () => {
     expect(cont.messages[2].content.endsWith('USER-Y')).toBe(true);
   });
 
+  it('lists the open targets in the task modes only, in the story\'s language', () => {
+    const open_targets = [{ title: 'Find the key', type: 'reality' as const }, { title: 'Forgive Ilan', type: 'emotion' as const }];
+    const system = (play_mode: PromptStory['play_mode'], extra: Partial<PromptStory> = {}) =>
+      assemblePrompt({ ...baseStory, play_mode, open_targets, ...extra }, { role: '', content: '' }, budget, 0, new TokenCounter()).messages[0].content;
+    expect(system('fly_free')).not.toContain('Find the key');
+    expect(system('tasks_guider')).toMatch(/Nudge the player[\s\S]*Goal: Pay the debt before the storm\n\nOpen goals:\n- \(event\) Find the key\n- \(feeling\) Forgive Ilan$/);
+    expect(system('tasks_master')).toMatch(/Drive the plot toward the open goals[\s\S]*- \(event\) Find the key/);
+    expect(system('tasks_master', { open_targets: [] })).not.toContain('Open goals');
+    expect(system('tasks_guider', { main_text: '玛拉站在码头上。' })).toContain('未完成的目标:\n- (事件) Find the key\n- (情感) Forgive Ilan');
+  });
+
   it('speaks Chinese for a Chinese story', () => {
     const story = { ...baseStory, main_text: '玛拉站在码头上，望着远处的灯塔。', author_remark: '' };
     expect(storyLanguage(story.main_text)).toBe('zh');

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../../models/chat-provider';
-import { DEFAULT_SYSTEM_PROMPT, DEFAULT_USER_PROMPT, LABELS, PLAY_MODE_INSTRUCTIONS, type PromptLanguage } from './default-prompts';
+import { DEFAULT_SYSTEM_PROMPT, DEFAULT_USER_PROMPT, LABELS, PLAY_MODE_INSTRUCTIONS, TARGET_TYPE_LABELS, type PromptLanguage } from './default-prompts';
 import type { AssembledPrompt, PromptBudget, PromptStory, PromptTurn } from './prompt-types';
 import { sharedTokenCounter, type TokenCounter } from './token-counter';
 
@@ -28,7 +28,8 @@ export function formatUserPart(role: string, content: string, language: PromptLa
 
 /**
  * Builds the prompt for one turn, most stable part first (so providers' prefix caches keep hitting):
- *   1. system: the system prompt (default or custom) and the play-mode instructions (with the goal);
+ *   1. system: the system prompt (default or custom) and the play-mode instructions (in the task modes
+ *      with the story's goal and the open targets of its current task group);
  *   2. user: prologue and characters, hidden settings, the previous summary, then as much of the newest
  *      story text as fits the context window minus the reply budget (counted with a real tokenizer);
  *   3. user: the author's note, the user prompt (default or custom) and the player's line.
@@ -52,6 +53,7 @@ export function assemblePrompt(
       : DEFAULT_SYSTEM_PROMPT[language],
     PLAY_MODE_INSTRUCTIONS[story.play_mode]?.[language] ?? PLAY_MODE_INSTRUCTIONS.fly_free[language],
     story.play_mode !== 'fly_free' && story.goal.trim() ? `${L.goal}: ${story.goal.trim()}` : '',
+    story.play_mode !== 'fly_free' ? targetList(story, language) : '',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -96,6 +98,14 @@ export function assemblePrompt(
     textStart: fit.start,
     fold,
   };
+}
+
+// The open targets, one per line with their kind: what the task modes steer toward.
+function targetList(story: PromptStory, language: PromptLanguage): string {
+  const targets = (story.open_targets ?? []).filter((t) => t.title.trim());
+  if (!targets.length) return '';
+  const kinds = TARGET_TYPE_LABELS[language];
+  return `${LABELS[language].targets}:\n${targets.map((t) => `- (${kinds[t.type] ?? t.type}) ${t.title.trim()}`).join('\n')}`;
 }
 
 function section(title: string, content: string): string {

@@ -15,6 +15,14 @@ export interface PromptStory {
   settings_system_prompt_text: string;
   settings_user_prompt_switch: 'default' | 'custom';
   settings_user_prompt_text: string;
+  /** The open targets of the current task group; the task play modes steer toward them. */
+  open_targets?: PromptTarget[];
+}
+
+/** A task target as the play prompt shows it. */
+export interface PromptTarget {
+  title: string;
+  type: 'reality' | 'emotion';
 }
 
 export interface PromptBudget {

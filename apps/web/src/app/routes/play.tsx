@@ -10,6 +10,7 @@ import { useStory } from '../../features/stories/api/get-story';
 import { storyKeys } from '../../features/stories/api/story-keys';
 import { useUpdateStory } from '../../features/stories/api/update-story';
 import { PublishMenu } from '../../features/stories/components/publish-menu';
+import { TaskButton } from '../../features/tasks/components/task-button';
 import { useOpenStory } from '../../features/stories/hooks/use-open-story';
 import { formatStoryTitle } from '../../features/stories/utils/story-format';
 import { getErrorMessage } from '../../lib/error-message';
@@ -54,7 +55,15 @@ function PlayStory({ story }: { story: StoryData }) {
       }
       publishMenu={<PublishMenu story={story} />}
       recordButton={<ArchiveButton storyId={story.id} />}
-      exportMenu={<ExportMenu content={story.main_text} name={story.name} />}
+      exportMenu={<ExportMenu content={story.main_text} name={story.name} storyId={story.id} />}
+      taskButton={
+        <TaskButton
+          storyId={story.id}
+          playMode={story.play_mode}
+          locked={Boolean(story.activity)}
+          onPlayModeChange={(play_mode) => update.mutateAsync({ play_mode })}
+        />
+      }
     />
   );
 }

@@ -22,9 +22,11 @@ export interface PlayToolbarProps {
   publishMenu: ReactNode;
   recordButton?: ReactNode;
   exportMenu?: ReactNode;
+  /** The task entry (the tasks feature's dashboard button). */
+  taskButton?: ReactNode;
 }
 
-/** The play toolbar (spec section 2): features not built yet (task; record and export when not passed in) show disabled with "coming soon". */
+/** The play toolbar (spec section 2): controls of features not passed in (task, record, export) show disabled with "coming soon". */
 export function PlayToolbar(props: PlayToolbarProps) {
   const { t } = useTranslation();
   const soon = (node: ReactNode) => <Tooltip title={t('play.comingSoon')}>{node}</Tooltip>;
@@ -46,11 +48,12 @@ export function PlayToolbar(props: PlayToolbarProps) {
           </Button>,
         )}
       <span className="tl-play-toolbar__publish">{props.publishMenu}</span>
-      {soon(
-        <Button icon={<CheckSquareOutlined aria-hidden="true" />} disabled data-testid="toolbar-task">
-          <span className="tl-play-toolbar__label">{t('play.task')}</span>
-        </Button>,
-      )}
+      {props.taskButton ??
+        soon(
+          <Button icon={<CheckSquareOutlined aria-hidden="true" />} disabled data-testid="toolbar-task">
+            <span className="tl-play-toolbar__label">{t('play.task')}</span>
+          </Button>,
+        )}
       {props.exportMenu ??
         soon(
           <Dropdown menu={{ items: [] }} disabled>

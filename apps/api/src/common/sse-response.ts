@@ -1,0 +1,36 @@
+import type { StreamEvent } from '@taleloom/contracts';
+import type { Response } from 'express';
+
+// A comment line now and then keeps proxies from closing a quiet stream (a slow model, a fold).
+const KEEPALIVE_MS = 15_000;
+
+/** Something that emits stream events until `done` or `error` (a generation, a task request). */
+export interface EventSource {
+  subscribe(listener: (event: StreamEvent) => void): () => void;
+}
+
+/**
+ * Answers `text/event-stream` and relays the source's events, one JSON object per `data:` line, until
+ * `done` or `error`. When the client goes away only the relaying stops: the source runs on.
+ */
+export function relayEvents(res: Response, source: EventSource): void {
+  res.status(200);
+  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache, no-transform');
+  res.setHeader('X-Accel-Buffering', 'no');
+  res.flushHeaders();
+  res.socket?.setNoDelay(true);
+  const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+  const stop = () => {
+    clearInterval(keepalive);
+    unsubscribe();
+  };
+  const unsubscribe = source.subscribe((event: StreamEvent) => {
+    res.write(`data: ${JSON.stringify(event)}\n\n`);
+    if (event.type === 'done' || event.type === 'error') {
+      stop();
+      res.end();
+    }
+  });
+  res.on('close', stop);
+}

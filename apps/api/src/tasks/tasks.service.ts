@@ -1,0 +1,281 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import {
+  ErrorCode,
+  PowerReason,
+  TASK_SUGGESTION_COUNT,
+  type AddTaskGroupDto,
+  type Language,
+  type TaskGroup,
+  type TaskInfo,
+  type TaskStatusData,
+  type UpdateTaskGroupDto,
+} from '@taleloom/contracts';
+import { randomUUID } from 'node:crypto';
+import { Model, Types } from 'mongoose';
+import { AppException } from '../common/app-exception';
+import type { AuthUser } from '../common/current-user.decorator';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import type { PlatformModel } from '../models/model-config';
+import { ModelsService } from '../models/models.service';
+import { storyLanguage } from '../play/context/prompt-builder';
+import { Generation } from '../play/generation';
+import { PlayStories, toObjectId } from '../play/play-stories';
+import { PowerService } from '../power/power.service';
+import { Story } from '../stories/story.schema';
+import type { StoryTasks } from './story-tasks.schema';
+import { TaskJobRunner, type TaskJobBase } from './task-job-runner';
+import { judgementMessages, suggestionMessages } from './task-prompts';
+import { applyRelations, applyTargetEdits, groupFromDraft, isComplete, openTargets, removeGroup, totals } from './task-rules';
+import { TaskStore } from './task-store';
+
+// Answers of task requests are JSON for up to three groups of four targets: more room than a short reply.
+const TASK_MAX_TOKENS = 1200;
+
+const STORY_FIELDS = {
+  userID: 1, name: 1, rounds: 1, activity: 1, main_text: 1, prologue_and_characters: 1, goal: 1,
+  previous_summary: 1, model_name: 1, lineage: 1,
+} as const;
+
+type TaskStory = Pick<Story, 'userID' | 'name' | 'rounds' | 'activity' | 'main_text' | 'prologue_and_characters' | 'goal' | 'previous_summary' | 'model_name' | 'lineage'> & {
+  _id: Types.ObjectId;
+};
+
+/**
+ * Task groups of a story: AI suggestions (streamed, paid), accepting one, editing, relations,
+ * deleting, and AI scoring of the open targets (streamed, paid). Only the story's owner reaches them.
+ */
+@Injectable()
+export class TasksService {
+  constructor(
+    @InjectModel(Story.name) private readonly stories: Model<Story>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly store: TaskStore,
+    private readonly runner: TaskJobRunner,
+    private readonly models: ModelsService,
+    private readonly power: PowerService,
+    private readonly playStories: PlayStories,
+  ) {}
+
+  /** A running request with no heartbeat for this long is taken to be dead (its instance stopped). */
+  private get staleMs(): number {
+    return 2 * this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000 + 30_000;
+  }
+
+  async info(user: AuthUser, id: string): Promise<TaskInfo> {
+    const story = await this.own(user, id);
+    return this.toInfo(story, await this.store.read(story._id));
+  }
+
+  async status(user: AuthUser, id: string): Promise<TaskStatusData> {
+    const story = await this.own(user, id);
+    const doc = await this.store.read(story._id);
+    const groups = doc?.groups ?? [];
+    const turn = story.rounds ?? 0;
+    const alive = doc?.jobId && (doc.jobHeartbeatAt ?? 0) >= Date.now() - this.staleMs;
+    return {
+      rev: doc?.rev ?? 0,
+      current_turn: turn,
+      current_tasks_id: doc?.current_tasks_id ?? null,
+      ...totals(groups),
+      total_forbidden_turns: doc?.total_forbidden_turns ?? 0,
+      running: alive ? (doc.jobKind ?? null) : null,
+      list: groups.map((g, index) => ({
+        index,
+        tasks_id: g.tasks_id,
+        series_name: g.series_name,
+        score: g.score,
+        max_score: g.targets.reduce((sum, t) => sum + t.score, 0),
+        completed_targets: g.targets.filter((t) => t.completed).length,
+        total_targets: g.targets.length,
+        tasks_scored_at_turn: g.tasks_scored_at_turn,
+        can_score: !isComplete(g) && g.tasks_scored_at_turn !== turn,
+      })),
+    };
+  }
+
+  /** Starts streaming new suggestions (paid); throws before anything is streamed when it cannot start. */
+  async create(user: AuthUser, id: string, language: Language): Promise<Generation> {
+    const story = this.unlocked(await this.own(user, id));
+    const doc = await this.store.ensure(story._id, user.userID);
+    const model = this.models.resolveOrDefault(story.model_name);
+    const maxTokens = this.maxTokens(model);
+    const messages = suggestionMessages(this.context(story), doc.groups ?? [], TASK_SUGGESTION_COUNT, this.language(story), model.contextWindow - maxTokens - 64);
+    return this.launch(user, story, 'create', model, language, (base) =>
+      this.runner.start({ ...base, kind: 'create', count: TASK_SUGGESTION_COUNT, messages, maxTokens }),
+    );
+  }
+
+  /** Accepts a suggestion as a new group; accepting the same one again answers the group it became. */
+  async addNew(user: AuthUser, id: string, dto: AddTaskGroupDto): Promise<TaskInfo> {
+    const story = this.unlocked(await this.own(user, id));
+    const doc = await this.store.read(story._id);
+    if (!doc?.suggestions || doc.suggestions.batch !== dto.batch || !doc.suggestions.groups[dto.index]) {
+      throw new AppException(ErrorCode.TASKS_NOT_FOUND);
+    }
+    const written = await this.store.change(story._id, (d) => {
+      const suggestion = d.suggestions?.batch === dto.batch ? d.suggestions.groups[dto.index] : undefined;
+      if (!suggestion) throw new AppException(ErrorCode.TASKS_NOT_FOUND);
+      if (suggestion.accepted_as !== null) return {};
+      const tasksId = d.nextTasksId ?? 1;
+      const group = groupFromDraft(suggestion, { tasksId, globalId: randomUUID(), targetId: newTargetId }, story.rounds ?? 0);
+      const groups = d.suggestions!.groups.map((s, i) => (i === dto.index ? { ...s, accepted_as: tasksId } : s));
+      return {
+        groups: [...(d.groups ?? []), group],
+        nextTasksId: tasksId + 1,
+        current_tasks_id: tasksId,
+        suggestions: { batch: dto.batch, groups },
+      };
+    });
+    return this.toInfo(story, written);
+  }
+
+  /** Edits the targets, names or relations of group `groupId` (its tasks_id). */
+  async update(user: AuthUser, id: string, groupId: string, dto: UpdateTaskGroupDto): Promise<TaskInfo> {
+    const story = this.unlocked(await this.own(user, id));
+    const tasksId = /^\d{1,9}$/.test(groupId) ? Number(groupId) : -1;
+    const { targets, series_name, main_character, preceding_task_groups, subsequent_task_groups } = dto;
+    if ([targets, series_name, main_character, preceding_task_groups, subsequent_task_groups].every((v) => v === undefined)) {
+      throw new AppException(ErrorCode.NOTHING_TO_UPDATE);
+    }
+    const written = await this.store.change(story._id, (d) => {
+      let groups = d.groups ?? [];
+      const i = groups.findIndex((g) => g.tasks_id === tasksId);
+      if (i === -1) throw new AppException(ErrorCode.TASKS_NOT_FOUND);
+      const edited: TaskGroup = { ...groups[i] };
+      if (targets) edited.targets = applyTargetEdits(edited.targets, targets, newTargetId);
+      if (series_name !== undefined) edited.series_name = series_name;
+      if (main_character !== undefined) edited.main_character = main_character;
+      groups = groups.map((g, k) => (k === i ? edited : g));
+      if (preceding_task_groups || subsequent_task_groups) groups = applyRelations(groups, tasksId, { preceding_task_groups, subsequent_task_groups });
+      return { groups };
+    });
+    return this.toInfo(story, written);
+  }
+
+  /** Deletes the group at `index`; one holding a completed target cannot be deleted. */
+  async remove(user: AuthUser, id: string, index: string, tasksId?: number): Promise<TaskInfo> {
+    const story = this.unlocked(await this.own(user, id));
+    const written = await this.store.change(story._id, (d) => {
+      const i = this.groupIndex(d, index, tasksId);
+      const completed = d.groups[i].targets.findIndex((t) => t.completed);
+      if (completed !== -1) {
+        throw new AppException(
+          ErrorCode.TASK_COMPLETED,
+          [{ field: `targets.${completed}`, constraints: ['completed tasks cannot be edited or deleted'], rules: ['completed'] }],
+          { task: completed + 1, field: '' },
+        );
+      }
+      return { groups: removeGroup(d.groups, i) };
+    });
+    return this.toInfo(story, written);
+  }
+
+  /**
+   * Starts streaming the judgement of the open targets of the group at `index` (paid). The plot must
+   * have moved on (a new turn) since the group was last scored: else TASK_ALREADY_SCORED, counted.
+   */
+  async score(user: AuthUser, id: string, index: string, tasksId: number | undefined, language: Language): Promise<Generation> {
+    const story = await this.own(user, id);
+    const doc = await this.store.read(story._id);
+    if (!doc) throw new AppException(ErrorCode.TASKS_NOT_FOUND);
+    const group = doc.groups[this.groupIndex(doc, index, tasksId)];
+    const turn = story.rounds ?? 0;
+    const open = openTargets(group);
+    if (group.tasks_scored_at_turn === turn || open.length === 0) {
+      await this.store.countForbidden(story._id);
+      throw new AppException(ErrorCode.TASK_ALREADY_SCORED, undefined, { turn });
+    }
+    const model = this.models.resolveOrDefault(story.model_name);
+    const maxTokens = this.maxTokens(model);
+    const messages = judgementMessages(this.context(story), open.map((o) => o.target), this.language(story), model.contextWindow - maxTokens - 64);
+    return this.launch(user, story, 'score', model, language, (base) =>
+      this.runner.start({ ...base, kind: 'score', tasksId: group.tasks_id, open, storyText: story.main_text ?? '', turn, messages, maxTokens }),
+    );
+  }
+
+  // Claims the story's one task request, holds the power, and hands the job to the runner.
+  private async launch(
+    user: AuthUser,
+    story: TaskStory,
+    kind: 'create' | 'score',
+    model: PlatformModel,
+    language: Language,
+    start: (base: TaskJobBase) => void,
+  ): Promise<Generation> {
+    const jobId = randomUUID();
+    if (!(await this.store.claim(story._id, jobId, kind, this.staleMs))) throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
+    let holdId: string | null = null;
+    try {
+      if (model.points > 0) {
+        holdId = await this.power.hold(user.userID, model.points, `tasks-${kind}:${jobId}`, {
+          reason: PowerReason.STORY,
+          storyID: story._id.toHexString(),
+          storyName: story.name ?? '',
+        });
+      }
+    } catch (error) {
+      await this.store.release(story._id, jobId);
+      throw error;
+    }
+    const generation = new Generation(jobId, story._id.toHexString());
+    start({
+      id: jobId, generation, storyId: story._id, model, holdId, language,
+      royalty: () => this.playStories.royaltyRecipient({ userID: story.userID, lineage: story.lineage ?? [] }),
+    });
+    return generation;
+  }
+
+  private groupIndex(doc: StoryTasks, index: string, tasksId?: number): number {
+    const i = /^\d{1,9}$/.test(index) ? Number(index) : -1;
+    const group = doc.groups?.[i];
+    if (!group || (tasksId !== undefined && group.tasks_id !== tasksId)) throw new AppException(ErrorCode.TASKS_NOT_FOUND);
+    return i;
+  }
+
+  private async own(user: AuthUser, id: string): Promise<TaskStory> {
+    const story = await this.stories.findOne({ _id: toObjectId(id), userID: user.userID }, STORY_FIELDS).lean<TaskStory>().exec();
+    if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    return story;
+  }
+
+  // Stories of an activity keep their tasks as the activity set them.
+  private unlocked(story: TaskStory): TaskStory {
+    if (story.activity) throw new AppException(ErrorCode.TASKS_LOCKED);
+    return story;
+  }
+
+  private context(story: TaskStory) {
+    return {
+      prologue_and_characters: story.prologue_and_characters ?? '',
+      goal: story.goal ?? '',
+      previous_summary: story.previous_summary ?? '',
+      main_text: story.main_text ?? '',
+    };
+  }
+
+  private language(story: TaskStory) {
+    return storyLanguage(story.main_text || story.prologue_and_characters || '');
+  }
+
+  private maxTokens(model: { contextWindow: number; maxOutput: number }): number {
+    return Math.min(Math.floor(model.contextWindow / 4), Math.max(model.maxOutput, TASK_MAX_TOKENS));
+  }
+
+  private toInfo(story: TaskStory, doc: StoryTasks | null): TaskInfo {
+    const groups = doc?.groups ?? [];
+    return {
+      story_id: story._id.toHexString(),
+      tasks_list: groups,
+      current_tasks_id: doc?.current_tasks_id ?? null,
+      current_turn: story.rounds ?? 0,
+      ...totals(groups),
+      total_forbidden_turns: doc?.total_forbidden_turns ?? 0,
+      suggestions: doc?.suggestions ?? null,
+      locked: Boolean(story.activity),
+      rev: doc?.rev ?? 0,
+    };
+  }
+}
+
+const newTargetId = () => randomUUID().replace(/-/g, '').slice(0, 12);
