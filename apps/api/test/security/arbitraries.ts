@@ -24,8 +24,13 @@ export function validValue(schema: JsonSchema): fc.Arbitrary<unknown> {
       }
       return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40), unit: 'grapheme' });
     }
+    case 'array':
+      return fc.array(schema.items ? validValue(schema.items) : fc.string({ maxLength: 10 }), { maxLength: 3 });
+    case 'object':
+      return schema.properties ? validBody(schema) : fc.constant({});
     default:
-      return fc.jsonValue({ maxDepth: 1 });
+      // No type said (e.g. a nested DTO by $ref): plain scalars, never keys a check would refuse.
+      return fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.boolean());
   }
 }
 
