@@ -27,7 +27,8 @@ describe(`fuzz: malformed input never makes a 5xx (seed ${SEED}, ${RUNS} runs pe
 
   beforeAll(async () => {
     console.log(`fuzz seed ${SEED}, ${RUNS} runs per endpoint (replay: FUZZ_SEED=${SEED} npx jest test/security-fuzz.e2e-spec.ts)`);
-    a = await createAccountsApp({ DEMO_MODEL_CHUNK_DELAY_MS: '0', SMS_IP_HOURLY_LIMIT: '100000', SMS_PHONE_HOURLY_LIMIT: '100000' });
+    // Every feature on (the demo picture generator too), so that every handler does its real work.
+    a = await createAccountsApp({ DEMO_MODEL_CHUNK_DELAY_MS: '0', SMS_IP_HOURLY_LIMIT: '100000', SMS_PHONE_HOURLY_LIMIT: '100000', IMAGES_PROVIDER: 'demo' });
     user = await signUp(a.t, 'fuzzer');
     storyId = await createStory(a.t, user);
     routes = routeInventory(a.t.app);
