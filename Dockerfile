@@ -21,4 +21,5 @@ CMD ["node", "--enable-source-maps", "dist/main.js"]
 FROM nginx:1.27-alpine AS web
 COPY --from=build /app/apps/web/dist /usr/share/nginx/html
 COPY deploy/nginx.conf /etc/nginx/conf.d/default.conf
+COPY deploy/security-headers.conf /etc/nginx/snippets/security-headers.conf
 EXPOSE 80

@@ -5,10 +5,10 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { join } from 'node:path';
-import { ErrorCode, STORY_TEXT_BODY_LIMIT_BYTES } from '@taleloom/contracts';
+import { STORY_TEXT_BODY_LIMIT_BYTES } from '@taleloom/contracts';
 import { AppModule } from './app.module';
-import { AppException } from './common/app-exception';
 import { ApiExceptionFilter } from './common/api-exception.filter';
+import { bodyParserErrors } from './common/body-parser-errors';
 import { createValidationPipe } from './common/validation.pipe';
 import { AppConfig } from './config/app-config';
 import type { DatabaseHandle } from './database/embedded-database';
@@ -23,7 +23,9 @@ export async function createApp(config: AppConfig, database: DatabaseHandle): Pr
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
-  app.set('trust proxy', 'loopback');
+  // The client address behind trusted proxies: per-IP limits must see users, not the proxy.
+  const trustProxy = config.env.TRUST_PROXY;
+  app.set('trust proxy', /^\d+$/.test(trustProxy) ? Number(trustProxy) : trustProxy.split(',').map((p) => p.trim()));
   // Cloudflare Turnstile loads its script and frame from its own origin.
   const turnstile = config.env.CAPTCHA_PROVIDER === 'turnstile' ? ['https://challenges.cloudflare.com'] : [];
   app.use(
@@ -38,8 +40,14 @@ export async function createApp(config: AppConfig, database: DatabaseHandle): Pr
           imgSrc: ["'self'", 'data:', 'blob:'],
           connectSrc: ["'self'", ...turnstile],
           frameAncestors: ["'none'"],
+          // Not helmet's default upgrade-insecure-requests: served over plain HTTP on any host but
+          // localhost (a LAN address, docker-compose), it makes the browser fetch every script over
+          // HTTPS and the page stays blank. Behind TLS, HSTS already keeps browsers on HTTPS.
+          upgradeInsecureRequests: null,
         },
       },
+      // The same as frame-ancestors 'none', for browsers that only know X-Frame-Options.
+      frameguard: { action: 'deny' },
     }),
   );
   app.enableCors({
@@ -64,14 +72,6 @@ export async function createApp(config: AppConfig, database: DatabaseHandle): Pr
   if (config.webDistDir) serveWebApp(app, config.webDistDir);
   await app.init();
   return app;
-}
-
-// Body-parser failures become coded errors here; Nest would otherwise turn them into a bare 400.
-function bodyParserErrors(err: unknown, _req: Request, _res: Response, next: NextFunction): void {
-  const type = (err as { type?: unknown } | null)?.type;
-  if (type === 'entity.parse.failed') return next(new AppException(ErrorCode.INVALID_JSON));
-  if (type === 'entity.too.large') return next(new AppException(ErrorCode.PAYLOAD_TOO_LARGE));
-  next(err);
 }
 
 // The built web app on the same port: hashed assets cached for a year, every other path gets index.html.

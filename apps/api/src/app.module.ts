@@ -12,6 +12,7 @@ import type { DatabaseHandle } from './database/embedded-database';
 import { FilesModule } from './files/files.module';
 import { HealthModule } from './health/health.module';
 import { ModelsModule } from './models/models.module';
+import { PicturesModule } from './pictures/pictures.module';
 import { PlayModule } from './play/play.module';
 import { SiteConfigModule } from './site-config/site-config.module';
 import { StoriesModule } from './stories/stories.module';
@@ -62,6 +63,7 @@ export class AppModule {
         SiteConfigModule,
         FilesModule,
         ArchivesModule,
+        PicturesModule,
         TasksModule,
       ],
     };

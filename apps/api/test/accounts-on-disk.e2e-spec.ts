@@ -4,14 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createApp } from '../src/app.factory';
-import { resolveConfig } from '../src/config/app-config';
-import { validateEnv } from '../src/config/env.validation';
 import type { DatabaseHandle } from '../src/database/embedded-database';
 import { OutboxSmsSender } from '../src/verification/sms/outbox-sms.sender';
 import { SmsSender } from '../src/verification/sms/sms-sender';
-import { startDiskStandIn } from './support/start-disk-stand-in';
-import { TEST_JWT_SECRET } from './test-app';
+import { createDiskApp, startDiskStandIn } from './support/start-disk-stand-in';
 
 // `pnpm start` with no MONGODB_URI offline runs the stand-in ON DISK, which keeps Dates and ObjectIds as
 // strings and does not apply concurrent writes atomically: the once-only rules must hold there too.
@@ -25,18 +21,12 @@ describe('account rules on the embedded stand-in on disk', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'taleloom-disk-'));
     database = await startDiskStandIn(join(dir, 'db'));
-    const env = validateEnv({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dir,
-      JWT_SECRET: TEST_JWT_SECRET,
-      WEB_DIST_DIR: join(tmpdir(), 'no-web-dist'),
+    app = await createDiskApp(database, dir, {
       SMS_PROVIDER: 'outbox',
       CAPTCHA_PROVIDER: 'fixed',
       CAPTCHA_FIXED_ANSWER: 'TEST',
       SMS_RESEND_SECONDS: '1',
     });
-    app = await createApp(resolveConfig(env), database);
     outbox = app.get(SmsSender) as OutboxSmsSender;
   }, 60_000);
   afterAll(async () => {

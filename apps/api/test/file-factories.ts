@@ -3,6 +3,9 @@ import * as iconv from 'iconv-lite';
 import { PNG } from 'pngjs';
 import * as yauzl from 'yauzl';
 import { crc32, deflateRawSync } from 'node:zlib';
+import { pngChunk } from './support/png-chunk';
+
+export { pngChunk };
 
 /** A real Word document made by the `docx` library, one paragraph per line. */
 export async function makeDocx(lines: string[]): Promise<Buffer> {
@@ -18,16 +21,6 @@ export function makePng(texts: { keyword: string; text: string }[] = []): Buffer
   const iend = plain.length - 12;
   const chunks = texts.map((t) => pngChunk('tEXt', Buffer.concat([Buffer.from(t.keyword, 'latin1'), Buffer.from([0]), Buffer.from(t.text, 'latin1')])));
   return Buffer.concat([plain.subarray(0, iend), ...chunks, plain.subarray(iend)]);
-}
-
-/** One PNG chunk with a correct CRC. */
-export function pngChunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
 }
 
 /** Base64 of a card's UTF-8 JSON, as card editors write it. */

@@ -1,10 +1,13 @@
 import { countTokens } from 'gpt-tokenizer';
 import { ACCEPT_PART_MAX_LENGTH, ErrorCode, ModelStatus, STORY_TEXT_MAX_LENGTH, type AcceptTurnDto, type SendTurnDto } from '@taleloom/contracts';
+import { INSTANCE, INSTANCE_TAG } from '../src/common/instance';
 import { GenerationRunner } from '../src/play/generation-runner';
+import { TurnRepairService } from '../src/play/turn-repair.service';
 import { PowerService } from '../src/power/power.service';
+import { verifyLedger } from '../src/power/verify-ledger';
 import { balanceOf, entriesOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
-import { listenLocally, sendTurn, storyDoc, stubModel, textOf, unthrottle } from './support/play-helpers';
+import { listenOnLoopback, sendTurn, storyDoc, stubModel, textOf, unthrottle } from './support/play-helpers';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -25,7 +28,7 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
       DEMO_MODEL: 'on',
       PROVIDER_TIMEOUT_SECONDS: '5',
     });
-    base = await listenLocally(t);
+    base = await listenOnLoopback(t);
   });
   beforeEach(async () => {
     await t.clean();
@@ -237,6 +240,36 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
     await drain();
     await new Promise((r) => setTimeout(r, 100));
     expect(await balanceOf(t, alice.userID)).toBe(1000);
+  });
+
+  it('repair closes at once the turns of a process of this host that is gone: whole text settled, partial released', async () => {
+    await grant(alice, 1000);
+    const power = t.app.get(PowerService);
+    const gone = `${INSTANCE.host}|${process.pid}|an-earlier-start`;
+    const deadTurn = async (fields: object) => {
+      const id = await createStory(t, alice);
+      await t.connection.db!.collection('play_turns').insertOne({
+        _id: (await storyDoc(t, id))!._id, userID: alice.userID, state: 'generating', generationId: `g-${id}`, owner: gone,
+        userText: 'Go', lastSendAt: 1, heartbeatAt: Date.now(), summarizedChars: 0, ...fields,
+      } as never);
+      return id;
+    };
+    const whole = await deadTurn({ holdId: await power.hold(alice.userID, 100, 'whole'), aiText: 'All of it.', finalCost: 60 });
+    const partial = await deadTurn({ holdId: await power.hold(alice.userID, 100, 'partial'), aiText: 'Half', finalCost: null });
+    const neverHeld = await deadTurn({ holdId: '0123456789abcdef01234567', aiText: '', finalCost: null });
+    // A live turn of this very process is left alone.
+    const live = await deadTurn({ owner: INSTANCE_TAG, holdId: null, aiText: 'still going' });
+    expect(await t.app.get(TurnRepairService).repair()).toBe(3);
+    const view = async (id: string) => (await as(t, alice).get(`/api/llm/${id}/pending`)).body.data;
+    expect(await view(whole)).toMatchObject({ state: 'done', aiText: 'All of it.', cost: 60, errorCode: null });
+    expect(await view(partial)).toMatchObject({ state: 'failed', aiText: 'Half', cost: 0, errorCode: ErrorCode.PROVIDER_ERROR });
+    expect(await view(neverHeld)).toMatchObject({ state: 'failed' });
+    expect(await view(live)).toMatchObject({ state: 'generating' });
+    expect(await balanceOf(t, alice.userID)).toBe(940);
+    expect((await verifyLedger(t.connection.db!)).drifts).toEqual([]);
+    // Again: nothing more to close, nothing charged twice.
+    expect(await t.app.get(TurnRepairService).repair()).toBe(0);
+    expect(await balanceOf(t, alice.userID)).toBe(940);
   });
 
   it('pays the source author a 10% royalty once per turn on a clone of a public story', async () => {

@@ -6,15 +6,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Types, type Connection } from 'mongoose';
-import { createApp } from '../src/app.factory';
-import { resolveConfig } from '../src/config/app-config';
-import { validateEnv } from '../src/config/env.validation';
 import type { DatabaseHandle } from '../src/database/embedded-database';
 import { LedgerStore } from '../src/power/ledger-store';
 import { PowerService } from '../src/power/power.service';
 import { verifyLedger } from '../src/power/verify-ledger';
-import { startDiskStandIn } from './support/start-disk-stand-in';
-import { TEST_JWT_SECRET } from './test-app';
+import { createDiskApp, startDiskStandIn } from './support/start-disk-stand-in';
 
 // `pnpm start` without MONGODB_URI keeps the stand-in's data on disk (its atomic in-memory engine and
 // a journal). This runs the ledger on it, with no serializing of its own.
@@ -27,14 +23,7 @@ describe('the power ledger on the embedded stand-in with data on disk', () => {
   beforeAll(async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'taleloom-disk-'));
     database = await startDiskStandIn(join(dataDir, 'db'));
-    const env = validateEnv({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
-      JWT_SECRET: TEST_JWT_SECRET,
-      WEB_DIST_DIR: join(tmpdir(), 'no-web-dist'),
-    });
-    app = await createApp(resolveConfig(env), database);
+    app = await createDiskApp(database, dataDir);
     db = app.get<Connection>(getConnectionToken()).db;
     power = app.get(PowerService);
   });

@@ -14,7 +14,7 @@ import { PowerService } from '../src/power/power.service';
 import { TaskJobRunner } from '../src/tasks/task-job-runner';
 import { balanceOf, entriesOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
-import { listenLocally, postEvents, sendTurn, storyDoc, stubModel, unthrottle } from './support/play-helpers';
+import { listenOnLoopback, postEvents, sendTurn, storyDoc, stubModel, unthrottle } from './support/play-helpers';
 import { startOpenAIStub, stubTaskAnswer, type OpenAIStub } from './support/openai-stub';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -64,7 +64,7 @@ describe('tasks: AI task groups, editing, scoring and play modes (/api/tasks)', 
       DEMO_MODEL: 'off',
       PROVIDER_TIMEOUT_SECONDS: '5',
     });
-    base = await listenLocally(t);
+    base = await listenOnLoopback(t);
   });
   beforeEach(async () => {
     await t.clean();

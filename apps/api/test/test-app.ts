@@ -30,11 +30,12 @@ export interface TestApp {
  */
 export async function createTestApp(
   overrides: Record<string, string> = {},
-  options: { databaseName?: string } = {},
+  options: { databaseName?: string; mapUri?: (uri: string) => string } = {},
 ): Promise<TestApp> {
   const baseUri = process.env.TEST_DATABASE_URI;
   if (!baseUri) throw new Error('TEST_DATABASE_URI is not set: run API tests through jest (global-setup.ts)');
-  const url = new URL(baseUri);
+  // mapUri: reach the server another way (e.g. through a TCP proxy a fault test cuts).
+  const url = new URL(options.mapUri ? options.mapUri(baseUri) : baseUri);
   const databaseName = options.databaseName ?? `t_${randomBytes(6).toString('hex')}`;
   url.pathname = `/${databaseName}`;
   const env = validateEnv({
@@ -43,6 +44,12 @@ export async function createTestApp(
     DATA_DIR: mkdtempSync(join(tmpdir(), 'taleloom-test-')),
     JWT_SECRET: TEST_JWT_SECRET,
     WEB_DIST_DIR: join(tmpdir(), 'no-web-dist'),
+    // Suites sign up many users and send many turns from one address within a minute; the suite
+    // that tests these limits (security-rate-limits) sets its own.
+    LOGIN_IP_PER_MINUTE: '100000',
+    GENERATION_USER_PER_MINUTE: '100000',
+    // Pictures would add requests to the model stub after every accepted turn: suites that test them turn them on.
+    IMAGES_PROVIDER: 'off',
     ...overrides,
   });
   const config = resolveConfig(env);

@@ -10,10 +10,10 @@ export const PHONE = { width: 375, height: 740 };
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
 /**
- * Debian's Chromium driven by playwright-core (no browser download), with the flags this network needs;
- * playwright gives each launch a fresh user-data-dir of its own.
+ * Debian's Chromium driven by playwright-core (no browser download), with the flags this network needs
+ * (plus `extraArgs`); playwright gives each launch a fresh user-data-dir of its own.
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   const executablePath = CANDIDATES.find((p): p is string => Boolean(p && existsSync(p)));
   if (!executablePath) {
     throw new Error('Chromium not found: install Debian package chromium or set CHROMIUM_PATH');
@@ -29,6 +29,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

@@ -30,6 +30,7 @@ export * from './files/files.constants';
 export * from './files/export.dto';
 export * from './files/upload-parse';
 export * from './archives/archive.dto';
+export * from './pictures/picture.dto';
 export * from './tasks/task';
 export * from './tasks/task-requests.dto';
 export * from './tasks/update-task-group.dto';

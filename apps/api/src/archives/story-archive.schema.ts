@@ -24,3 +24,5 @@ export const StoryArchiveSchema = SchemaFactory.createForClass(StoryArchive);
 // One snapshot per slot. Save slots are upserted by an _id derived from (story, slot) (see archive-slot-id.ts),
 // so two concurrent saves hit one document even where this index is not enforced; it protects production.
 StoryArchiveSchema.index({ story_id: 1, archive_index: 1 }, { unique: true });
+// Readers of a public story may read the pictures its public version references.
+StoryArchiveSchema.index({ 'state.pictures.id': 1 });

@@ -4,6 +4,7 @@ import { ErrorCode, type TokenPayload } from '@taleloom/contracts';
 import { Types } from 'mongoose';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppException } from '../common/app-exception';
+import { isDatabaseUnavailable } from '../database/database-errors';
 import type { AuthUser } from '../common/current-user.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { TokenUsers } from './token-users';
@@ -28,7 +29,10 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
     if (typeof payload.userID !== 'string' || !Types.ObjectId.isValid(payload.userID)) {
       throw new AppException(ErrorCode.TOKEN_INVALID);
     }
-    const user = await this.tokenUsers.get(payload.userID);
+    // A database that cannot be reached is a 503, never a 401: a 401 would sign every user out.
+    const user = await this.tokenUsers.get(payload.userID).catch((error: unknown) => {
+      throw isDatabaseUnavailable(error) ? new AppException(ErrorCode.DATABASE_UNAVAILABLE) : error;
+    });
     if (!user) throw new AppException(ErrorCode.TOKEN_INVALID);
     const issuedAtMs = (payload.iat ?? 0) * 1000;
     if (issuedAtMs < user.validAfter) throw new AppException(ErrorCode.TOKEN_INVALID);

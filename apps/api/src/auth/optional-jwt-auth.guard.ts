@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
+import { noTokenSent, tokenFailure } from './jwt-auth.guard';
 
-/** Lets every request through; `request.user` is set only when a valid bearer token came with it. */
+/**
+ * A token is optional: without one the request goes on anonymously and `request.user` stays unset.
+ * A token that IS sent must be valid (401 as on every other endpoint): a forged, expired or revoked
+ * token never silently downgrades to an anonymous request.
+ */
 @Injectable()
 export class OptionalJwtAuthGuard extends AuthGuard('jwt') {
-  override handleRequest<TUser>(err: unknown, user: TUser): TUser {
-    return (!err && user ? user : undefined) as TUser;
+  override handleRequest<TUser>(err: unknown, user: TUser, info: unknown): TUser {
+    if (user && !err) return user;
+    if (!err && noTokenSent(info)) return undefined as TUser;
+    throw tokenFailure(err, info);
   }
 }

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { ErrorCode, type ApiError } from '@taleloom/contracts';
 import type { Request, Response } from 'express';
+import { isDatabaseUnavailable } from '../database/database-errors';
 import { AppException, httpStatusOf } from './app-exception';
 import { errorMessage } from './error-messages';
 import { requestLanguage } from './request-language';
@@ -16,7 +17,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     const app = this.toAppException(exception);
     const status = httpStatusOf(app.code);
-    if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    // An unreachable database is one line in the log, not a stack per request.
+    if (app.code === ErrorCode.DATABASE_UNAVAILABLE) {
+      this.logger.warn(`database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+    } else if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     if (res.headersSent) {
       res.end();
       return;
@@ -30,7 +34,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       ...(app.details ? { details: app.details } : {}),
       ...(Object.keys(app.params).length ? { params: app.params } : {}),
     };
-    if (app.code === ErrorCode.ACCOUNT_LOCKED || app.code === ErrorCode.SMS_RESEND_TOO_SOON) {
+    if (status === 429) {
       const seconds = Number(app.params.retryAfterSeconds);
       if (Number.isFinite(seconds) && seconds > 0) res.setHeader('Retry-After', String(Math.ceil(seconds)));
     }
@@ -39,24 +43,38 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   private toAppException(exception: unknown): AppException {
     if (exception instanceof AppException) return exception;
-    if (exception instanceof HttpException) {
-      switch (exception.getStatus()) {
-        case 400:
-          return new AppException(ErrorCode.VALIDATION_FAILED);
-        case 401:
-          return new AppException(ErrorCode.UNAUTHORIZED);
-        case 403:
-          return new AppException(ErrorCode.FORBIDDEN);
-        case 404:
-          return new AppException(ErrorCode.ROUTE_NOT_FOUND);
-        case 413:
-          return new AppException(ErrorCode.PAYLOAD_TOO_LARGE);
-        case 429:
-          return new AppException(ErrorCode.TOO_MANY_REQUESTS);
-        default:
-          return new AppException(ErrorCode.INTERNAL_ERROR);
-      }
-    }
+    if (exception instanceof HttpException) return new AppException(codeOfStatus(exception.getStatus()));
+    if (isDatabaseUnavailable(exception)) return new AppException(ErrorCode.DATABASE_UNAVAILABLE);
+    // http-errors from Express and its middleware (a URL that does not decode, a broken gzip body):
+    // a client error stays a client error.
+    const status = clientErrorStatus(exception);
+    if (status) return new AppException(codeOfStatus(status));
     return new AppException(ErrorCode.INTERNAL_ERROR);
+  }
+}
+
+function clientErrorStatus(exception: unknown): number | null {
+  if (typeof exception !== 'object' || exception === null) return null;
+  const { status, statusCode, expose } = exception as { status?: unknown; statusCode?: unknown; expose?: unknown };
+  const value = typeof status === 'number' ? status : statusCode;
+  return typeof value === 'number' && value >= 400 && value < 500 && expose !== false ? value : null;
+}
+
+function codeOfStatus(status: number): ErrorCode {
+  switch (status) {
+    case 401:
+      return ErrorCode.UNAUTHORIZED;
+    case 403:
+      return ErrorCode.FORBIDDEN;
+    case 404:
+      return ErrorCode.ROUTE_NOT_FOUND;
+    case 413:
+      return ErrorCode.PAYLOAD_TOO_LARGE;
+    case 415:
+      return ErrorCode.UNSUPPORTED_MEDIA_TYPE;
+    case 429:
+      return ErrorCode.TOO_MANY_REQUESTS;
+    default:
+      return status >= 400 && status < 500 ? ErrorCode.MALFORMED_REQUEST : ErrorCode.INTERNAL_ERROR;
   }
 }

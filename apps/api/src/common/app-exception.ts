@@ -85,6 +85,26 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCode.EXPORT_FAILED:
       return 500;
     case ErrorCode.ARCHIVE_NOT_FOUND:
+    case ErrorCode.PICTURE_NOT_FOUND:
+      return 404;
+    case ErrorCode.MALFORMED_REQUEST:
+      return 400;
+    case ErrorCode.UNSUPPORTED_MEDIA_TYPE:
+      return 415;
+    case ErrorCode.LOGIN_RATE_LIMITED:
+      return 429;
+    case ErrorCode.GENERATION_RATE_LIMITED:
+      return 429;
+    case ErrorCode.PICTURE_PASSAGE_EMPTY:
+      return 400;
+    case ErrorCode.PICTURE_IN_PROGRESS:
+    case ErrorCode.PICTURES_OFF:
+    case ErrorCode.PICTURE_LIMIT:
+      return 409;
+    case ErrorCode.PICTURE_FAILED:
+      return 502;
+    case ErrorCode.PICTURES_UNAVAILABLE:
+      return 503;
     case ErrorCode.TASKS_NOT_FOUND:
       return 404;
     case ErrorCode.TASK_TARGET_COUNT:

@@ -1,6 +1,7 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { ErrorCode, type FieldProblem } from '@taleloom/contracts';
 import { AppException } from './app-exception';
+import { unsafeInput } from './unsafe-keys';
 
 function flatten(errors: ValidationError[], prefix = ''): FieldProblem[] {
   return errors.flatMap((e) => {
@@ -10,9 +11,24 @@ function flatten(errors: ValidationError[], prefix = ''): FieldProblem[] {
   });
 }
 
+/**
+ * Bodies and queries are checked for prototype keys, operator keys and deep nesting (see unsafeInput)
+ * before class-transformer or class-validator walk them; after the guards, so a request without a
+ * token is still a 401 first.
+ */
+class AppValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' || metadata.type === 'query') {
+      const problem = unsafeInput(value);
+      if (problem) throw new AppException(ErrorCode.VALIDATION_FAILED, [problem]);
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 /** The one global pipe: unknown fields are rejected and every problem names its field. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new AppValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

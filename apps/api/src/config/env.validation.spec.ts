@@ -11,6 +11,17 @@ describe('validateEnv', () => {
     expect(validateEnv({ CHECKIN_TIME_ZONE: 'UTC' }).CHECKIN_TIME_ZONE).toBe('UTC');
   });
 
+  it('draws pictures with the offline demo generator unless told otherwise', () => {
+    expect(validateEnv({})).toMatchObject({ IMAGES_PROVIDER: 'demo', IMAGES_POINTS: 0, IMAGES_TIMEOUT_SECONDS: 120, IMAGES_RESPONSE_FORMAT: 'b64_json' });
+    const openai = { IMAGES_PROVIDER: 'openai', IMAGES_BASE_URL: 'https://api.example.com/v1', IMAGES_MODEL: 'gpt-image-1' };
+    expect(validateEnv({ ...openai, IMAGES_SIZE_MAP: '{"512*768":"1024x1536"}' }).IMAGES_MODEL).toBe('gpt-image-1');
+    expect(() => validateEnv({ IMAGES_PROVIDER: 'openai' })).toThrow(/IMAGES_BASE_URL is required when IMAGES_PROVIDER is openai/);
+    expect(() => validateEnv({ ...openai, IMAGES_SIZE_MAP: '{"600*600":"1024x1024"}' })).toThrow(/IMAGES_SIZE_MAP has an unknown size "600\*600"/);
+    expect(() => validateEnv({ ...openai, IMAGES_SIZE_MAP: '{"512*512":"big"}' })).toThrow(/IMAGES_SIZE_MAP maps 512\*512 to "big"/);
+    expect(() => validateEnv({ IMAGES_SIZE_MAP: '[' })).toThrow(/IMAGES_SIZE_MAP is not valid JSON/);
+    expect(() => validateEnv({ IMAGES_TIMEOUT_SECONDS: '900' })).toThrow(/IMAGES_TIMEOUT_SECONDS/);
+  });
+
   it('treats empty variables as unset', () => {
     expect(validateEnv({ MONGODB_URI: '', PORT: '' }).PORT).toBe(3000);
   });

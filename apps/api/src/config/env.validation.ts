@@ -1,3 +1,4 @@
+import { PIC_SIZES } from '@taleloom/contracts';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsBoolean,
@@ -21,6 +22,9 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 // `outbox` keeps codes in memory for tests; `fixed` is a captcha whose answer is known (browser tests).
 export const SMS_PROVIDERS = ['log', 'twilio', 'outbox'] as const;
 export const CAPTCHA_PROVIDER_NAMES = ['svg', 'turnstile', 'fixed'] as const;
+// demo: the offline demo picture generator; openai: an OpenAI-compatible images endpoint; off: no pictures.
+export const IMAGES_PROVIDERS = ['demo', 'openai', 'off'] as const;
+export const IMAGES_RESPONSE_FORMATS = ['b64_json', 'none'] as const;
 
 const HTTP_URL = /^(https?:\/\/\S+|\/\S*)$/;
 
@@ -70,6 +74,14 @@ export class EnvironmentVariables {
   @IsString()
   CORS_ORIGINS?: string;
 
+  // Which proxies in front of the API may tell the client address (X-Forwarded-For), in Express's
+  // words: `loopback`, `uniquelocal` (private networks, e.g. docker-compose's nginx), addresses or
+  // CIDRs, comma-separated; or a hop count. Per-IP limits (sign-in, SMS, captcha) count that address.
+  @Matches(/^(\d{1,2}|(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)(\s*,\s*(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?))*)$/, {
+    message: 'TRUST_PROXY must be a hop count, or a comma-separated list of loopback, linklocal, uniquelocal, addresses or CIDRs',
+  })
+  TRUST_PROXY = 'loopback';
+
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 
@@ -110,7 +122,55 @@ export class EnvironmentVariables {
   @Max(5000)
   DEMO_MODEL_CHUNK_DELAY_MS = 30;
 
-  // A provider that sends nothing for this long fails the generation (PROVIDER_TIMEOUT; nothing charged).
+  // Who draws story pictures (see README "Pictures").
+  @IsIn(IMAGES_PROVIDERS)
+  IMAGES_PROVIDER: (typeof IMAGES_PROVIDERS)[number] = 'demo';
+
+  // The OpenAI-compatible images endpoint's base URL (…/v1), key and model, for IMAGES_PROVIDER=openai.
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'IMAGES_BASE_URL must be an http(s) URL' })
+  IMAGES_BASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  IMAGES_API_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  IMAGES_MODEL?: string;
+
+  // b64_json asks for the picture inline (response_format); none sends no response_format (gpt-image-1 refuses it).
+  @IsIn(IMAGES_RESPONSE_FORMATS)
+  IMAGES_RESPONSE_FORMAT: (typeof IMAGES_RESPONSE_FORMATS)[number] = 'b64_json';
+
+  // A JSON object mapping the story sizes (512*768, ...) to the size the images endpoint accepts ("1024x1536").
+  @IsOptional()
+  @IsString()
+  IMAGES_SIZE_MAP?: string;
+
+  // Power one picture costs (its prompt included); 0 is free.
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  IMAGES_POINTS = 0;
+
+  // A picture not drawn within this time fails (nothing charged). Below the ledger's 15-minute hold limit.
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(600)
+  IMAGES_TIMEOUT_SECONDS = 120;
+
+  // The longest prompt sent to the images endpoint (DALL-E 2 takes 1000 characters, newer models more).
+  @Transform(toInt)
+  @IsInt()
+  @Min(200)
+  @Max(32000)
+  IMAGES_PROMPT_MAX_CHARS = 1000;
+
+  // A provider that sends no text for this long (before the first token, or between two) fails the
+  // generation (PROVIDER_TIMEOUT; nothing charged).
   @Transform(toInt)
   @IsInt()
   @Min(1)
@@ -190,6 +250,18 @@ export class EnvironmentVariables {
   @Min(1)
   LOGIN_LOCK_MINUTES = 15;
 
+  // Sign-in attempts (both kinds, registrations included) per client IP per minute.
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LOGIN_IP_PER_MINUTE = 30;
+
+  // Generations (sends) one user may start per minute, over all stories.
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  GENERATION_USER_PER_MINUTE = 20;
+
   // The IANA time zone whose calendar day bounds the daily check-in.
   @IsTimeZone({ message: 'CHECKIN_TIME_ZONE must be an IANA time zone such as Asia/Shanghai or UTC' })
   CHECKIN_TIME_ZONE = 'Asia/Shanghai';
@@ -240,6 +312,15 @@ function crossCheck(env: EnvironmentVariables): string[] {
       if (!env[name]) problems.push(`Configuration variable ${name} is required when CAPTCHA_PROVIDER is turnstile.`);
     }
   }
+  if (env.IMAGES_PROVIDER === 'openai') {
+    for (const name of ['IMAGES_BASE_URL', 'IMAGES_MODEL'] as const) {
+      if (!env[name]) problems.push(`Configuration variable ${name} is required when IMAGES_PROVIDER is openai.`);
+    }
+  }
+  if (env.IMAGES_SIZE_MAP) {
+    const problem = imageSizeMapProblem(env.IMAGES_SIZE_MAP);
+    if (problem) problems.push(`Configuration variable IMAGES_SIZE_MAP ${problem}.`);
+  }
   if (env.NODE_ENV === 'production' && env.SMS_PROVIDER === 'outbox') {
     problems.push('Configuration variable SMS_PROVIDER cannot be outbox (a test sender) when NODE_ENV is production.');
   }
@@ -247,6 +328,22 @@ function crossCheck(env: EnvironmentVariables): string[] {
     problems.push('Configuration variable CAPTCHA_PROVIDER cannot be fixed (a test captcha) when NODE_ENV is production.');
   }
   return problems;
+}
+
+// IMAGES_SIZE_MAP is a JSON object from story sizes to WIDTHxHEIGHT strings; answers what is wrong, or null.
+function imageSizeMapProblem(text: string): string | null {
+  let map: unknown;
+  try {
+    map = JSON.parse(text);
+  } catch {
+    return 'is not valid JSON';
+  }
+  if (!map || typeof map !== 'object' || Array.isArray(map)) return 'must be a JSON object such as {"512*768":"1024x1536"}';
+  for (const [key, value] of Object.entries(map)) {
+    if (!(PIC_SIZES as readonly string[]).includes(key)) return `has an unknown size ${JSON.stringify(key)} (known: ${PIC_SIZES.join(', ')})`;
+    if (typeof value !== 'string' || !/^\d{2,5}x\d{2,5}$/.test(value)) return `maps ${key} to ${JSON.stringify(value)}, which is not WIDTHxHEIGHT`;
+  }
+  return null;
 }
 
 /** Validates the environment once at start; a bad variable stops start-up with a sentence naming it. */

@@ -1,5 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { MongooseModule } from '@nestjs/mongoose';
+import { DatabaseGateGuard } from './database-gate.guard';
 import type { DatabaseHandle } from './embedded-database';
 
 export const DATABASE_HANDLE = Symbol('DATABASE_HANDLE');
@@ -15,10 +17,18 @@ export class DatabaseModule {
         MongooseModule.forRoot(handle.uri, {
           // Fail fast instead of queueing requests forever while the database is away.
           serverSelectionTimeoutMS: 5000,
+          // A database that stops answering (a network partition) is noticed within ~15 s: the next
+          // heartbeat (every 5 s) times out after 5 s, which fails the requests that were waiting on it.
+          connectTimeoutMS: 5000,
+          heartbeatFrequencyMS: 5000,
           autoIndex: true,
         }),
       ],
-      providers: [{ provide: DATABASE_HANDLE, useValue: handle }],
+      providers: [
+        { provide: DATABASE_HANDLE, useValue: handle },
+        // Before every route guard: refuse at once while the database is known to be away.
+        { provide: APP_GUARD, useClass: DatabaseGateGuard },
+      ],
       exports: [DATABASE_HANDLE],
     };
   }

@@ -5,6 +5,7 @@ import { fileTimestamp, safeFileNamePart } from './exporters/content-disposition
 import { exportDocx } from './exporters/export-docx';
 import { exportHtml } from './exporters/export-html';
 import { exportRtf } from './exporters/export-rtf';
+import type { ExportedPicture } from './exporters/pictures-by-line';
 
 export interface ExportedFile {
   body: Buffer;
@@ -24,34 +25,37 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
 export const PRODUCT_NAME: Record<Language, string> = { en: 'TaleLoom', 'zh-CN': '织梦故事' };
 const UNTITLED: Record<Language, string> = { en: 'Untitled', 'zh-CN': '未命名' };
 
-/** Turns story text into a downloadable file of the chosen format. */
+/** Formats that carry the story's pictures. */
+export const PICTURE_FORMATS: readonly ExportFormat[] = ['html', 'docx'];
+
+/** Turns story text into a downloadable file of the chosen format (html and docx with its pictures). */
 @Injectable()
 export class ExportService {
   private readonly logger = new Logger(ExportService.name);
 
-  async export(dto: ExportDto, language: Language, now = new Date()): Promise<ExportedFile> {
+  async export(dto: ExportDto, language: Language, now = new Date(), pictures: readonly ExportedPicture[] = []): Promise<ExportedFile> {
     const story = safeFileNamePart(dto.name ?? '') || UNTITLED[language];
     const fileName = `${PRODUCT_NAME[language]}-${story}-${fileTimestamp(now)}.${EXPORT_EXTENSIONS[dto.format]}`;
     const title = dto.name?.trim() || UNTITLED[language];
     try {
-      return { body: await this.render(dto.content, dto.format, title, language), contentType: CONTENT_TYPES[dto.format], fileName };
+      return { body: await this.render(dto.content, dto.format, title, language, pictures), contentType: CONTENT_TYPES[dto.format], fileName };
     } catch (err) {
       this.logger.error(`export to ${dto.format} failed: ${(err as Error).stack ?? String(err)}`);
       throw new AppException(ErrorCode.EXPORT_FAILED);
     }
   }
 
-  private async render(content: string, format: ExportFormat, title: string, language: Language): Promise<Buffer> {
+  private async render(content: string, format: ExportFormat, title: string, language: Language, pictures: readonly ExportedPicture[]): Promise<Buffer> {
     switch (format) {
       case 'markdown':
       case 'txt':
         return Buffer.from(content, 'utf8');
       case 'html':
-        return Buffer.from(exportHtml(content, title, language), 'utf8');
+        return Buffer.from(exportHtml(content, title, language, pictures), 'utf8');
       case 'rtf':
         return Buffer.from(exportRtf(content), 'latin1');
       case 'docx':
-        return exportDocx(content, title);
+        return exportDocx(content, title, pictures);
     }
   }
 }

@@ -5,9 +5,11 @@ import type { Request, Response } from 'express';
 import { JwtAuthGuard } from '../auth/jwt-auth.guard';
 import { ok } from '../common/api-envelope';
 import { AppException } from '../common/app-exception';
+import { AuthUser, CurrentUser } from '../common/current-user.decorator';
+import { PicturesService } from '../pictures/pictures.service';
 import { requestLanguage } from '../common/request-language';
 import { ApiDtoBody, ApiErrorResponses } from '../swagger/api-dto-body.decorator';
-import { ExportService } from './export.service';
+import { ExportService, PICTURE_FORMATS } from './export.service';
 import { contentDisposition } from './exporters/content-disposition';
 import { UploadInterceptor } from './upload.interceptor';
 import { UploadParserService, type UploadedFile as ParsedUpload } from './upload-parser.service';
@@ -20,6 +22,7 @@ export class FilesController {
   constructor(
     private readonly parser: UploadParserService,
     private readonly exporter: ExportService,
+    private readonly pictures: PicturesService,
   ) {}
 
   @Post('upload_parse')
@@ -60,14 +63,17 @@ export class FilesController {
     summary: 'Export story text as a file',
     description:
       'Answers the file itself (markdown, txt, html, rtf or docx) with `Content-Disposition: attachment` carrying an ' +
-      'ASCII `filename` and an RFC 5987 `filename*` (UTF-8) named `{product}-{story}-{timestamp}.{ext}`.',
+      'ASCII `filename` and an RFC 5987 `filename*` (UTF-8) named `{product}-{story}-{timestamp}.{ext}`. With `story_id` ' +
+      '(a story the caller may read), html and docx carry its ready pictures after the passages they show (404 STORY_NOT_FOUND otherwise).',
   })
   @ApiDtoBody(ExportDto)
   @ApiProduces('application/octet-stream')
   @ApiResponse({ status: 200, description: 'The file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
-  @ApiErrorResponses(400, 401)
-  async export(@Body() dto: ExportDto, @Req() req: Request, @Res() res: Response) {
-    const file = await this.exporter.export(dto, requestLanguage(req));
+  @ApiErrorResponses(400, 401, 404)
+  async export(@CurrentUser() user: AuthUser, @Body() dto: ExportDto, @Req() req: Request, @Res() res: Response) {
+    const pictures = dto.story_id && PICTURE_FORMATS.includes(dto.format) ? await this.pictures.forExport(user, dto.story_id) : [];
+    const exported = pictures.map(({ file, prompt, ...p }) => ({ ...p, data: file.data, contentType: file.contentType, alt: prompt }));
+    const file = await this.exporter.export(dto, requestLanguage(req), undefined, exported);
     res.setHeader('Content-Type', file.contentType);
     res.setHeader('Content-Disposition', contentDisposition(file.fileName));
     res.setHeader('Cache-Control', 'no-store');

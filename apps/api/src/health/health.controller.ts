@@ -5,12 +5,14 @@ import type { HealthData } from '@taleloom/contracts';
 import type { Response } from 'express';
 import type { Connection } from 'mongoose';
 import { ok } from '../common/api-envelope';
+import { AnswersWithoutDatabase } from '../database/database-gate.guard';
 import { DATABASE_HANDLE } from '../database/database.module';
 import type { DatabaseHandle } from '../database/embedded-database';
 
 const PING_TIMEOUT_MS = 2000;
 
 @ApiTags('health')
+@AnswersWithoutDatabase()
 @Controller('health')
 export class HealthController {
   constructor(

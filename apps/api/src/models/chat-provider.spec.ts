@@ -79,6 +79,20 @@ describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', (
     });
   });
 
+  it('fails with PROVIDER_ERROR when the body ends without a finish_reason (cut short, or not a stream)', async () => {
+    stub.set({ chunks: ['a', 'b', 'c'], failAfter: 2, failMode: 'cut' });
+    await expect(collect(provider.stream(request()))).rejects.toMatchObject({ code: ErrorCode.PROVIDER_ERROR });
+    stub.set({ httpStatus: 200, httpContentType: 'text/html', httpBody: '<html><body>Welcome</body></html>' });
+    await expect(collect(provider.stream(request()))).rejects.toMatchObject({ code: ErrorCode.PROVIDER_ERROR });
+  });
+
+  it('times out a stream kept warm with chunks that carry no text', async () => {
+    stub.set({ chunks: ['a', 'b'], stallAfter: 1, stallWith: 'empty-chunks' });
+    await expect(collect(provider.stream({ ...request(), idleTimeoutMs: 300 }))).rejects.toMatchObject({
+      code: ErrorCode.PROVIDER_TIMEOUT,
+    });
+  });
+
   it('drives the offline demo model through the same path, in the story language', async () => {
     const demo = await startDemoModelServer(0);
     try {

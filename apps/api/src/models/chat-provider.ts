@@ -72,10 +72,15 @@ export class ChatProvider {
         },
         { signal: controller.signal },
       );
+      let finished = false;
       for await (const chunk of stream) {
-        arm();
-        const delta = chunk.choices?.[0]?.delta as (OpenAI.Chat.ChatCompletionChunk.Choice.Delta & ReasoningDelta) | undefined;
+        const choice = chunk.choices?.[0];
+        const delta = choice?.delta as (OpenAI.Chat.ChatCompletionChunk.Choice.Delta & ReasoningDelta) | undefined;
         const reasoning = delta?.reasoning_content ?? delta?.reasoning;
+        if (choice?.finish_reason) finished = true;
+        // Only progress resets the idle timer: a provider that keeps a stream warm with empty chunks
+        // and writes nothing still times out.
+        if (delta?.content || reasoning || choice?.finish_reason || chunk.usage) arm();
         if (reasoning && req.model.enableReasoning) yield { type: 'reasoning', text: reasoning };
         if (delta?.content) yield { type: 'delta', text: delta.content };
         if (chunk.usage) {
@@ -89,6 +94,10 @@ export class ChatProvider {
       // An aborted SDK stream can end quietly instead of throwing.
       if (timedOut) throw new ProviderFailure(ErrorCode.PROVIDER_TIMEOUT, `no data for ${req.idleTimeoutMs} ms`);
       if (controller.signal.aborted) throw new ProviderFailure(ErrorCode.PROVIDER_ERROR, 'aborted');
+      // Every OpenAI-compatible stream ends its answer with a finish_reason. A body that ends without
+      // one was cut short (a dropped connection, a proxy's time limit) or was not a stream at all
+      // (an HTML page, a JSON error under status 200): its text is not a whole answer.
+      if (!finished) throw new ProviderFailure(ErrorCode.PROVIDER_ERROR, 'the stream ended without a finish_reason');
     } catch (error) {
       if (error instanceof ProviderFailure) throw error;
       if (timedOut) throw new ProviderFailure(ErrorCode.PROVIDER_TIMEOUT, `no data for ${req.idleTimeoutMs} ms`);

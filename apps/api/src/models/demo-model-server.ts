@@ -1,13 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { demoCharacterSheet, demoPicturePrompt } from './demo-picture-prose';
 import { demoContinuation, demoSummary, detectLanguage, pickName, seededRandom } from './demo-prose';
+import { startLocalServer, type LocalServer } from './local-server';
 import { demoJudgement, demoTaskGroups } from './demo-tasks';
 
-export interface DemoModelServer {
-  /** OpenAI-compatible base URL, e.g. http://127.0.0.1:PORT/v1 */
-  baseURL: string;
-  close(): Promise<void>;
-}
+export type DemoModelServer = LocalServer;
 
 interface ChatBody {
   messages?: { role: string; content: string }[];
@@ -19,22 +16,9 @@ interface ChatBody {
  * The offline demo model: a tiny OpenAI-compatible chat-completions server on 127.0.0.1, so the demo
  * goes through exactly the same SDK path as a real provider. It writes in the story's language.
  */
-export async function startDemoModelServer(chunkDelayMs: number): Promise<DemoModelServer> {
+export function startDemoModelServer(chunkDelayMs: number): Promise<DemoModelServer> {
   let calls = 0;
-  const server: Server = createServer((req, res) => {
-    handle(req, res, chunkDelayMs, ++calls).catch(() => res.destroy());
-  });
-  server.keepAliveTimeout = 30_000;
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    close: () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  };
+  return startLocalServer((req, res) => handle(req, res, chunkDelayMs, ++calls));
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, delayMs: number, call: number): Promise<void> {
@@ -87,6 +71,12 @@ function answer(messages: { role: string; content: string }[], call: number): st
   if (fold) {
     const previous = /<previous-summary>([\s\S]*?)<\/previous-summary>/.exec(all)?.[1] ?? '';
     return demoSummary(previous, fold[1], language);
+  }
+  // Picture requests carry the passage in <passage> (see pictures/picture-prompt.ts).
+  const passage = /<passage>([\s\S]*?)<\/passage>/.exec(all);
+  if (passage) {
+    if (all.includes('<sheet-request>')) return demoCharacterSheet(/<characters>([\s\S]*?)<\/characters>/.exec(all)?.[1] ?? '', passage[1]);
+    return demoPicturePrompt(passage[1]);
   }
   const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   const random = seededRandom(hash(all) ^ (call * 2654435761));

@@ -4,6 +4,7 @@ import { ErrorCode, type Language } from '@taleloom/contracts';
 import { Model } from 'mongoose';
 import { errorMessage } from '../common/error-messages';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { isDatabaseUnavailable } from '../database/database-errors';
 import { ProviderFailure, type ChatMessage } from '../models/chat-provider';
 import type { PlatformModel } from '../models/model-config';
 import { ModelsService } from '../models/models.service';
@@ -18,8 +19,12 @@ import { TaskStore } from '../tasks/task-store';
 
 // How often a running generation writes its text so far (what a reopened story shows).
 const FLUSH_INTERVAL_MS = 1000;
+// How often a running generation says it is alive, whatever the provider does (see TurnRepairService).
+const HEARTBEAT_MS = 10_000;
 // How long shutdown waits for running generations (an unfinished one is reported failed later).
 const SHUTDOWN_GRACE_MS = 10_000;
+// How long a finished generation keeps trying to store its outcome while the database is away.
+const PERSIST_RETRY_MS = 60_000;
 
 export interface GenerationJob {
   generation: Generation;
@@ -77,12 +82,26 @@ export class GenerationRunner implements OnApplicationShutdown {
   }
 
   start(job: GenerationJob): void {
-    this.running.add(job.generation);
+    const g = job.generation;
+    this.running.add(g);
+    const turnFilter = { _id: job.story._id, generationId: g.id };
+    const heartbeat = setInterval(() => {
+      void this.turns.updateOne(turnFilter, { $set: { heartbeatAt: Date.now() } }).exec().catch(() => undefined);
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
     // Runs at once, up to the provider request; the caller subscribes afterwards and gets the events
     // sent so far (Generation keeps them for the first listener).
     this.run(job)
-      .catch((error: unknown) => this.logger.error(error instanceof Error ? error.stack : String(error)))
-      .finally(() => this.running.delete(job.generation));
+      .catch((error: unknown) => {
+        // Whatever went wrong, the stream ends with a coded error instead of staying open.
+        const code = isDatabaseUnavailable(error) ? ErrorCode.DATABASE_UNAVAILABLE : ErrorCode.INTERNAL_ERROR;
+        this.logger.error(`generation ${g.id} stopped: ${error instanceof Error ? error.stack : String(error)}`);
+        if (!g.isFinished) g.emit({ type: 'error', code, message: errorMessage(code, job.language) });
+      })
+      .finally(() => {
+        clearInterval(heartbeat);
+        this.running.delete(g);
+      });
   }
 
   private async run(job: GenerationJob): Promise<void> {
@@ -144,23 +163,50 @@ export class GenerationRunner implements OnApplicationShutdown {
     this.models.tracker.recordSuccess(model.value, (firstTokenAt || Date.now()) - startedAt);
     if (!completionTokens && aiText) completionTokens = sharedTokenCounter.count(aiText);
     const cost = generationCost(model, completionTokens, aiText);
+    // The whole text is stored before any power moves: if this process dies from here on, repair
+    // settles `finalCost` and the turn shows the whole text; it never charges for text it lost.
+    await this.persist(`storing generation ${g.id}`, () =>
+      this.turns
+        .updateOne(turnFilter, { $set: { aiText, reasoning, promptTokens, completionTokens, finalCost: cost, heartbeatAt: Date.now() } })
+        .exec(),
+    );
     let charged = 0;
     if (job.holdId) {
+      const holdId = job.holdId;
       try {
-        const royalty = await this.stories.royaltyRecipient(job.story);
-        charged = (await this.power.settle(job.holdId, cost, royalty ?? undefined)).charged;
+        const royalty = await this.persist(`reading the royalty of ${g.id}`, () => this.stories.royaltyRecipient(job.story));
+        // A retry takes over at once what the attempt before it left half-done.
+        const settle = (retry: boolean) => this.power.settle(holdId, cost, royalty ?? undefined, retry ? Date.now() : undefined);
+        charged = (await this.persist(`settling hold ${holdId}`, settle)).charged;
       } catch (error) {
-        // The hold stays open for the ledger's repair; the user keeps the text.
-        this.logger.error(`settling hold ${job.holdId} failed: ${error instanceof Error ? error.message : String(error)}`);
+        // The turn is shown done with nothing charged; the ledger's repair releases the hold.
+        this.logger.error(`settling hold ${holdId} failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    await this.turns
-      .updateOne(turnFilter, {
-        $set: { state: 'done', aiText, reasoning, cost: charged, promptTokens, completionTokens, finishedAt: Date.now(), heartbeatAt: Date.now() },
-      })
-      .exec();
+    await this.persist(`finishing generation ${g.id}`, () =>
+      this.turns
+        .updateOne(turnFilter, { $set: { state: 'done', cost: charged, finishedAt: Date.now(), heartbeatAt: Date.now() } })
+        .exec(),
+    );
     g.emit({ type: 'usage', promptTokens, completionTokens, cost: charged });
     g.emit({ type: 'done', turnId: g.id });
+  }
+
+  /**
+   * Runs one write of a generation's outcome, again and again while the database is unreachable
+   * (up to a minute): a database that drops and comes back loses no finished generation.
+   */
+  private async persist<T>(what: string, write: (retry: boolean) => Promise<T>): Promise<T> {
+    const deadline = Date.now() + PERSIST_RETRY_MS;
+    for (let wait = 200, retry = false; ; wait = Math.min(wait * 2, 2000), retry = true) {
+      try {
+        return await write(retry);
+      } catch (error) {
+        if (!isDatabaseUnavailable(error) || Date.now() + wait > deadline) throw error;
+        this.logger.warn(`${what}: the database is unavailable, trying again in ${wait} ms`);
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
   }
 
   private async fail(job: GenerationJob, aiText: string, reasoning: string, error: unknown): Promise<void> {
@@ -168,16 +214,21 @@ export class GenerationRunner implements OnApplicationShutdown {
     const code = error instanceof ProviderFailure ? error.code : ErrorCode.PROVIDER_ERROR;
     this.logger.warn(`generation ${g.id} on ${job.model.value} failed: ${error instanceof Error ? error.message : String(error)}`);
     this.models.tracker.recordFailure(job.model.value);
-    if (job.holdId) {
-      await this.power.release(job.holdId).catch((e: unknown) => this.logger.error(`releasing hold ${job.holdId} failed: ${String(e)}`));
+    const holdId = job.holdId;
+    if (holdId) {
+      // Left open on failure: repair releases it (the turn has no finalCost).
+      await this.persist(`releasing hold ${holdId}`, (retry) => this.power.release(holdId, retry ? Date.now() : undefined)).catch((e: unknown) =>
+        this.logger.error(`releasing hold ${holdId} failed: ${String(e)}`),
+      );
     }
-    await this.turns
-      .updateOne(
-        { _id: job.story._id, generationId: g.id },
-        { $set: { state: 'failed', aiText, reasoning, errorCode: code, cost: 0, finishedAt: Date.now(), heartbeatAt: Date.now() } },
-      )
-      .exec()
-      .catch(() => undefined);
+    await this.persist(`storing failed generation ${g.id}`, () =>
+      this.turns
+        .updateOne(
+          { _id: job.story._id, generationId: g.id },
+          { $set: { state: 'failed', aiText, reasoning, errorCode: code, cost: 0, finishedAt: Date.now(), heartbeatAt: Date.now() } },
+        )
+        .exec(),
+    ).catch(() => undefined);
     g.emit({ type: 'error', code, message: errorMessage(code, job.language) });
   }
 

@@ -4,6 +4,7 @@ import { ErrorCode, STORY_TEXT_MAX_LENGTH } from '@taleloom/contracts';
 import { Model, Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import type { RoyaltyRecipient } from '../power/power.service';
+import { royaltyRecipientOf } from '../stories/story-royalty';
 import { textSnippets } from '../stories/story-text';
 import { Story } from '../stories/story.schema';
 import type { PromptStory } from './context/prompt-types';
@@ -70,22 +71,9 @@ export class PlayStories {
     await this.stories.updateOne({ _id: toObjectId(id) }, { $set: { previous_summary: summary } }).exec();
   }
 
-  /**
-   * Whom a turn on this story pays a royalty: the author of the nearest story it was cloned from
-   * that someone else owns (a clone of a public story). Null for originals and own clones.
-   */
-  async royaltyRecipient(story: Pick<PlayStory, 'userID' | 'lineage'>): Promise<RoyaltyRecipient | null> {
-    if (!story.lineage?.length) return null;
-    const sources = await this.stories
-      .find({ _id: { $in: story.lineage }, userID: { $ne: story.userID } }, { userID: 1, name: 1 })
-      .lean()
-      .exec();
-    const byId = new Map(sources.map((s) => [s._id.toHexString(), s]));
-    for (const id of story.lineage) {
-      const source = byId.get(String(id));
-      if (source) return { authorUserID: source.userID, storyID: source._id.toHexString(), storyName: source.name ?? '' };
-    }
-    return null;
+  /** Whom a turn on this story pays a royalty (see royaltyRecipientOf). */
+  royaltyRecipient(story: Pick<PlayStory, 'userID' | 'lineage'>): Promise<RoyaltyRecipient | null> {
+    return royaltyRecipientOf(this.stories, story);
   }
 }
 

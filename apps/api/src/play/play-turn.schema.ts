@@ -25,6 +25,12 @@ export class PlayTurn {
   @Prop({ default: 0 }) promptTokens: number;
   @Prop({ default: 0 }) completionTokens: number;
   @Prop({ type: String, default: null }) holdId: string | null;
+  // The process running the generation (`host|pid|boot`, see common/instance.ts): a restart on the
+  // same host knows at once that a generation of its previous run is dead.
+  @Prop({ type: String, default: null }) owner: string | null;
+  // Set once the stream has ended well and its whole text is stored: the cost being settled. A turn
+  // found dead with it is settled by repair (the user has the whole text); without it, released.
+  @Prop({ type: Number, default: null }) finalCost: number | null;
   // Times are epoch milliseconds: numbers compare the same on every store (the offline stand-in's
   // file storage hands dates back as strings).
   // The throttle: the time of the last accepted send.
@@ -38,3 +44,5 @@ export class PlayTurn {
 
 export type PlayTurnDocument = HydratedDocument<PlayTurn>;
 export const PlayTurnSchema = SchemaFactory.createForClass(PlayTurn);
+// Repair looks for generating turns.
+PlayTurnSchema.index({ state: 1 });

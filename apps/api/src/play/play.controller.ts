@@ -26,6 +26,7 @@ export class PlayController {
       'and `done`, or `error` (the partial text is kept, nothing is charged). The generation belongs to the server: closing ' +
       'the connection does not stop it; it is kept as the pending turn (GET /api/llm/{id}/pending) and charged once. ' +
       'Refusals come before the stream as JSON errors: 402 NOT_ENOUGH_POWER, 409 GENERATION_IN_PROGRESS, 429 SEND_TOO_FAST, ' +
+      '429 GENERATION_RATE_LIMITED (more than GENERATION_USER_PER_MINUTE sends by one user in a minute), ' +
       '404 STORY_NOT_FOUND / MODEL_NOT_FOUND.',
   })
   @ApiParam({ name: 'id' })

@@ -2,14 +2,17 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AuthModule } from '../auth/auth.module';
 import { ModelsModule } from '../models/models.module';
+import { PicturesModule } from '../pictures/pictures.module';
 import { PowerModule } from '../power/power.module';
 import { StoriesModule } from '../stories/stories.module';
+import { VerificationModule } from '../verification/verification.module';
 import { TaskStoreModule } from '../tasks/task-store.module';
 import { GenerationRunner } from './generation-runner';
 import { PlayController } from './play.controller';
 import { PlayService } from './play.service';
 import { PlayStories } from './play-stories';
 import { PlayTurn, PlayTurnSchema } from './play-turn.schema';
+import { TurnRepairService } from './turn-repair.service';
 
 /** Play: streamed continuation and the turn lifecycle. */
 @Module({
@@ -19,10 +22,12 @@ import { PlayTurn, PlayTurnSchema } from './play-turn.schema';
     ModelsModule,
     PowerModule,
     StoriesModule,
+    VerificationModule,
+    PicturesModule,
     TaskStoreModule,
   ],
   controllers: [PlayController],
-  providers: [PlayService, PlayStories, GenerationRunner],
-  exports: [GenerationRunner, PlayStories],
+  providers: [PlayService, PlayStories, GenerationRunner, TurnRepairService],
+  exports: [GenerationRunner, TurnRepairService, PlayStories],
 })
 export class PlayModule {}

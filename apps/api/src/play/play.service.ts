@@ -14,16 +14,20 @@ import { randomUUID } from 'node:crypto';
 import { Model, Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { INSTANCE_TAG } from '../common/instance';
 import type { PlatformModel } from '../models/model-config';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ModelsService } from '../models/models.service';
+import { PicturesService } from '../pictures/pictures.service';
 import { PowerService } from '../power/power.service';
 import { StoriesService } from '../stories/stories.service';
+import { RateLimitService } from '../verification/rate-limit.service';
 import { formatUserPart, storyLanguage } from './context/prompt-builder';
 import { Generation } from './generation';
 import { GenerationRunner } from './generation-runner';
 import { PlayStories, toObjectId, type PlayStory } from './play-stories';
 import { PlayTurn } from './play-turn.schema';
+import { TurnRepairService } from './turn-repair.service';
 
 /**
  * The turn lifecycle of a story: send (stream a continuation), accept, discard (undo), and the
@@ -40,11 +44,13 @@ export class PlayService {
     private readonly stories: PlayStories,
     private readonly storiesService: StoriesService,
     private readonly runner: GenerationRunner,
+    private readonly repair: TurnRepairService,
+    private readonly limits: RateLimitService,
+    private readonly pictures: PicturesService,
   ) {}
 
-  /** A generating turn with no heartbeat for this long is taken to be dead (its instance stopped). */
   private get staleMs(): number {
-    return this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000 + 30_000;
+    return this.repair.staleMs;
   }
 
   /**
@@ -64,17 +70,23 @@ export class PlayService {
     const claim: Partial<PlayTurn> = {
       state: 'generating', generationId, role, input: content, userText: '', aiText: '', reasoning: '',
       errorCode: null, cost: 0, promptTokens: 0, completionTokens: 0, holdId: null,
-      lastSendAt: now, heartbeatAt: now, finishedAt: null,
+      lastSendAt: now, heartbeatAt: now, finishedAt: null, owner: INSTANCE_TAG, finalCost: null,
     };
 
     let story: PlayStory;
     let model: PlatformModel;
     let previous: PlayTurn | null;
     let holdId: string | null = null;
+    // The per-user limit is counted alongside the story read, so it adds no round trip.
+    const readStory = () =>
+      Promise.all([
+        this.limits.hit(`generation:user:${user.userID}`, this.config.env.GENERATION_USER_PER_MINUTE, 60, ErrorCode.GENERATION_RATE_LIMITED),
+        this.stories.own(user.userID, id),
+      ]).then(([, read]) => read);
     if (named && named.points === 0) {
       model = named;
       const [read, claimed] = await Promise.allSettled([
-        this.stories.own(user.userID, id),
+        readStory(),
         this.claim(storyId, user.userID, now, { ...claim, model: model.value }),
       ]);
       if (read.status === 'rejected') {
@@ -87,7 +99,7 @@ export class PlayService {
     } else {
       // A model known to be paid: its balance is read alongside (the hold's first step).
       const [read, turn, balance] = await Promise.all([
-        this.stories.own(user.userID, id),
+        readStory(),
         this.turns.findById(storyId).lean().exec(),
         named ? this.power.balance(user.userID) : undefined,
       ]);
@@ -120,10 +132,13 @@ export class PlayService {
         if (!previous) await this.refuse(storyId);
       }
     }
-    const claimed = previous!;
-    // The turn replaced a generation whose instance died: its power is given back.
-    if (claimed.state === 'generating' && claimed.holdId) {
-      void this.power.release(claimed.holdId).catch(() => undefined);
+    let claimed = previous!;
+    // The turn replaced a generation whose instance died: its power is settled (whole text stored)
+    // or given back, and a whole text counts as a done turn below.
+    if (claimed.state === 'generating') {
+      const dead = claimed;
+      const closed = await this.repair.closeDead(dead).catch(() => ({ state: 'failed' as const }));
+      claimed = { ...dead, state: closed.state };
     }
 
     // Sending while an unaccepted AI part exists accepts it first (a regenerate replaces it instead).
@@ -132,6 +147,8 @@ export class PlayService {
       const { text, appended } = await this.stories.append(user.userID, id, piece);
       story.main_text = text;
       await this.storiesService.recordTurn(id, [...appended].length);
+      // The accepted passage gets its picture in the background; the new turn does not wait for it.
+      void this.pictures.illustrateAccepted(user.userID, id, text, appended);
     }
 
     const userText = formatUserPart(role, content, storyLanguage(story.main_text || story.prologue_and_characters));
@@ -203,7 +220,7 @@ export class PlayService {
   /** Appends the user part and the (possibly edited) AI part to the text and clears the pending turn. */
   async accept(user: AuthUser, id: string, dto: AcceptTurnDto): Promise<AcceptTurnData> {
     const storyId = toObjectId(id);
-    const turn = await this.turns.findOne({ _id: storyId, userID: user.userID }).lean().exec();
+    const turn = await this.settled(await this.turns.findOne({ _id: storyId, userID: user.userID }).lean().exec());
     if (turn && this.isGenerating(turn, Date.now())) throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
     // A repeated accept of the same turn (a double click, a retry) appends nothing.
     if (dto.turnId && (!turn || turn.generationId !== dto.turnId || turn.state === 'idle')) {
@@ -227,13 +244,15 @@ export class PlayService {
     }
     const { text, appended } = await this.stories.append(user.userID, id, piece);
     await this.storiesService.recordTurn(id, [...appended].length);
+    // With the camera on, the passage's picture is asked for now and drawn in the background.
+    await this.pictures.illustrateAccepted(user.userID, id, text, appended);
     return { charCount: [...text].length, appended };
   }
 
   /** Undo: drops the pending turn and answers it (its role and input go back into the text area). */
   async discard(user: AuthUser, id: string): Promise<PendingTurnData> {
     await this.stories.own(user.userID, id);
-    const turn = await this.turns.findOne({ _id: toObjectId(id) }).lean().exec();
+    const turn = await this.settled(await this.turns.findOne({ _id: toObjectId(id) }).lean().exec());
     if (!turn) return this.view(null);
     if (this.isGenerating(turn, Date.now())) throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
     await this.turns.updateOne({ _id: turn._id, generationId: turn.generationId }, { $set: idleTurn() }).exec();
@@ -246,29 +265,39 @@ export class PlayService {
     return this.view(await this.turns.findOne({ _id: toObjectId(id) }).lean().exec());
   }
 
+  // A turn left generating by a dead instance gets its power closed first (done or failed), so
+  // accepting or dropping it leaves no hold behind.
+  private async settled(turn: PlayTurn | null): Promise<PlayTurn | null> {
+    if (!turn || turn.state !== 'generating' || this.isGenerating(turn, Date.now())) return turn;
+    const closed = await this.repair.closeDead(turn).catch(() => null);
+    return closed ? { ...turn, state: closed.state, cost: closed.cost } : turn;
+  }
+
   private view(turn: PlayTurn | null): PendingTurnData {
     const now = Date.now();
     if (!turn) {
       return { state: 'idle', role: '', input: '', userText: '', aiText: '', reasoning: '', model: '', errorCode: null, cost: 0, turnId: null, retryAfterMs: 0 };
     }
     const dead = turn.state === 'generating' && !this.isGenerating(turn, now);
+    // A dead turn whose whole text was stored is settled by repair: it shows done, at that cost.
+    const whole = dead && typeof turn.finalCost === 'number';
     return {
-      state: dead ? 'failed' : turn.state,
+      state: whole ? 'done' : dead ? 'failed' : turn.state,
       role: turn.role ?? '',
       input: turn.input ?? '',
       userText: turn.userText ?? '',
       aiText: turn.aiText ?? '',
       reasoning: turn.reasoning ?? '',
       model: turn.model ?? '',
-      errorCode: dead ? ErrorCode.PROVIDER_ERROR : (turn.errorCode ?? null),
-      cost: turn.cost ?? 0,
+      errorCode: whole ? null : dead ? ErrorCode.PROVIDER_ERROR : (turn.errorCode ?? null),
+      cost: whole ? turn.finalCost! : (turn.cost ?? 0),
       turnId: turn.generationId ?? null,
       retryAfterMs: Math.max(0, Number(turn.lastSendAt ?? 0) + SEND_THROTTLE_MS - now),
     };
   }
 
   private isGenerating(turn: Pick<PlayTurn, 'state' | 'heartbeatAt'>, now: number): boolean {
-    return turn.state === 'generating' && Number(turn.heartbeatAt ?? 0) >= now - this.staleMs;
+    return this.repair.isLive(turn, now);
   }
 
   private assertCanSend(turn: Pick<PlayTurn, 'state' | 'heartbeatAt' | 'lastSendAt'>, now: number): void {

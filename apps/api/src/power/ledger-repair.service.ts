@@ -1,4 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { PeriodicPass } from '../common/periodic-pass';
 import type { LedgerEntry } from './ledger-entry.schema';
 import { LedgerStore } from './ledger-store';
 import { PowerService } from './power.service';
@@ -25,42 +26,21 @@ const BATCH = 5000;
 
 /** Finishes or voids movements left half-done by a crash: at start-up, then every minute. */
 @Injectable()
-export class LedgerRepairService implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('LedgerRepair');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<RepairReport>;
+export class LedgerRepairService extends PeriodicPass<RepairReport, RepairOptions> {
+  protected readonly logger = new Logger('LedgerRepair');
 
   constructor(
     private readonly store: LedgerStore,
     private readonly power: PowerService,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.runLogged();
-    this.timer = setInterval(() => void this.runLogged(), REPAIR_EVERY_MS);
-    this.timer.unref();
+  ) {
+    super(REPAIR_EVERY_MS);
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  protected describe(report: RepairReport): string | null {
+    return report.finished + report.voided + report.released > 0 ? `repaired ${JSON.stringify(report)}` : null;
   }
 
-  /** One pass; concurrent calls share it. */
-  repair(options: RepairOptions = {}): Promise<RepairReport> {
-    this.running ??= this.pass(options).finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private async runLogged(): Promise<void> {
-    try {
-      const report = await this.repair();
-      if (report.finished + report.voided + report.released > 0) this.logger.warn(`repaired ${JSON.stringify(report)}`);
-    } catch (error) {
-      this.logger.error(`ledger repair failed: ${String(error)}`);
-    }
-  }
-
-  private async pass(options: RepairOptions): Promise<RepairReport> {
+  protected async pass(options: RepairOptions = {}): Promise<RepairReport> {
     const now = this.power.now().getTime();
     const report: RepairReport = { finished: 0, voided: 0, released: 0 };
     const pendingBefore = now - (options.pendingGraceMs ?? PENDING_GRACE_MS);

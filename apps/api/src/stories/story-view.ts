@@ -73,6 +73,7 @@ export function toStoryData(meta: Meta, state: StoryState, isOwner: boolean): St
     model_type: state.model_type ?? '',
     activity: state.activity ?? null,
     activity_story_index: state.activity_story_index ?? null,
+    picture_character_sheet: state.picture_character_sheet ?? '',
     settings_system_prompt_switch: state.settings_system_prompt_switch,
     settings_system_prompt_text: state.settings_system_prompt_text ?? '',
     settings_user_prompt_switch: state.settings_user_prompt_switch,

@@ -11,6 +11,7 @@ import {
   type StoryPermission,
 } from '@taleloom/contracts';
 import { SchemaTypes, type HydratedDocument } from 'mongoose';
+import { StoryPictureRef, StoryPictureRefSchema } from '../pictures/story-picture-ref.schema';
 
 /** The content of a story: what an archive snapshots and a clone copies. */
 @Schema({ _id: false })
@@ -52,6 +53,10 @@ export class StoryState {
   @Prop({ default: '' }) settings_camera_style_prompt_text: string;
   @Prop({ type: String, enum: PIC_SIZES, default: DEFAULT_STORY_SETTINGS.settings_pic_size })
   settings_pic_size: PicSize;
+
+  // The story's pictures (see pictures/); with consistency on, the character sheet every prompt reuses.
+  @Prop({ type: [StoryPictureRefSchema], default: [] }) pictures: StoryPictureRef[];
+  @Prop({ default: '' }) picture_character_sheet: string;
 }
 
 export const StoryStateSchema = SchemaFactory.createForClass(StoryState);
@@ -63,7 +68,8 @@ export const STORY_STATE_FIELDS = [
   'author_remark', 'previous_summary', 'model_name', 'model_type', 'activity', 'activity_story_index',
   'settings_system_prompt_switch', 'settings_system_prompt_text', 'settings_user_prompt_switch',
   'settings_user_prompt_text', 'settings_camera_switch', 'settings_camera_consistency_switch',
-  'settings_camera_style_switch', 'settings_camera_style_prompt_text', 'settings_pic_size',
+  'settings_camera_style_switch', 'settings_camera_style_prompt_text', 'settings_pic_size', 'pictures',
+  'picture_character_sheet',
 ] as const satisfies readonly (keyof StoryState)[];
 
 /**
@@ -116,6 +122,8 @@ export const StorySchema = SchemaFactory.createForClass(Story);
 // My stories and the square: pinned first, then newest.
 StorySchema.index({ userID: 1, pinToTop: -1, time: -1, _id: -1 });
 StorySchema.index({ permission: 1, pinToTop: -1, time: -1, _id: -1 });
+// Who may read a picture file: the stories that reference it.
+StorySchema.index({ 'pictures.id': 1 });
 
 /** The only fields a list reads. */
 export const LIST_PROJECTION = {

@@ -43,12 +43,13 @@ export class UsersController {
       '`userInfo.token` and `userInfo.phoneToken` describe each (userName, phoneVerifiedAt, ...) and the client ' +
       'lets the user choose which token to keep. Otherwise only `token` is answered.\n\n' +
       'A non-empty `inviteCode` must exist (400 INVITE_CODE_INVALID); it only counts when the login registers. ' +
+      'At most LOGIN_IP_PER_MINUTE (30) attempts per client IP per minute: 429 LOGIN_RATE_LIMITED with `params.seconds`. ' +
       'Answers `{status, message, data:{token, phoneToken?, userInfo}}`; tokens are HS256 JWTs whose payload carries userID.',
   })
   @ApiDtoBody(LoginDto)
   @ApiErrorResponses(400, 401, 429)
-  async login(@Body() dto: LoginDto) {
-    return ok(await this.users.login(dto), 'login ok');
+  async login(@Body() dto: LoginDto, @Ip() ip: string) {
+    return ok(await this.users.login(dto, ip), 'login ok');
   }
 
   @Get('user-info')

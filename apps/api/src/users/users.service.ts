@@ -1,10 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { hash, verify } from '@node-rs/argon2';
 import { ErrorCode, type LoginData, type LoginDto, type UserInfo } from '@taleloom/contracts';
 import { Model, Types } from 'mongoose';
 import { AuthService } from '../auth/auth.service';
 import { AppException } from '../common/app-exception';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { RateLimitService } from '../verification/rate-limit.service';
 import { InvitesService } from './invites.service';
 import { LoginLockoutService } from './login-lockout.service';
 import { PhoneLoginService } from './phone-login.service';
@@ -24,10 +26,15 @@ export class UsersService {
     private readonly invites: InvitesService,
     private readonly lockout: LoginLockoutService,
     private readonly phoneLogin: PhoneLoginService,
+    private readonly limits: RateLimitService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** `type: 'username'`: an unknown name registers, a known one signs in. `type: 'phone'`: see PhoneLoginService. */
-  async login(dto: LoginDto): Promise<LoginData> {
+  async login(dto: LoginDto, ip: string): Promise<LoginData> {
+    // Per client IP, in MongoDB (shared by every instance): password spraying over many names and
+    // floods of registrations (each costs an argon2 hash) stop here; one name's lockout is below.
+    await this.limits.hit(`login:ip:${ip}`, this.config.env.LOGIN_IP_PER_MINUTE, 60, ErrorCode.LOGIN_RATE_LIMITED);
     if (dto.type === 'phone') return this.phoneLogin.login(dto);
     if (dto.type !== 'username') throw new AppException(ErrorCode.LOGIN_TYPE_UNSUPPORTED);
     const userName = dto.userName!.trim();

@@ -16,8 +16,11 @@ export class RateLimitService {
     private readonly serial: SerialWrites,
   ) {}
 
-  /** Counts one hit on `name`; TOO_MANY_REQUESTS once more than `limit` hits fall in the window. */
-  async hit(name: string, limit: number, windowSeconds: number): Promise<void> {
+  /**
+   * Counts one hit on `name`; throws `code` (429, with `params.seconds` until the window ends) once
+   * more than `limit` hits fall in the window.
+   */
+  async hit(name: string, limit: number, windowSeconds: number, code: ErrorCode = ErrorCode.TOO_MANY_REQUESTS): Promise<void> {
     const now = this.clock.now().getTime();
     const windowMs = windowSeconds * 1000;
     const index = Math.floor(now / windowMs);
@@ -25,9 +28,8 @@ export class RateLimitService {
     const expiresAt = new Date((index + 1) * windowMs);
     const counter = await this.serial.run(() => upsertInc(this.counters, key, expiresAt));
     if (counter > limit) {
-      throw new AppException(ErrorCode.TOO_MANY_REQUESTS, undefined, {
-        retryAfterSeconds: Math.ceil((expiresAt.getTime() - now) / 1000),
-      });
+      const seconds = Math.max(1, Math.ceil((expiresAt.getTime() - now) / 1000));
+      throw new AppException(code, undefined, { seconds, retryAfterSeconds: seconds });
     }
   }
 }

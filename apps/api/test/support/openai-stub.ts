@@ -1,8 +1,10 @@
-// A local OpenAI-compatible chat-completions server for tests and benchmarks: real HTTP on 127.0.0.1,
+// A local OpenAI-compatible chat-completions (and images/generations) server for tests and benchmarks: real HTTP on 127.0.0.1,
 // so the app's SDK code path is exercised as with a real provider. Node built-ins only, so jest (API
 // tests), vitest (browser tests) and the benchmarks can all import it.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { deflateSync } from 'node:zlib';
+import { pngChunk } from './png-chunk';
 
 export interface StubBehaviour {
   /** The reply, cut into chunks; a function gets the request body and the request number (1-based). */
@@ -12,17 +14,50 @@ export interface StubBehaviour {
   /** Delay before the first chunk and between chunks, in ms. */
   firstDelayMs?: number;
   delayMs?: number;
-  /** After this many reply chunks: break off ('destroy' the socket, or send an 'error' event). */
+  /**
+   * After this many reply chunks, break off: 'destroy' the socket, send an 'error' event, send a line
+   * that is not JSON ('non-json'), end the body in the middle of a JSON line ('truncated-json'), or
+   * end the body cleanly with no finish_reason and no [DONE] ('cut').
+   */
   failAfter?: number;
-  failMode?: 'destroy' | 'error-event';
+  failMode?: 'destroy' | 'error-event' | 'non-json' | 'truncated-json' | 'cut';
+  /** After this many reply chunks, go quiet and keep the connection open ('silence'), or keep it warm
+   * with SSE comments or with chunks that carry no text every 50 ms. */
+  stallAfter?: number;
+  stallWith?: 'silence' | 'comments' | 'empty-chunks';
+  /** The stream's Content-Type (default text/event-stream). */
+  streamContentType?: string;
   /** Answer with this HTTP status and an error body instead of a stream. */
   httpStatus?: number;
+  /** With httpStatus: this body and content type instead of the JSON error (e.g. an HTML page). */
+  httpBody?: string;
+  httpContentType?: string;
   /** completion_tokens reported in usage (default: the number of chunks). */
   completionTokens?: number;
   /** Each chunk's text is replaced by the wall-clock time it was sent (`t=<ms>;`), for latency benchmarks. */
   stamp?: boolean;
   /** The next this-many task requests (suggestions or scoring) get an answer that is not JSON. */
   malformedTasks?: number;
+  /** How `POST /images/generations` answers (default: a real PNG of the asked size in `b64_json`). */
+  images?: ImageStubBehaviour;
+}
+
+/** Behaviour of the images route. A prompt containing `[[fail]]` is answered 500. */
+export interface ImageStubBehaviour {
+  /** Answer with this HTTP status and an error body. */
+  httpStatus?: number;
+  /** b64 (default), url (a link to the PNG on this server), empty (no picture), not-image (bytes that are no picture). */
+  mode?: 'b64' | 'url' | 'empty' | 'not-image';
+  /** Delay before answering, in ms. */
+  delayMs?: number;
+}
+
+export interface StubImageRequestBody {
+  model: string;
+  prompt: string;
+  size?: string;
+  n?: number;
+  response_format?: string;
 }
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across processes. */
@@ -43,6 +78,9 @@ export interface OpenAIStub {
   readonly bodies: StubRequestBody[];
   /** Streams currently open. */
   readonly open: number;
+  /** Requests to /images/generations so far, and their bodies. */
+  readonly imageRequests: number;
+  readonly imageBodies: StubImageRequestBody[];
   /** Replaces the behaviour for the following requests. */
   set(behaviour: StubBehaviour): void;
   reset(): void;
@@ -74,6 +112,9 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
   let requests = 0;
   let open = 0;
   const bodies: StubRequestBody[] = [];
+  let imageRequests = 0;
+  const imageBodies: StubImageRequestBody[] = [];
+  const served = new Map<string, Buffer>();
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy());
   });
@@ -81,6 +122,12 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
   server.maxConnections = 10_000;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method === 'GET' && req.url && served.has(req.url)) {
+      res.writeHead(200, { 'Content-Type': 'image/png' });
+      res.end(served.get(req.url));
+      return;
+    }
+    if (req.method === 'POST' && req.url?.endsWith('/images/generations')) return handleImage(req, res);
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
       res.writeHead(404, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'not found' } }));
@@ -96,8 +143,8 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
       b = { ...b, chunks: pieces(MALFORMED_TASK_ANSWER, 16) };
     }
     if (b.httpStatus) {
-      res.writeHead(b.httpStatus, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `stub answered ${b.httpStatus}`, type: 'server_error' } }));
+      res.writeHead(b.httpStatus, { 'Content-Type': b.httpContentType ?? 'application/json' });
+      res.end(b.httpBody ?? JSON.stringify({ error: { message: `stub answered ${b.httpStatus}`, type: 'server_error' } }));
       return;
     }
     const chunks = typeof b.chunks === 'function' ? b.chunks(body, n) : (b.chunks ?? defaultStubChunks(body, n));
@@ -116,7 +163,7 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
       closed = true;
       open--;
     });
-    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+    res.writeHead(200, { 'Content-Type': b.streamContentType ?? 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
     res.write(frame({ role: 'assistant', content: '' }));
     const wait = (ms = 0) => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
     await wait(b.firstDelayMs);
@@ -127,9 +174,24 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     }
     for (let i = 0; i < chunks.length; i++) {
       if (closed) return;
+      if (b.stallAfter !== undefined && i === b.stallAfter) {
+        // Quiet until the client gives up; keep-alive traffic, if any, carries no text.
+        while (!closed) {
+          if (b.stallWith === 'comments') res.write(': keep-alive\n\n');
+          else if (b.stallWith === 'empty-chunks') res.write(frame({ content: '' }));
+          await wait(50);
+        }
+        return;
+      }
       if (b.failAfter !== undefined && i === b.failAfter) {
         if (b.failMode === 'error-event') {
           res.end(`data: ${JSON.stringify({ error: { message: 'stub failed mid-stream', type: 'server_error' } })}\n\n`);
+        } else if (b.failMode === 'non-json') {
+          res.end('data: <html>upstream hiccup</html>\n\n');
+        } else if (b.failMode === 'truncated-json') {
+          res.end(frame({ content: chunks[i] }).slice(0, 40));
+        } else if (b.failMode === 'cut') {
+          res.end();
         } else {
           // Let what was written reach the client first, as a real connection drop would.
           await wait(20);
@@ -147,6 +209,33 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     res.end('data: [DONE]\n\n');
   }
 
+  async function handleImage(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = JSON.parse(await readBody(req)) as StubImageRequestBody;
+    const n = ++imageRequests;
+    imageBodies.push(body);
+    if (imageBodies.length > 200) imageBodies.shift();
+    const b = behaviour.images ?? {};
+    if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
+    const status = body.prompt?.includes(STUB_MARKERS.fail) ? 500 : b.httpStatus;
+    if (status) {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `stub images answered ${status}`, type: 'server_error' } }));
+      return;
+    }
+    const [width, height] = (/^(\d+)x(\d+)$/.exec(body.size ?? '') ?? ['', '64', '64']).slice(1).map(Number);
+    const png = stubPng(Math.min(width, 2048), Math.min(height, 2048), n);
+    let item: object = { b64_json: png.toString('base64') };
+    if (b.mode === 'url') {
+      const path = `/stub-images/${n}.png`;
+      served.set(path, png);
+      item = { url: `http://127.0.0.1:${port}${path}` };
+    } else if (b.mode === 'not-image') {
+      item = { b64_json: Buffer.from('this is not a picture').toString('base64') };
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ created: Math.floor(Date.now() / 1000), data: b.mode === 'empty' ? [] : [item] }));
+  }
+
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
   return {
@@ -154,6 +243,10 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     get requests() {
       return requests;
     },
+    get imageRequests() {
+      return imageRequests;
+    },
+    imageBodies,
     get open() {
       return open;
     },
@@ -167,6 +260,9 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
       malformedLeft = initial.malformedTasks ?? 0;
       requests = 0;
       bodies.length = 0;
+      imageRequests = 0;
+      imageBodies.length = 0;
+      served.clear();
     },
     close: () =>
       new Promise<void>((done) => {
@@ -239,6 +335,32 @@ function withMarkers(b: StubBehaviour, prompt: string): StubBehaviour {
   if (prompt.includes(STUB_MARKERS.fail)) out = { ...out, failAfter: 4, failMode: 'destroy', delayMs: out.delayMs ?? 50 };
   if (prompt.includes(STUB_MARKERS.reason)) out = { ...out, reasoning: ['Thinking', ' about', ' it.'] };
   return out;
+}
+
+/**
+ * A real PNG (8-bit RGB, filter 0 rows, deflated by node:zlib) of the asked size: a colour gradient that
+ * differs per request number, so two pictures are not the same bytes.
+ */
+export function stubPng(width: number, height: number, n = 1): Buffer {
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 3 + 1);
+    for (let x = 0; x < width; x++) {
+      raw[row + 1 + x * 3] = (x * 255) / Math.max(1, width - 1);
+      raw[row + 2 + x * 3] = (y * 255) / Math.max(1, height - 1);
+      raw[row + 3 + x * 3] = (n * 53) & 255;
+    }
+  }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(raw)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -8,6 +8,15 @@ export interface StreamResult {
   events: StreamEvent[];
   /** The JSON error body when the send was refused before streaming. */
   body: { status?: string; code?: string; message?: string; details?: { field: string; constraints: string[]; rules?: string[] }[]; params?: Record<string, string | number> } | null;
+  /** The connection broke before the stream ended (only with `allowBreak`). */
+  broken?: boolean;
+}
+
+export interface SendOptions {
+  /** Called with each event as it arrives (e.g. to kill the server at a chosen point). */
+  onEvent?: (event: StreamEvent, count: number) => void;
+  /** A connection that breaks (the server died) ends the result with `broken` instead of throwing. */
+  allowBreak?: boolean;
 }
 
 /**
@@ -20,8 +29,9 @@ export function sendTurn(
   storyId: string,
   body: SendTurnDto,
   stopAfter?: number,
+  options: SendOptions = {},
 ): Promise<StreamResult> {
-  return postEvents(baseURL, token, `/api/llm/${storyId}`, body, stopAfter);
+  return postEvents(baseURL, token, `/api/llm/${storyId}`, body, stopAfter, options);
 }
 
 /** POSTs to a streaming endpoint over real HTTP and reads its server-sent events (or the JSON refusal). */
@@ -31,6 +41,7 @@ export async function postEvents(
   path: string,
   body: object,
   stopAfter?: number,
+  options: SendOptions = {},
 ): Promise<StreamResult> {
   const controller = new AbortController();
   const res = await fetch(`${baseURL}${path}`, {
@@ -63,6 +74,7 @@ export async function postEvents(
           .join('\n');
         if (!data) continue;
         events.push(JSON.parse(data) as StreamEvent);
+        options.onEvent?.(events.at(-1)!, events.length);
         if (stopAfter !== undefined && events.length >= stopAfter) {
           controller.abort();
           return { status: res.status, contentType, events, body: null };
@@ -70,9 +82,16 @@ export async function postEvents(
       }
     }
   } catch (error) {
+    if (options.allowBreak && !controller.signal.aborted) return { status: res.status, contentType, events, body: null, broken: true };
     if (!controller.signal.aborted) throw error;
   }
   return { status: res.status, contentType, events, body: null };
+}
+
+/** Lets the app listen on a free loopback port (streams are read over real HTTP) and answers its base URL. */
+export async function listenOnLoopback(t: TestApp): Promise<string> {
+  await t.app.listen(0, '127.0.0.1');
+  return (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
 }
 
 export const textOf = (events: StreamEvent[]) =>
@@ -86,12 +105,6 @@ export async function unthrottle(t: TestApp, storyId: string): Promise<void> {
 /** A platform model entry (MODELS_JSON) served by the stub at `baseURL`: 100 power, a 200-token reply budget. */
 export function stubModel(baseURL: string, value: string, extra: object = {}) {
   return { label: value.toUpperCase(), value, points: 100, contextWindow: 4096, maxOutput: 200, baseURL, ...extra };
-}
-
-/** Starts the app listening on a free local port (streams are read over real HTTP); answers its base URL. */
-export async function listenLocally(t: TestApp): Promise<string> {
-  await t.app.listen(0, '127.0.0.1');
-  return (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
 }
 
 export async function storyDoc(t: TestApp, storyId: string) {

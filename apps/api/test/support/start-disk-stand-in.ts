@@ -1,6 +1,12 @@
+import type { INestApplication } from '@nestjs/common';
 import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createApp } from '../../src/app.factory';
+import { resolveConfig } from '../../src/config/app-config';
+import { validateEnv } from '../../src/config/env.validation';
 import type { DatabaseHandle } from '../../src/database/embedded-database';
+import { TEST_JWT_SECRET } from '../test-app';
 
 /**
  * The stand-in with data on disk, as `pnpm start` runs it offline, in a child process (it is ESM-only
@@ -31,4 +37,17 @@ export async function startDiskStandIn(dataDir: string): Promise<DatabaseHandle>
       await exited;
     },
   };
+}
+
+/** The whole app on the on-disk stand-in, with data (and secrets) in `dataDir`, as `pnpm start` runs it. */
+export async function createDiskApp(database: DatabaseHandle, dataDir: string, overrides: Record<string, string> = {}): Promise<INestApplication> {
+  const env = validateEnv({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    JWT_SECRET: TEST_JWT_SECRET,
+    WEB_DIST_DIR: join(tmpdir(), 'no-web-dist'),
+    ...overrides,
+  });
+  return createApp(resolveConfig(env), database);
 }

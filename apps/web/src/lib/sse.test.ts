@@ -1,5 +1,9 @@
-import { describe, expect, it, vi } from 'vitest';
-import { createSseParser, readStreamEvents } from './sse';
+import { ErrorCode } from '@taleloom/contracts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiClientError } from './api-client';
+import { getErrorMessage } from './error-message';
+import { i18n } from './i18n';
+import { createSseParser, postStream, readStreamEvents } from './sse';
 
 const enc = new TextEncoder();
 
@@ -47,5 +51,19 @@ describe('SSE parser', () => {
       { type: 'user', text: 'Hi', role: 'A', turnId: 't' },
       { type: 'delta', text: 'x' },
     ]);
+  });
+});
+
+describe('postStream refused before the stream', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('keeps the code, details and params of the JSON error, so a rate limit can say how long to wait', async () => {
+    const refusal = { status: 'error', code: ErrorCode.GENERATION_RATE_LIMITED, message: 'slow down', params: { seconds: 42, retryAfterSeconds: 42 } };
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(refusal), { status: 429, headers: { 'Content-Type': 'application/json' } })));
+    const error = await postStream('/llm/abc', { content: 'Go' }, () => undefined).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiClientError);
+    expect(error).toMatchObject({ status: 429, code: ErrorCode.GENERATION_RATE_LIMITED, params: { seconds: 42 } });
+    await i18n.changeLanguage('en');
+    expect(getErrorMessage(error, i18n.t)).toContain('42 seconds');
   });
 });

@@ -1,4 +1,4 @@
-import type { StreamEvent } from '@taleloom/contracts';
+import type { ApiError, StreamEvent } from '@taleloom/contracts';
 import { API_BASE, ApiClientError, CLIENT_ERROR_CODES, notifyUnauthorized } from './api-client';
 import { getCurrentLanguage } from './i18n';
 import { getToken } from './storage';
@@ -121,14 +121,21 @@ export async function postStream(
   }
   const type = response.headers.get('content-type') ?? '';
   if (!response.ok || !type.includes('text/event-stream') || !response.body) {
-    let envelope: { code?: string; message?: string } = {};
+    let envelope: Partial<ApiError> = {};
     try {
       envelope = (await response.json()) as typeof envelope;
     } catch {
       // not JSON
     }
     if (response.status === 401) notifyUnauthorized();
-    throw new ApiClientError(response.status, envelope.code ?? CLIENT_ERROR_CODES.badResponse, envelope.message ?? response.statusText);
+    // details and params too: a refusal's message may need them (e.g. the seconds of a rate limit).
+    throw new ApiClientError(
+      response.status,
+      envelope.code ?? CLIENT_ERROR_CODES.badResponse,
+      envelope.message ?? response.statusText,
+      envelope.details,
+      envelope.params,
+    );
   }
   await readStreamEvents(response.body, onEvent);
 }

@@ -67,6 +67,28 @@ export enum ErrorCode {
   EXPORT_FAILED = 'EXPORT_FAILED',
   /** The archive does not exist or is not yours. */
   ARCHIVE_NOT_FOUND = 'ARCHIVE_NOT_FOUND',
+  /** The request could not be read: its address, headers or body are malformed. */
+  MALFORMED_REQUEST = 'MALFORMED_REQUEST',
+  /** The request body uses an encoding or character set the API does not read. */
+  UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
+  /** Sign-in attempts (POST /api/user/login) from one client IP exceed LOGIN_IP_PER_MINUTE. */
+  LOGIN_RATE_LIMITED = 'LOGIN_RATE_LIMITED',
+  /** A user started more than GENERATION_USER_PER_MINUTE generations within a minute (over all stories). */
+  GENERATION_RATE_LIMITED = 'GENERATION_RATE_LIMITED',
+  /** The picture does not exist, or it belongs to no story you may read. */
+  PICTURE_NOT_FOUND = 'PICTURE_NOT_FOUND',
+  /** The picture (or too many of the story's pictures) is being drawn; wait for it. */
+  PICTURE_IN_PROGRESS = 'PICTURE_IN_PROGRESS',
+  /** The image generator failed; nothing was charged. */
+  PICTURE_FAILED = 'PICTURE_FAILED',
+  /** The story's AI pictures setting (camera) is off. */
+  PICTURES_OFF = 'PICTURES_OFF',
+  /** This server has no image generator (the operator turned pictures off). */
+  PICTURES_UNAVAILABLE = 'PICTURES_UNAVAILABLE',
+  /** The story holds the most pictures it can. */
+  PICTURE_LIMIT = 'PICTURE_LIMIT',
+  /** The chosen passage has no text to illustrate. */
+  PICTURE_PASSAGE_EMPTY = 'PICTURE_PASSAGE_EMPTY',
   /** The story has no such task group (or suggestion). */
   TASKS_NOT_FOUND = 'TASKS_NOT_FOUND',
   /** A task group holds 1 to 4 targets. */

@@ -15,4 +15,13 @@ export class ExportDto extends LocalizedDto {
   @IsString()
   @MaxLength(200)
   name?: string;
+
+  /**
+   * The story the content comes from: its ready pictures go into html and docx exports, placed
+   * beside the passages they show. Only a story the caller may read; ignored by the other formats.
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  story_id?: string;
 }

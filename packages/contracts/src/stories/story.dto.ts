@@ -42,6 +42,8 @@ export interface StoryData extends StorySettings {
   model_type: string;
   activity: string | null;
   activity_story_index: number | null;
+  /** With consistent pictures on: how the characters look, reused by every picture prompt. */
+  picture_character_sheet: string;
   permission: StoryPermission;
   level: number;
   clonedFrom: number | null;

@@ -13,6 +13,7 @@ import { StorySettingsDto } from './story-settings.dto';
 
 export const AUTHOR_REMARK_MAX_LENGTH = 5_000;
 export const PREVIOUS_SUMMARY_MAX_LENGTH = 20_000;
+export const CHARACTER_SHEET_MAX_LENGTH = 5_000;
 
 /**
  * `PATCH /api/llm?id=`: change the story's text, play mode, model, settings, author's note, previous summary or name (owner only).
@@ -49,6 +50,12 @@ export class UpdateStoryDto extends StorySettingsDto {
   @IsString()
   @MaxLength(PREVIOUS_SUMMARY_MAX_LENGTH)
   previous_summary?: string;
+
+  /** How the characters look in pictures (written by the model with the first consistent picture; editable). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(CHARACTER_SHEET_MAX_LENGTH)
+  picture_character_sheet?: string;
 
   @IsOptional()
   @ValidateIf((o: UpdateStoryDto) => o.name !== '')

@@ -1,8 +1,16 @@
-import { Document, Packer, Paragraph, TextRun } from 'docx';
+import { AlignmentType, Document, ImageRun, Packer, Paragraph, TextRun } from 'docx';
+import { fitWidth, picturesByLine, type ExportedPicture } from './pictures-by-line';
 
-/** A Word document with one paragraph per line. */
-export async function exportDocx(content: string, title: string): Promise<Buffer> {
-  const paragraphs = content.split(/\r?\n/).map((line) => new Paragraph({ children: [new TextRun({ text: line })] }));
+// Word takes these picture types; others (WebP) are left out of the document.
+const DOCX_TYPES: Record<string, 'png' | 'jpg' | 'gif'> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif' };
+
+/** A Word document with one paragraph per line, each picture in a centred paragraph after its passage. */
+export async function exportDocx(content: string, title: string, pictures: readonly ExportedPicture[] = []): Promise<Buffer> {
+  const after = picturesByLine(content, pictures);
+  const paragraphs = content.split(/\r?\n/).flatMap((line, i) => [
+    new Paragraph({ children: [new TextRun({ text: line })] }),
+    ...(after.get(i) ?? []).flatMap((p) => picture(p)),
+  ]);
   const doc = new Document({
     title,
     creator: 'TaleLoom',
@@ -10,4 +18,17 @@ export async function exportDocx(content: string, title: string): Promise<Buffer
     sections: [{ children: paragraphs }],
   });
   return Packer.toBuffer(doc);
+}
+
+function picture(p: ExportedPicture): Paragraph[] {
+  const type = DOCX_TYPES[p.contentType];
+  if (!type) return [];
+  // 400 px wide at most: about the text width of an A4 or Letter page.
+  const transformation = fitWidth(p, 400);
+  return [
+    new Paragraph({
+      alignment: AlignmentType.CENTER,
+      children: [new ImageRun({ type, data: p.data, transformation, altText: { name: 'picture', description: p.alt, title: p.alt.slice(0, 100) } })],
+    }),
+  ];
 }

@@ -55,7 +55,7 @@ function PlayStory({ story }: { story: StoryData }) {
       }
       publishMenu={<PublishMenu story={story} />}
       recordButton={<ArchiveButton storyId={story.id} />}
-      exportMenu={<ExportMenu content={story.main_text} name={story.name} />}
+      exportMenu={<ExportMenu content={story.main_text} name={story.name} storyId={story.id} />}
       taskButton={
         <TaskButton
           storyId={story.id}

@@ -52,6 +52,7 @@ export const storyData = (over: Partial<StoryData> = {}): StoryData => ({
   model_type: '',
   activity: null,
   activity_story_index: null,
+  picture_character_sheet: '',
   permission: '0',
   level: 0,
   clonedFrom: null,

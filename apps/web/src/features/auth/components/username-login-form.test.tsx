@@ -50,6 +50,8 @@ describe('username login', () => {
       fireEvent.click(screen.getByTestId('login-submit'));
     });
 
+    // The welcome message lasts 3 seconds: look for it before the (lazy, slower) play screen loads.
+    expect(await screen.findByText('Welcome, alice!')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/play'));
     expect(router.state.location.search).toBe('?id=42');
     const loginCall = fetchMock.mock.calls.find(([url]) => String(url) === '/api/user/login')!;
@@ -63,7 +65,6 @@ describe('username login', () => {
     });
     expect(window.localStorage.getItem('token')).toBe('new.jwt.token');
     expect(JSON.parse(window.localStorage.getItem('userInfo')!)).toMatchObject({ userName: 'alice' });
-    expect(await screen.findByText('Welcome, alice!')).toBeInTheDocument();
     expect(await screen.findByTestId('play-title', {}, { timeout: 5000 })).toHaveTextContent('Mine');
     expect(router.state.location.pathname).toBe('/play');
   });

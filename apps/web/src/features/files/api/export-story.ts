@@ -12,7 +12,7 @@ export interface ExportedFile {
 }
 
 /** `POST /api/export`: answers the file itself, so this reads a Blob rather than JSON. */
-export async function exportStory(body: { content: string; format: ExportFormat; name?: string }): Promise<ExportedFile> {
+export async function exportStory(body: { content: string; format: ExportFormat; name?: string; story_id?: string }): Promise<ExportedFile> {
   const headers = new Headers({ 'Content-Type': 'application/json' });
   const token = getToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);

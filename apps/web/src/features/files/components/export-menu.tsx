@@ -12,17 +12,19 @@ export interface ExportMenuProps {
   content: string;
   /** The story name (names the file); empty means untitled. */
   name: string;
+  /** The story the text comes from: its pictures go into html and docx exports. */
+  storyId?: string;
 }
 
 /** The play screen's export menu: one item per format; a long HTML export asks first (spec section 5). */
-export function ExportMenu({ content, name }: ExportMenuProps) {
+export function ExportMenu({ content, name, storyId }: ExportMenuProps) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const exporter = useExportStory();
 
   const run = (format: ExportFormat) => {
     exporter.mutate(
-      { content, format, name: name || undefined },
+      { content, format, name: name || undefined, story_id: storyId },
       {
         onSuccess: ({ blob, fileName }) => {
           const finalName = fileName ?? fallbackFileName(t('app.brand'), name || t('stories.untitled'), format);

@@ -2,4 +2,6 @@
 export const playKeys = {
   models: ['play', 'models'] as const,
   pending: (id: string) => ['play', 'pending', id] as const,
+  pictures: (id: string) => ['play', 'pictures', id] as const,
+  pictureFile: (url: string) => ['play', 'picture-file', url] as const,
 };

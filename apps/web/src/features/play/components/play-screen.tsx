@@ -5,6 +5,8 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { isNotEnoughPower, requestGetPower } from '../../../lib/get-power';
+import { usePictures } from '../api/get-pictures';
+import { useDrawPicture } from '../api/request-picture';
 import { useShowGuide } from '../hooks/use-show-guide';
 import { useTurn } from '../hooks/use-turn';
 import { useWindowHeight } from '../hooks/use-window-height';
@@ -14,6 +16,7 @@ import { PlayToolbar } from './play-toolbar';
 import { PlayTutorial } from './play-tutorial';
 import { SettingsPanel } from './settings-panel';
 import { StoryNotes } from './story-notes';
+import { StoryPictureFigure } from './story-picture';
 import { StoryText } from './story-text';
 import { TurnCard } from './turn-card';
 import '../play.css';
@@ -39,7 +42,7 @@ const TOOLBAR_MIN_HEIGHT = 400;
 
 // Text fields the screen reads, filled in when an older or partial record lacks them.
 function withTextDefaults(story: StoryData): StoryData {
-  const fields = ['name', 'main_text', 'role', 'author_remark', 'previous_summary', 'model_name'] as const;
+  const fields = ['name', 'main_text', 'role', 'author_remark', 'previous_summary', 'model_name', 'picture_character_sheet'] as const;
   const filled = { ...story };
   for (const f of fields) if (typeof filled[f] !== 'string') (filled as Record<string, unknown>)[f] = '';
   return filled;
@@ -73,8 +76,23 @@ export function PlayScreen(props: PlayScreenProps) {
     throw error;
   });
 
+  const pictures = usePictures(story.id);
+  const draw = useDrawPicture(story.id);
+  const drawing = draw.isPending ? draw.variables : null;
+  const generator = pictures.data?.generator;
+  const canDraw = story.isOwner !== false && story.settings_camera_switch && Boolean(generator?.available);
+  const drawPicture = (target: Parameters<typeof draw.mutate>[0]) =>
+    draw.mutate(target, {
+      onSuccess: () => void message.info(t('play.pictures.requested')),
+      onError: showError,
+    });
+
   const turn = useTurn(story.id, model, {
-    onAppended: (appended) => onLocalChange({ main_text: story.main_text + appended }),
+    onAppended: (appended) => {
+      onLocalChange({ main_text: story.main_text + appended });
+      // The saved passage's picture is on its way: show it pending at once.
+      void pictures.refetch();
+    },
     onSummary: (summary) => {
       onLocalChange({ previous_summary: summary });
       setSummaryFlash(true);
@@ -147,6 +165,15 @@ export function PlayScreen(props: PlayScreenProps) {
       />
       <StoryText
         text={story.main_text}
+        pictures={pictures.data?.pictures}
+        onIllustrate={canDraw && !locked ? (range) => drawPicture({ range }) : undefined}
+        renderPicture={(picture) => (
+          <StoryPictureFigure
+            picture={picture}
+            onRedraw={canDraw ? () => drawPicture({ pictureId: picture.id }) : undefined}
+            busy={Boolean(drawing && 'pictureId' in drawing && drawing.pictureId === picture.id)}
+          />
+        )}
         editing={editing}
         saving={savingText}
         onBack={() => setEditing(false)}
@@ -186,7 +213,7 @@ export function PlayScreen(props: PlayScreenProps) {
         disabled={locked}
         generating={generating}
       />
-      <SettingsPanel open={settingsOpen} onClose={() => setSettingsOpen(false)} story={story} onSave={(p) => void save(p)} disabled={generating} />
+      <SettingsPanel open={settingsOpen} onClose={() => setSettingsOpen(false)} story={story} onSave={(p) => void save(p)} disabled={generating} pictures={generator} />
       <PlayTutorial open={guideOpen} onClose={closeGuide} />
       <EditTitleDialog open={titleOpen} name={story.name} onClose={() => setTitleOpen(false)} onSave={(name) => save({ name })} />
     </div>

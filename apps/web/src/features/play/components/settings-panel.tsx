@@ -1,21 +1,21 @@
 import { ExportOutlined } from '@ant-design/icons';
-import { PIC_SIZES, PLAY_MODES, type StoryData, type UpdateStoryDto } from '@taleloom/contracts';
+import { CHARACTER_SHEET_MAX_LENGTH, PIC_SIZES, PLAY_MODES, SETTINGS_TEXT_MAX_LENGTH, type PictureGeneratorInfo, type StoryData, type UpdateStoryDto } from '@taleloom/contracts';
 import { Drawer, Form, Input, Radio, Select, Switch, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 type Patch = Omit<UpdateStoryDto, 'language'>;
-type TextField = 'settings_system_prompt_text' | 'settings_user_prompt_text' | 'settings_camera_style_prompt_text';
+type TextField = 'settings_system_prompt_text' | 'settings_user_prompt_text' | 'settings_camera_style_prompt_text' | 'picture_character_sheet';
 
 // A custom prompt area: auto-sizes from 6 to 15 rows and saves on blur.
 function PromptText({ story, field, onSave, testId }: { story: StoryData; field: TextField; onSave: (p: Patch) => void; testId: string }) {
-  const [draft, setDraft] = useState(story[field]);
-  useEffect(() => setDraft(story[field]), [story, field]);
+  const [draft, setDraft] = useState(story[field] ?? '');
+  useEffect(() => setDraft(story[field] ?? ''), [story, field]);
   return (
     <Input.TextArea
       value={draft}
       autoSize={{ minRows: 6, maxRows: 15 }}
-      maxLength={10_000}
+      maxLength={field === 'picture_character_sheet' ? CHARACTER_SHEET_MAX_LENGTH : SETTINGS_TEXT_MAX_LENGTH}
       data-testid={testId}
       onChange={(e) => setDraft(e.target.value)}
       onBlur={() => {
@@ -29,14 +29,21 @@ function PromptText({ story, field, onSave, testId }: { story: StoryData; field:
  * The settings side panel (spec section 3 "Story settings"): toggles and selections save at once,
  * text areas on blur. Settings apply to the private and the public version.
  */
-export function SettingsPanel({ open, onClose, story, onSave, disabled }: {
+export function SettingsPanel({ open, onClose, story, onSave, disabled, pictures }: {
   open: boolean;
   onClose: () => void;
   story: StoryData;
   onSave: (patch: Patch) => void;
   disabled: boolean;
+  /** What the server draws pictures with (unknown until loaded). */
+  pictures?: PictureGeneratorInfo;
 }) {
   const { t, i18n } = useTranslation();
+  const cameraHint = [
+    pictures && !pictures.available ? t('play.pictures.unavailable') : t('play.cameraHint'),
+    pictures?.available && pictures.demo ? t('play.pictures.demoGenerator') : '',
+    pictures?.available && pictures.points > 0 ? t('play.pictures.price', { points: pictures.points }) : '',
+  ].filter(Boolean);
   const guide = `/creation-guide.html${i18n.language === 'zh-CN' ? '#zh' : '#en'}`;
   return (
     <Drawer
@@ -95,12 +102,17 @@ export function SettingsPanel({ open, onClose, story, onSave, disabled }: {
             <PromptText story={story} field="settings_user_prompt_text" onSave={onSave} testId="setting-user-text" />
           </Form.Item>
         ) : null}
-        <Form.Item label={t('play.cameraSwitch')} extra={t('play.cameraSoon')}>
+        <Form.Item label={t('play.cameraSwitch')} extra={<span data-testid="setting-camera-hint">{cameraHint.map((line) => <span key={line} className="tl-play-settings__hint">{line}</span>)}</span>}>
           <Switch checked={story.settings_camera_switch} onChange={(v) => onSave({ settings_camera_switch: v })} data-testid="setting-camera" />
         </Form.Item>
-        <Form.Item label={t('play.cameraConsistency')}>
+        <Form.Item label={t('play.cameraConsistency')} extra={t('play.cameraConsistencyHint')}>
           <Switch checked={story.settings_camera_consistency_switch} onChange={(v) => onSave({ settings_camera_consistency_switch: v })} data-testid="setting-consistency" />
         </Form.Item>
+        {story.settings_camera_consistency_switch ? (
+          <Form.Item label={t('play.characterSheet')} extra={t('play.characterSheetHint')}>
+            <PromptText story={story} field="picture_character_sheet" onSave={onSave} testId="setting-character-sheet" />
+          </Form.Item>
+        ) : null}
         <Form.Item label={t('play.picSize')}>
           <Select value={story.settings_pic_size} onChange={(settings_pic_size) => onSave({ settings_pic_size })} options={PIC_SIZES.map((s) => ({ value: s, label: s.replace('*', ' × ') }))} data-testid="setting-pic-size" />
         </Form.Item>

@@ -1,12 +1,44 @@
+import { CameraOutlined } from '@ant-design/icons';
+import { placePictures, type StoryPicture } from '@taleloom/contracts';
 import { Button, Input, Space } from 'antd';
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 // A novel-length text is shown from its end; earlier parts load on request (fast to open).
 const TAIL_CHARS = 30_000;
 const MORE_CHARS = 100_000;
 
-/** The main text, or in edit mode a text area with confirm and back. */
+type Range = { from: number; to: number };
+
+/** One line of the shown text, with the pictures that sit before it. */
+interface Passage {
+  from: number;
+  text: string;
+  pictures: StoryPicture[];
+}
+
+// The shown part of the text (from `offset` on) cut into lines; each picture goes before the line
+// its passage starts on (earlier passages that are not shown go to the top).
+function passagesOf(text: string, offset: number, pictures: readonly StoryPicture[]): Passage[] {
+  const before = new Map<number, StoryPicture[]>();
+  for (const placed of placePictures(text, pictures)) {
+    if (placed.to <= offset && offset > 0) continue;
+    const at = Math.max(placed.from, offset);
+    before.set(at, [...(before.get(at) ?? []), placed.picture]);
+  }
+  const passages: Passage[] = [];
+  let from = offset;
+  for (const line of text.slice(offset).split('\n')) {
+    passages.push({ from, text: line, pictures: before.get(from) ?? [] });
+    from += line.length + 1;
+  }
+  return passages;
+}
+
+/**
+ * The main text, or in edit mode a text area with confirm and back. With pictures, each sits beside
+ * (on a phone: above) the passage it shows; with `onIllustrate`, every line has a camera button.
+ */
 export function StoryText(props: {
   text: string;
   editing: boolean;
@@ -14,12 +46,20 @@ export function StoryText(props: {
   onConfirm: (text: string) => void;
   onBack: () => void;
   children?: ReactNode;
+  pictures?: readonly StoryPicture[];
+  renderPicture?: (picture: StoryPicture) => ReactNode;
+  onIllustrate?: (range: Range) => void;
 }) {
   const { t } = useTranslation();
   const [shown, setShown] = useState(TAIL_CHARS);
   const [draft, setDraft] = useState(props.text);
   const end = useRef<HTMLDivElement>(null);
   const hidden = Math.max(0, props.text.length - shown);
+  const { pictures, onIllustrate, renderPicture } = props;
+  const passages = useMemo(
+    () => (pictures?.length || onIllustrate ? passagesOf(props.text, hidden, pictures ?? []) : null),
+    [props.text, hidden, pictures, onIllustrate],
+  );
 
   useEffect(() => {
     if (props.editing) setDraft(props.text);
@@ -61,7 +101,33 @@ export function StoryText(props: {
         </Button>
       ) : null}
       <div className="tl-story-text" data-testid="play-text">
-        {hidden > 0 ? props.text.slice(hidden) : props.text}
+        {passages
+          ? passages.map((p, i) => (
+              <Fragment key={p.from}>
+                {p.pictures.map((picture) => (
+                  <Fragment key={picture.id}>{renderPicture?.(picture)}</Fragment>
+                ))}
+                <span className="tl-passage">
+                  {p.text}
+                  {onIllustrate && p.text.trim() ? (
+                    <button
+                      type="button"
+                      className="tl-passage__camera"
+                      aria-label={t('play.pictures.illustrate')}
+                      title={t('play.pictures.illustrate')}
+                      onClick={() => onIllustrate({ from: p.from, to: p.from + p.text.length })}
+                      data-testid="illustrate-passage"
+                    >
+                      <CameraOutlined aria-hidden="true" />
+                    </button>
+                  ) : null}
+                  {i < passages.length - 1 ? '\n' : null}
+                </span>
+              </Fragment>
+            ))
+          : hidden > 0
+            ? props.text.slice(hidden)
+            : props.text}
       </div>
       {props.children}
       <div ref={end} />

@@ -1,0 +1,109 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { ErrorCode } from '@taleloom/contracts';
+import { Model } from 'mongoose';
+import { AppException } from '../common/app-exception';
+import { ownerIsGone } from '../common/instance';
+import { PeriodicPass } from '../common/periodic-pass';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { PowerService } from '../power/power.service';
+import { PlayStories } from './play-stories';
+import { PlayTurn } from './play-turn.schema';
+
+const REPAIR_EVERY_MS = 15_000;
+// Generating turns looked at per pass (there are as many as generations running at once).
+const BATCH = 1000;
+
+export type DeadTurn = Pick<PlayTurn, '_id' | 'userID' | 'generationId' | 'holdId' | 'finalCost' | 'state'>;
+
+/**
+ * Generations whose process died (a crash, a kill, a lost machine) leave a turn in `generating` with
+ * its power held. This finds them — at once after a restart on the same host (the turn names its
+ * process), else when their heartbeat is old — and closes them: a turn whose whole text was stored
+ * (`finalCost` set) is settled and shown done; any other is released (nothing charged) and shown
+ * failed with the text it had. At start-up, then every 15 seconds.
+ */
+@Injectable()
+export class TurnRepairService extends PeriodicPass<number> {
+  protected readonly logger = new Logger('TurnRepair');
+
+  constructor(
+    @InjectModel(PlayTurn.name) private readonly turns: Model<PlayTurn>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly power: PowerService,
+    private readonly stories: PlayStories,
+  ) {
+    super(REPAIR_EVERY_MS);
+  }
+
+  /** A generating turn with no heartbeat for this long is taken to be dead (its instance stopped). */
+  get staleMs(): number {
+    return this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000 + 30_000;
+  }
+
+  /** Generating and alive as far as anyone can tell from its heartbeat. */
+  isLive(turn: Pick<PlayTurn, 'state' | 'heartbeatAt'>, now: number): boolean {
+    return turn.state === 'generating' && Number(turn.heartbeatAt ?? 0) >= now - this.staleMs;
+  }
+
+  protected describe(closed: number): string | null {
+    return closed > 0 ? `closed ${closed} generation(s) whose process had died` : null;
+  }
+
+  /** One pass: answers how many turns it closed. */
+  protected async pass(): Promise<number> {
+    const now = Date.now();
+    const generating = await this.turns
+      .find({ state: 'generating' }, { userID: 1, generationId: 1, holdId: 1, finalCost: 1, state: 1, heartbeatAt: 1, owner: 1 })
+      .limit(BATCH)
+      .lean()
+      .exec();
+    let closed = 0;
+    for (const turn of generating) {
+      if (this.isLive(turn, now) && !ownerIsGone(turn.owner)) continue;
+      try {
+        await this.closeDead(turn);
+        closed++;
+      } catch (error) {
+        // The next pass tries again.
+        this.logger.error(`could not close dead turn ${turn._id.toHexString()}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return closed;
+  }
+
+  /**
+   * Closes the money of a dead generation and records the outcome on its turn (only if the turn still
+   * belongs to that generation). Safe to repeat: a hold is closed once, by a settle or a release.
+   */
+  async closeDead(turn: DeadTurn): Promise<{ state: 'done' | 'failed'; cost: number }> {
+    const complete = typeof turn.finalCost === 'number';
+    // That process is dead: whatever it left half-done in the ledger is taken over now.
+    const takeoverBefore = Date.now();
+    let cost = 0;
+    try {
+      if (turn.holdId && complete) {
+        const story = await this.stories.own(turn.userID, turn._id.toHexString()).catch(() => null);
+        const royalty = story ? await this.stories.royaltyRecipient(story) : null;
+        cost = (await this.power.settle(turn.holdId, turn.finalCost!, royalty ?? undefined, takeoverBefore)).charged;
+      } else if (turn.holdId) {
+        await this.power.release(turn.holdId, takeoverBefore);
+      }
+    } catch (error) {
+      // A hold that never took (its process died while taking it) has nothing to settle or give back.
+      if (!(error instanceof AppException && error.code === ErrorCode.NOT_FOUND)) throw error;
+    }
+    const now = Date.now();
+    await this.turns
+      .updateOne(
+        { _id: turn._id, generationId: turn.generationId, state: 'generating' },
+        {
+          $set: complete
+            ? { state: 'done', cost, finishedAt: now }
+            : { state: 'failed', errorCode: ErrorCode.PROVIDER_ERROR, cost: 0, finishedAt: now },
+        },
+      )
+      .exec();
+    return { state: complete ? 'done' : 'failed', cost };
+  }
+}

@@ -1,0 +1,169 @@
+import { ErrorCode } from '@taleloom/contracts';
+
+/**
+ * Who may touch what: one entry per endpoint that takes an id (a path parameter, or an id-like
+ * query/body field: `id`, `story_id`, `userID`, ...). `security-ownership.e2e-spec.ts` reads the
+ * routes from the running app and FAILS when such an endpoint has no entry here, naming it.
+ *
+ * Adding an endpoint (e.g. `PUT /api/custom-models/:name`, `GET /api/tasks/status/:id`):
+ *  1. If the fixture needs something the owner must own first (a custom model, a task group), add it
+ *     to `World` and build it in `makeWorld()` in the spec (through the API, as the owner).
+ *  2. Add an entry keyed `METHOD /api/path/:param` (the key the failure message prints):
+ *     - `owner-only`: `requests` are the intruder's calls against the owner's things; each must answer
+ *       `expect` (this app answers 404 everywhere, so nobody learns what exists), reveal none of the
+ *       owner's secrets, and change nothing. The same calls with the owner's token must succeed (2xx),
+ *       which proves the fixture addresses something real.
+ *     - `public-read`: as `owner-only` for the owner's PRIVATE things (`requests`), plus `publicRequests`
+ *       on the PUBLIC story that any user may make (say why in `reason`); they answer 2xx and show the
+ *       published version only, never the owner's later unpublished edits. `ownerMay: false` when
+ *       `requests` are refused to the owner as well.
+ *     - `not-owned`: the id names nothing a user owns (say what in `reason`).
+ */
+
+/** What the fixtures give a table entry to build its requests from. */
+export interface World {
+  ownerID: string;
+  /** The owner's private story (its name, prologue and text carry `secret`). */
+  privateStory: string;
+  /** The owner's published story; after publishing, its text, notes and prompts were changed to carry `draftSecret`. */
+  publicStory: string;
+  /** An archive (save slot 3) of the private story. */
+  archiveId: string;
+  secret: string;
+  draftSecret: string;
+}
+
+export interface Call {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  url: string;
+  body?: object;
+}
+
+interface Expected {
+  status: number;
+  code: ErrorCode;
+}
+
+export type OwnershipEntry =
+  | { access: 'owner-only'; requests: (w: World) => Call[]; expect: Expected }
+  | {
+      access: 'public-read';
+      reason: string;
+      requests: (w: World) => Call[];
+      publicRequests: (w: World) => Call[];
+      expect: Expected;
+      /** False when `requests` are refused to the owner too (so they cannot prove the fixture). */
+      ownerMay?: boolean;
+    }
+  | { access: 'not-owned'; reason: string };
+
+const STORY_404: Expected = { status: 404, code: ErrorCode.STORY_NOT_FOUND };
+const ARCHIVE_404: Expected = { status: 404, code: ErrorCode.ARCHIVE_NOT_FOUND };
+
+const get = (url: string): Call => ({ method: 'get', url });
+const post = (url: string, body: object = {}): Call => ({ method: 'post', url, body });
+const patch = (url: string, body: object): Call => ({ method: 'patch', url, body });
+/** The same call on both of the owner's stories: being public never grants writing. */
+const onBoth = (w: World, call: (id: string) => Call): Call[] => [call(w.privateStory), call(w.publicStory)];
+
+export const OWNERSHIP_TABLE: Record<string, OwnershipEntry> = {
+  // Stories (/api/user/...)
+  'GET /api/user/check-story/:id': {
+    access: 'public-read',
+    reason: 'the share link and the square ask whether a public story exists before offering to clone it',
+    requests: (w) => [get(`/api/user/check-story/${w.privateStory}`)],
+    publicRequests: (w) => [get(`/api/user/check-story/${w.publicStory}`)],
+    expect: STORY_404,
+  },
+  'POST /api/user/clone-public-story': {
+    access: 'public-read',
+    reason: 'anyone may clone a public story from the square (the clone copies the published version)',
+    requests: (w) => [post('/api/user/clone-public-story', { userID: w.ownerID, storyID: w.privateStory })],
+    publicRequests: (w) => [post('/api/user/clone-public-story', { userID: w.ownerID, storyID: w.publicStory })],
+    expect: STORY_404,
+    // Only public stories are cloned this way, for their owner too (the owner clones with /api/llm/:id/clone).
+    ownerMay: false,
+  },
+  'GET /api/user/story': {
+    access: 'public-read',
+    reason: 'a public story is a list item of the square',
+    requests: (w) => [get(`/api/user/story?id=${w.privateStory}`)],
+    publicRequests: (w) => [get(`/api/user/story?id=${w.publicStory}`)],
+    expect: STORY_404,
+  },
+  'PATCH /api/user/story': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => patch('/api/user/story', { id, storyName: 'Renamed by intruder' })),
+    expect: STORY_404,
+  },
+  'POST /api/user/public/:id': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => post(`/api/user/public/${id}`)),
+    expect: STORY_404,
+  },
+  'POST /api/user/private/:id': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => post(`/api/user/private/${id}`)),
+    expect: STORY_404,
+  },
+  // The story record (/api/llm)
+  'GET /api/llm': {
+    access: 'public-read',
+    reason: 'opening a shared link or a square story shows its published version read-only (isOwner false)',
+    requests: (w) => [get(`/api/llm?id=${w.privateStory}`)],
+    publicRequests: (w) => [get(`/api/llm?id=${w.publicStory}`)],
+    expect: STORY_404,
+  },
+  'PATCH /api/llm': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => patch(`/api/llm?id=${id}`, { main_text: 'Overwritten by intruder', name: 'Intruded' })),
+    expect: STORY_404,
+  },
+  'POST /api/llm/:id/clone': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => post(`/api/llm/${id}/clone`)),
+    expect: STORY_404,
+  },
+  // Play
+  'POST /api/llm/:id': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => post(`/api/llm/${id}`, { role: 'Intruder', content: 'I take over.' })),
+    expect: STORY_404,
+  },
+  'POST /api/llm/:id/accept': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => post(`/api/llm/${id}/accept`, { userContent: 'Intruder line', newContent: 'Intruder text' })),
+    expect: STORY_404,
+  },
+  'POST /api/llm/:id/discard': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => post(`/api/llm/${id}/discard`)),
+    expect: STORY_404,
+  },
+  'GET /api/llm/:id/pending': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => get(`/api/llm/${id}/pending`)),
+    expect: STORY_404,
+  },
+  // Archives
+  'GET /api/archive/:storyId': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => get(`/api/archive/${id}`)),
+    expect: STORY_404,
+  },
+  'POST /api/archive/save': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => post('/api/archive/save', { story_id: id, archive_index: 3 })),
+    expect: STORY_404,
+  },
+  'POST /api/archive/load': {
+    access: 'owner-only',
+    requests: (w) => [post('/api/archive/load', { archive_id: w.archiveId })],
+    expect: ARCHIVE_404,
+  },
+  // Accounts
+  'POST /api/user/send-sms': {
+    access: 'not-owned',
+    reason: '`captchaId` names an anonymous captcha challenge (one try each), not anything a user owns',
+  },
+};

@@ -1,0 +1,117 @@
+// The built API (dist/main.js) as a child process, for tests that kill it and start it again.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from '../../src/database/embedded-database';
+
+const API_DIR = join(__dirname, '..', '..');
+const MAIN = join(API_DIR, 'dist', 'main.js');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds dist/ when it is missing or older than src/ (`pnpm test` builds first, so this is for a lone jest run). */
+export function ensureBuilt(): void {
+  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestMtime(join(API_DIR, 'src'))) return;
+  const result = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: API_DIR,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`building the API failed:\n${result.stdout}${result.stderr}`);
+}
+
+export interface AppProcess {
+  baseURL: string;
+  pid: number;
+  /** Everything the process wrote to stderr (and stdout), for failure messages. */
+  readonly output: string;
+  /** Resolves when the process has exited (and been reaped), with its signal or code. */
+  exited: Promise<NodeJS.Signals | number | null>;
+  /** SIGKILL, then wait for the exit. */
+  kill(): Promise<void>;
+  /** SIGTERM (a graceful stop), then wait for the exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node dist/main.js` with this environment (plus PORT, HOST and a loopback-only setup) and
+ * resolves once it listens. `killFile`: the kill switch's file (test/support/kill-switch.js).
+ */
+export async function startAppProcess(env: Record<string, string>, killFile?: string): Promise<AppProcess> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--enable-source-maps', ...(killFile ? ['-r', join(__dirname, 'kill-switch.js')] : []), MAIN],
+    {
+      cwd: API_DIR,
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        WEB_DIST_DIR: join(API_DIR, 'no-web-dist'),
+        ...(killFile ? { TALELOOM_KILL_FILE: killFile } : {}),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the API did not start in 60 s:\n${output}`)), 60_000);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('TaleLoom is running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    void exited.then((how) => {
+      clearTimeout(timer);
+      reject(new Error(`the API exited (${String(how)}) before it listened:\n${output}`));
+    });
+  });
+  return {
+    baseURL: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    get output() {
+      return output;
+    },
+    exited,
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/**
+ * Runs the compiled `verify:ledger` command against a database: its exit code and output. Not
+ * spawnSync: when jest runs in band, the test database server lives in this very process.
+ */
+export function verifyLedgerCommand(mongodbUri: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(API_DIR, 'dist', 'power', 'verify-ledger.js')], {
+    cwd: API_DIR,
+    env: { PATH: process.env.PATH ?? '', MONGODB_URI: mongodbUri },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr })));
+}

@@ -1,0 +1,40 @@
+// Preloaded (`node -r`) into the built API by the crash tests: kills the process with SIGKILL at an
+// exact point of a settlement, as a power cut or the OOM killer would. The point is read from the file
+// named by TALELOOM_KILL_FILE each time (so a running process can be armed), and the file is removed
+// before the kill (so the restarted process runs normally). Points:
+//   settle                  the stream has ended and its text is stored; no power has moved yet
+//   <step>:<entry kind>     a ledger step (see FaultStep in src/power/ledger-store.ts), e.g.
+//                           entry-created:settle, user-updated:settle, entry-marked:settle
+'use strict';
+require('reflect-metadata');
+const { readFileSync, rmSync } = require('node:fs');
+const { join } = require('node:path');
+
+const file = process.env.TALELOOM_KILL_FILE;
+if (file) {
+  const dist = join(__dirname, '..', '..', 'dist');
+  const armedAt = () => {
+    try {
+      return readFileSync(file, 'utf8').trim();
+    } catch {
+      return '';
+    }
+  };
+  const killIf = (point) => {
+    if (armedAt() !== point) return;
+    rmSync(file, { force: true });
+    process.kill(process.pid, 'SIGKILL');
+  };
+  const { LedgerStore } = require(join(dist, 'power', 'ledger-store.js'));
+  const fault = LedgerStore.prototype.fault;
+  LedgerStore.prototype.fault = function (step, entry) {
+    killIf(`${step}:${entry.kind}`);
+    return fault.call(this, step, entry);
+  };
+  const { PowerService } = require(join(dist, 'power', 'power.service.js'));
+  const settle = PowerService.prototype.settle;
+  PowerService.prototype.settle = function (...args) {
+    killIf('settle');
+    return settle.apply(this, args);
+  };
+}
