@@ -7,6 +7,7 @@ import { ArchivesModule } from './archives/archives.module';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/app-config.module';
+import { CustomModelsModule } from './custom-models/custom-models.module';
 import { DatabaseModule } from './database/database.module';
 import type { DatabaseHandle } from './database/embedded-database';
 import { FilesModule } from './files/files.module';
@@ -42,7 +43,8 @@ export class AppModule {
               res.setHeader(REQUEST_ID_HEADER, id);
               return id;
             },
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.newPassword'],
+            // Custom models' keys (api_key) must never reach a log line either.
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.newPassword', 'req.body.api_key'],
             autoLogging: { ignore: (req: IncomingMessage) => req.url === '/api/health' },
             transport:
               config.env.NODE_ENV === 'development'
@@ -55,6 +57,7 @@ export class AppModule {
         HealthModule,
         UsersModule,
         ModelsModule,
+        CustomModelsModule,
         PlayModule,
         VerificationModule,
         AnalyticsModule,

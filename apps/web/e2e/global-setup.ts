@@ -10,6 +10,8 @@ import { startOpenAIStub, type OpenAIStub } from '../../api/test/support/openai-
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
+    /** The local OpenAI-compatible stub (empty with E2E_MODELS=demo): custom models point at it. */
+    stubURL: string;
   }
 }
 
@@ -69,6 +71,8 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: 'warn',
       EMBEDDED_DATABASE: process.env.EMBEDDED_DATABASE ?? 'stand-in',
       WEB_DIST_DIR: join(repo, 'apps/web/dist'),
+      // The operator allowance for local model servers, so a custom model can point at the stub.
+      CUSTOM_MODEL_ALLOWED_NETWORKS: '127.0.0.1/32',
       ...models,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -87,6 +91,7 @@ export default async function setup(project: TestProject) {
     await new Promise((r) => setTimeout(r, 250));
   }
   project.provide('baseURL', baseURL);
+  project.provide('stubURL', stub?.baseURL ?? '');
   return async () => {
     server?.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));

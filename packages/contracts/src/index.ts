@@ -34,3 +34,4 @@ export * from './pictures/picture.dto';
 export * from './tasks/task';
 export * from './tasks/task-requests.dto';
 export * from './tasks/update-task-group.dto';
+export * from './custom-models/custom-model.dto';

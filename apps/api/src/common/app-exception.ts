@@ -117,6 +117,25 @@ export function httpStatusOf(code: ErrorCode): number {
       return 403;
     case ErrorCode.TASK_OUTPUT_INVALID:
       return 502;
+    case ErrorCode.CUSTOM_MODEL_NOT_FOUND:
+      return 404;
+    case ErrorCode.CUSTOM_MODEL_LIMIT_REACHED:
+    case ErrorCode.CUSTOM_MODEL_NAME_TAKEN:
+    case ErrorCode.CUSTOM_MODEL_KEY_UNREADABLE:
+      return 409;
+    case ErrorCode.CUSTOM_MODEL_URL_INVALID:
+    case ErrorCode.CUSTOM_MODEL_ADDRESS_BLOCKED:
+      return 400;
+    // The provider's verdict on the user's input; never 401, which would sign the user out.
+    case ErrorCode.CUSTOM_MODEL_KEY_REJECTED:
+    case ErrorCode.CUSTOM_MODEL_MODEL_MISSING:
+      return 422;
+    case ErrorCode.CUSTOM_MODEL_ADDRESS_UNREACHABLE:
+    case ErrorCode.CUSTOM_MODEL_ADDRESS_WRONG:
+    case ErrorCode.CUSTOM_MODEL_PROVIDER_ERROR:
+      return 502;
+    case ErrorCode.CUSTOM_MODEL_TIMEOUT:
+      return 504;
     default: {
       const unmapped: never = code;
       throw new Error(`Unmapped error code ${String(unmapped)}`);

@@ -72,6 +72,21 @@ const en: Messages = {
   [ErrorCode.TASK_ALREADY_SCORED]: 'The score for the current plot was already calculated. Play on, then score again.',
   [ErrorCode.TASK_OUTPUT_INVALID]: 'The model did not answer in a readable form, twice. Nothing was charged; please try again.',
   [ErrorCode.TASKS_LOCKED]: 'This is an activity story: its tasks and play mode cannot be changed.',
+  [ErrorCode.CUSTOM_MODEL_NOT_FOUND]: 'The custom model does not exist or was deleted.',
+  [ErrorCode.CUSTOM_MODEL_LIMIT_REACHED]: 'You can add at most 3 custom models.',
+  [ErrorCode.CUSTOM_MODEL_NAME_TAKEN]: 'Model name already exists, please use another name.',
+  [ErrorCode.CUSTOM_MODEL_URL_INVALID]:
+    'The API address must be the provider\'s base URL (http or https) with its version, e.g. https://api.openai.com/v1, without /chat/completions.',
+  [ErrorCode.CUSTOM_MODEL_ADDRESS_BLOCKED]:
+    'This API address points to a local, private or internal network, which this server does not allow.',
+  [ErrorCode.CUSTOM_MODEL_ADDRESS_UNREACHABLE]: 'Nothing answered at this API address. Check the address and that the service is running.',
+  [ErrorCode.CUSTOM_MODEL_ADDRESS_WRONG]:
+    'Something answered at this address, but not an OpenAI-compatible API. Check the address; it usually ends with a version such as /v1.',
+  [ErrorCode.CUSTOM_MODEL_KEY_REJECTED]: 'The provider rejected the API key. Check the key.',
+  [ErrorCode.CUSTOM_MODEL_MODEL_MISSING]: 'The provider does not offer a model of this name. Check the model name.',
+  [ErrorCode.CUSTOM_MODEL_TIMEOUT]: 'The provider did not answer in time. Try again later.',
+  [ErrorCode.CUSTOM_MODEL_PROVIDER_ERROR]: 'The provider answered with an error. {status} {detail}',
+  [ErrorCode.CUSTOM_MODEL_KEY_UNREADABLE]: 'The stored API key of this custom model can no longer be read. Please enter it again.',
 };
 
 const zh: Messages = {
@@ -142,10 +157,23 @@ const zh: Messages = {
   [ErrorCode.TASK_ALREADY_SCORED]: '当前剧情的分数已经计算过了。请继续推进剧情后再评分。',
   [ErrorCode.TASK_OUTPUT_INVALID]: '模型两次都没有给出可读的结果。未扣除能量，请重试。',
   [ErrorCode.TASKS_LOCKED]: '这是活动故事：不能修改它的任务和游戏模式。',
+  [ErrorCode.CUSTOM_MODEL_NOT_FOUND]: '自定义模型不存在或已被删除。',
+  [ErrorCode.CUSTOM_MODEL_LIMIT_REACHED]: '最多只能添加 3 个自定义模型。',
+  [ErrorCode.CUSTOM_MODEL_NAME_TAKEN]: '模型名称已存在，请使用其他名称。',
+  [ErrorCode.CUSTOM_MODEL_URL_INVALID]:
+    'API 地址须是服务商的基础地址（http 或 https），保留版本号，例如 https://api.openai.com/v1，不要带 /chat/completions。',
+  [ErrorCode.CUSTOM_MODEL_ADDRESS_BLOCKED]: '此 API 地址指向本机、私有或内部网络，本服务器不允许访问。',
+  [ErrorCode.CUSTOM_MODEL_ADDRESS_UNREACHABLE]: '此 API 地址无人应答，请检查地址以及服务是否在运行。',
+  [ErrorCode.CUSTOM_MODEL_ADDRESS_WRONG]: '此地址有应答，但不是 OpenAI 兼容接口。请检查地址，通常以 /v1 等版本号结尾。',
+  [ErrorCode.CUSTOM_MODEL_KEY_REJECTED]: '服务商拒绝了该 API 密钥，请检查密钥。',
+  [ErrorCode.CUSTOM_MODEL_MODEL_MISSING]: '服务商没有这个名称的模型，请检查模型名称。',
+  [ErrorCode.CUSTOM_MODEL_TIMEOUT]: '服务商没有及时应答，请稍后再试。',
+  [ErrorCode.CUSTOM_MODEL_PROVIDER_ERROR]: '服务商返回了错误。{status} {detail}',
+  [ErrorCode.CUSTOM_MODEL_KEY_UNREADABLE]: '此自定义模型保存的 API 密钥已无法读取，请重新填写。',
 };
 
 export const ERROR_MESSAGES: Record<Language, Messages> = { en, 'zh-CN': zh };
 
 export function errorMessage(code: ErrorCode, language: Language, params: Record<string, string | number> = {}) {
-  return ERROR_MESSAGES[language][code].replace(/\{(\w+)\}/g, (_, key: string) => String(params[key] ?? ''));
+  return ERROR_MESSAGES[language][code].replace(/\{(\w+)\}/g, (_, key: string) => String(params[key] ?? '')).trim();
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { parseEncryptionKey } from '../custom-models/key-cipher';
 import { loadPlatformModels, type PlatformModel } from '../models/model-config';
 import { EnvironmentVariables } from './env.validation';
 
@@ -13,6 +14,8 @@ export interface AppConfig {
   webDistDir: string | null;
   /** Platform models in menu order; the first is the default. */
   models: PlatformModel[];
+  /** The AES-256-GCM key for custom models' API keys (configured, or generated once into DATA_DIR). */
+  customModelKey: Buffer;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -30,6 +33,7 @@ export function resolveConfig(env: EnvironmentVariables, cwd = process.cwd()): A
       .filter(Boolean),
     webDistDir,
     models: loadPlatformModels(env, cwd),
+    customModelKey: parseEncryptionKey(env.CUSTOM_MODEL_ENCRYPTION_KEY ?? loadOrCreateSecret(dataDir, 'custom-model-key', 32)),
   };
 }
 
@@ -41,11 +45,12 @@ function resolveWebDist(configured: string | undefined, cwd: string): string | n
 }
 
 // The embedded default needs no keys: a secret is generated once and kept beside the data.
-function loadOrCreateSecret(dataDir: string, name: string): string {
+// Losing it makes stored custom model keys unreadable (their owners then type them again).
+function loadOrCreateSecret(dataDir: string, name: string, bytes = 48): string {
   const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
+  const secret = randomBytes(bytes).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
 }

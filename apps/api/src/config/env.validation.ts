@@ -14,6 +14,7 @@ import {
   MinLength,
   validateSync,
 } from 'class-validator';
+import { badNetworkEntries } from '../custom-models/address-policy';
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const EMBEDDED_DATABASE_MODES = ['auto', 'memory-server', 'stand-in'] as const;
@@ -177,6 +178,27 @@ export class EnvironmentVariables {
   @Max(3600)
   PROVIDER_TIMEOUT_SECONDS = 60;
 
+  // The AES-256-GCM key that encrypts custom models' API keys at rest: 32 bytes as 64 hex digits or
+  // base64. Empty: one is generated once and kept in DATA_DIR (keep that file with the database).
+  @IsOptional()
+  @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, {
+    message: 'CUSTOM_MODEL_ENCRYPTION_KEY must be 32 bytes written as 64 hex digits or as base64',
+  })
+  CUSTOM_MODEL_ENCRYPTION_KEY?: string;
+
+  // Networks custom models may reach although they are loopback/private/link-local (e.g. a local
+  // Ollama): comma-separated CIDRs or addresses, or * for any. Empty: only public addresses.
+  @IsOptional()
+  @IsString()
+  CUSTOM_MODEL_ALLOWED_NETWORKS?: string;
+
+  // How long "test connection" waits for a custom model's provider.
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(120)
+  CUSTOM_MODEL_TEST_TIMEOUT_SECONDS = 15;
+
   // log: the code goes to the log (and, in development, to the UI); twilio: real SMS; outbox: tests only.
   @IsIn(SMS_PROVIDERS)
   SMS_PROVIDER: (typeof SMS_PROVIDERS)[number] = 'log';
@@ -326,6 +348,15 @@ function crossCheck(env: EnvironmentVariables): string[] {
   }
   if (env.NODE_ENV === 'production' && env.CAPTCHA_PROVIDER === 'fixed') {
     problems.push('Configuration variable CAPTCHA_PROVIDER cannot be fixed (a test captcha) when NODE_ENV is production.');
+  }
+  if (env.CUSTOM_MODEL_ALLOWED_NETWORKS) {
+    const bad = badNetworkEntries(env.CUSTOM_MODEL_ALLOWED_NETWORKS);
+    if (bad.length) {
+      problems.push(
+        `Configuration variable CUSTOM_MODEL_ALLOWED_NETWORKS has entries that are not an address or CIDR (${bad.join(', ')}): ` +
+          'use e.g. 127.0.0.1/32,::1/128,192.168.1.0/24, or * for any.',
+      );
+    }
   }
   return problems;
 }

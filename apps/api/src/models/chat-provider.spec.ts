@@ -108,4 +108,26 @@ describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', (
       await demo.close();
     }
   });
+
+  it("tells a user's own model's failures as the user can act on them, and splits a leading <think> block", async () => {
+    const custom = { transport: { key: 'plain', fetch: globalThis.fetch, fetchOptions: {} } };
+    stub.set({ requireKey: 'sk-right' });
+    await expect(collect(provider.stream({ ...request(), apiKey: 'sk-wrong', custom }))).rejects.toMatchObject({
+      code: ErrorCode.CUSTOM_MODEL_KEY_REJECTED,
+      status: 401,
+    });
+    stub.set({ models: ['other'] });
+    await expect(collect(provider.stream({ ...request(), custom }))).rejects.toMatchObject({ code: ErrorCode.CUSTOM_MODEL_MODEL_MISSING });
+    stub.set({ httpStatus: 503 });
+    await expect(collect(provider.stream({ ...request(), custom }))).rejects.toMatchObject({ code: ErrorCode.CUSTOM_MODEL_PROVIDER_ERROR, status: 503 });
+    // A platform model's failure stays PROVIDER_ERROR (the user cannot fix the platform's key).
+    await expect(collect(provider.stream(request()))).rejects.toMatchObject({ code: ErrorCode.PROVIDER_ERROR });
+
+    stub.set({ chunks: ['<think>', 'Hm, a door.', '</think>\n', 'It opens.'] });
+    const split = await collect(provider.stream({ ...request({ enableReasoning: true }), custom }));
+    expect(split.filter((c) => c.type !== 'usage')).toEqual([
+      { type: 'reasoning', text: 'Hm, a door.' },
+      { type: 'delta', text: 'It opens.' },
+    ]);
+  });
 });

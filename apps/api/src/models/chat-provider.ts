@@ -1,6 +1,8 @@
 import { ErrorCode } from '@taleloom/contracts';
 import OpenAI from 'openai';
 import type { PlatformModel } from './model-config';
+import { classifyCustomModelFailure } from './provider-errors';
+import { ThinkSplitter } from './think-splitter';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -13,9 +15,19 @@ export type ProviderChunk =
   | { type: 'reasoning'; text: string }
   | { type: 'usage'; promptTokens: number; completionTokens: number };
 
+/** How requests reach a provider when the default (global fetch) will not do: users' models go through the address guard. */
+export interface ProviderTransport {
+  /** Names the transport (part of the client cache key). */
+  readonly key: string;
+  readonly fetch: typeof globalThis.fetch;
+  readonly fetchOptions: Record<string, unknown>;
+}
+
 export interface ChatRequest {
-  model: PlatformModel;
+  model: Pick<PlatformModel, 'baseURL' | 'model' | 'enableReasoning'>;
   apiKey: string;
+  /** A user's own model: its own transport, failures told as the user can act on them, no cached client. */
+  custom?: { transport: ProviderTransport };
   messages: ChatMessage[];
   maxTokens: number;
   /** Fails with PROVIDER_TIMEOUT when nothing arrives for this long. */
@@ -23,11 +35,13 @@ export interface ChatRequest {
   signal?: AbortSignal;
 }
 
-/** A provider failure, with the code the client is told (PROVIDER_ERROR or PROVIDER_TIMEOUT). */
+/** A provider failure, with the code the client is told (PROVIDER_ERROR or PROVIDER_TIMEOUT; a custom model's own codes). */
 export class ProviderFailure extends Error {
   constructor(
-    readonly code: ErrorCode.PROVIDER_ERROR | ErrorCode.PROVIDER_TIMEOUT,
+    readonly code: ErrorCode,
     detail: string,
+    /** The provider's HTTP status, when it answered. */
+    readonly status?: number,
   ) {
     super(detail);
     this.name = 'ProviderFailure';
@@ -61,8 +75,11 @@ export class ChatProvider {
       }, req.idleTimeoutMs);
     };
     arm();
+    const timeoutCode = req.custom ? ErrorCode.CUSTOM_MODEL_TIMEOUT : ErrorCode.PROVIDER_TIMEOUT;
+    // A reasoning model served without a reasoning field may put a <think> block in the content.
+    const splitter = req.model.enableReasoning ? new ThinkSplitter() : null;
     try {
-      const stream = await this.client(req.model, req.apiKey).chat.completions.create(
+      const stream = await this.client(req).chat.completions.create(
         {
           model: req.model.model,
           messages: req.messages,
@@ -82,7 +99,10 @@ export class ChatProvider {
         // and writes nothing still times out.
         if (delta?.content || reasoning || choice?.finish_reason || chunk.usage) arm();
         if (reasoning && req.model.enableReasoning) yield { type: 'reasoning', text: reasoning };
-        if (delta?.content) yield { type: 'delta', text: delta.content };
+        if (delta?.content) {
+          if (splitter) yield* splitter.push(delta.content);
+          else yield { type: 'delta', text: delta.content };
+        }
         if (chunk.usage) {
           yield {
             type: 'usage',
@@ -92,15 +112,22 @@ export class ChatProvider {
         }
       }
       // An aborted SDK stream can end quietly instead of throwing.
-      if (timedOut) throw new ProviderFailure(ErrorCode.PROVIDER_TIMEOUT, `no data for ${req.idleTimeoutMs} ms`);
+      if (timedOut) throw new ProviderFailure(timeoutCode, `no data for ${req.idleTimeoutMs} ms`);
       if (controller.signal.aborted) throw new ProviderFailure(ErrorCode.PROVIDER_ERROR, 'aborted');
       // Every OpenAI-compatible stream ends its answer with a finish_reason. A body that ends without
       // one was cut short (a dropped connection, a proxy's time limit) or was not a stream at all
       // (an HTML page, a JSON error under status 200): its text is not a whole answer.
       if (!finished) throw new ProviderFailure(ErrorCode.PROVIDER_ERROR, 'the stream ended without a finish_reason');
+      if (splitter) yield* splitter.end();
     } catch (error) {
       if (error instanceof ProviderFailure) throw error;
-      if (timedOut) throw new ProviderFailure(ErrorCode.PROVIDER_TIMEOUT, `no data for ${req.idleTimeoutMs} ms`);
+      if (timedOut) throw new ProviderFailure(timeoutCode, `no data for ${req.idleTimeoutMs} ms`);
+      if (req.custom) {
+        const failure = classifyCustomModelFailure(error);
+        // The detail goes to the log: a provider that echoes the key must not put it there.
+        const detail = req.apiKey ? failure.detail.split(req.apiKey).join('••••') : failure.detail;
+        throw new ProviderFailure(failure.code, detail, failure.status);
+      }
       throw new ProviderFailure(ErrorCode.PROVIDER_ERROR, describe(error));
     } finally {
       clearTimeout(timer);
@@ -115,16 +142,28 @@ export class ChatProvider {
     return text;
   }
 
-  private client(model: PlatformModel, apiKey: string): OpenAI {
-    const key = `${model.baseURL}\n${apiKey}`;
+  private client(req: Pick<ChatRequest, 'model' | 'apiKey' | 'custom'>): OpenAI {
+    // Users' keys are not kept in a cache that outlives the request (a client is cheap to make).
+    if (req.custom) return providerClient(req.model.baseURL, req.apiKey, req.custom.transport);
+    const key = `${req.model.baseURL}\n${req.apiKey}`;
     let client = this.clients.get(key);
     if (!client) {
-      // No SDK retries: a retried stream would repeat text the user already saw.
-      client = new OpenAI({ baseURL: model.baseURL, apiKey: apiKey || 'none', maxRetries: 0 });
+      client = providerClient(req.model.baseURL, req.apiKey);
       this.clients.set(key, client);
     }
     return client;
   }
+}
+
+/** An SDK client for one provider. No SDK retries: a retried stream would repeat text the user already saw. */
+export function providerClient(baseURL: string, apiKey: string, transport?: ProviderTransport, timeoutMs?: number): OpenAI {
+  return new OpenAI({
+    baseURL,
+    apiKey: apiKey || 'none',
+    maxRetries: 0,
+    ...(timeoutMs ? { timeout: timeoutMs } : {}),
+    ...(transport ? { fetch: transport.fetch, fetchOptions: transport.fetchOptions } : {}),
+  });
 }
 
 function describe(error: unknown): string {

@@ -5,7 +5,7 @@ import { Model } from 'mongoose';
 import { errorMessage } from '../common/error-messages';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isDatabaseUnavailable } from '../database/database-errors';
-import { ProviderFailure, type ChatMessage } from '../models/chat-provider';
+import { ProviderFailure, type ChatMessage, type ProviderTransport } from '../models/chat-provider';
 import type { PlatformModel } from '../models/model-config';
 import { ModelsService } from '../models/models.service';
 import { PowerService } from '../power/power.service';
@@ -26,10 +26,18 @@ const SHUTDOWN_GRACE_MS = 10_000;
 // How long a finished generation keeps trying to store its outcome while the database is away.
 const PERSIST_RETRY_MS = 60_000;
 
-export interface GenerationJob {
+/** The model a generation runs on: a platform model, or one of the user's own (its key, its transport). */
+export interface ChosenModel {
+  model: PlatformModel;
+  apiKey: string;
+  /** Where its measured status is kept (ModelsService.tracker). */
+  statusKey: string;
+  custom?: { transport: ProviderTransport };
+}
+
+export interface GenerationJob extends ChosenModel {
   generation: Generation;
   story: PlayStory;
-  model: PlatformModel;
   role: string;
   content: string;
   userText: string;
@@ -138,7 +146,8 @@ export class GenerationRunner implements OnApplicationShutdown {
     try {
       for await (const chunk of this.models.provider.stream({
         model,
-        apiKey: this.models.apiKeyOf(model),
+        apiKey: job.apiKey,
+        custom: job.custom,
         messages: prompt.messages,
         maxTokens: model.maxOutput,
         idleTimeoutMs: this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000,
@@ -160,7 +169,7 @@ export class GenerationRunner implements OnApplicationShutdown {
       return;
     }
     await flushing;
-    this.models.tracker.recordSuccess(model.value, (firstTokenAt || Date.now()) - startedAt);
+    this.models.tracker.recordSuccess(job.statusKey, (firstTokenAt || Date.now()) - startedAt);
     if (!completionTokens && aiText) completionTokens = sharedTokenCounter.count(aiText);
     const cost = generationCost(model, completionTokens, aiText);
     // The whole text is stored before any power moves: if this process dies from here on, repair
@@ -213,7 +222,7 @@ export class GenerationRunner implements OnApplicationShutdown {
     const g = job.generation;
     const code = error instanceof ProviderFailure ? error.code : ErrorCode.PROVIDER_ERROR;
     this.logger.warn(`generation ${g.id} on ${job.model.value} failed: ${error instanceof Error ? error.message : String(error)}`);
-    this.models.tracker.recordFailure(job.model.value);
+    this.models.tracker.recordFailure(job.statusKey);
     const holdId = job.holdId;
     if (holdId) {
       // Left open on failure: repair releases it (the turn has no finalCost).
@@ -252,7 +261,8 @@ export class GenerationRunner implements OnApplicationShutdown {
       const summary = (
         await this.models.provider.complete({
           model,
-          apiKey: this.models.apiKeyOf(model),
+          apiKey: job.apiKey,
+          custom: job.custom,
           messages,
           maxTokens: summaryTokens,
           idleTimeoutMs: this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000,

@@ -15,13 +15,14 @@ export type PlayStory = PromptStory & {
   userID: string;
   name: string;
   model_name: string;
+  model_type: string;
   // Ids (hex) of the stories this one was cloned from, nearest first.
   lineage: string[];
   updatedAt?: Date;
 };
 
 const PLAY_FIELDS = {
-  userID: 1, name: 1, model_name: 1, lineage: 1, updatedAt: 1, prologue_and_characters: 1, hidden_settings: 1,
+  userID: 1, name: 1, model_name: 1, model_type: 1, lineage: 1, updatedAt: 1, prologue_and_characters: 1, hidden_settings: 1,
   goal: 1, author_remark: 1, previous_summary: 1, main_text: 1, play_mode: 1, settings_system_prompt_switch: 1,
   settings_system_prompt_text: 1, settings_user_prompt_switch: 1, settings_user_prompt_text: 1,
 } as const;
@@ -99,6 +100,8 @@ function withDefaults(s: PlayStory): PlayStory {
     settings_system_prompt_text: s.settings_system_prompt_text ?? '',
     settings_user_prompt_switch: s.settings_user_prompt_switch ?? 'default',
     settings_user_prompt_text: s.settings_user_prompt_text ?? '',
+    model_name: s.model_name ?? '',
+    model_type: s.model_type ?? '',
     lineage: s.lineage ?? [],
   };
 }

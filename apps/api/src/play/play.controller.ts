@@ -27,7 +27,9 @@ export class PlayController {
       'the connection does not stop it; it is kept as the pending turn (GET /api/llm/{id}/pending) and charged once. ' +
       'Refusals come before the stream as JSON errors: 402 NOT_ENOUGH_POWER, 409 GENERATION_IN_PROGRESS, 429 SEND_TOO_FAST, ' +
       '429 GENERATION_RATE_LIMITED (more than GENERATION_USER_PER_MINUTE sends by one user in a minute), ' +
-      '404 STORY_NOT_FOUND / MODEL_NOT_FOUND.',
+      '404 STORY_NOT_FOUND / MODEL_NOT_FOUND / CUSTOM_MODEL_NOT_FOUND. With `model_type: compatible_openai` and `model_name` the ' +
+      "send uses one of the caller's custom models (GET /api/custom-models): no power is charged, the throttle still holds, " +
+      'and provider failures come as CUSTOM_MODEL_* codes in the `error` event.',
   })
   @ApiParam({ name: 'id' })
   @ApiProduces('text/event-stream')

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AuthModule } from '../auth/auth.module';
+import { CustomModelsModule } from '../custom-models/custom-models.module';
 import { ModelsModule } from '../models/models.module';
 import { PicturesModule } from '../pictures/pictures.module';
 import { PowerModule } from '../power/power.module';
@@ -20,6 +21,7 @@ import { TurnRepairService } from './turn-repair.service';
     MongooseModule.forFeature([{ name: PlayTurn.name, schema: PlayTurnSchema }]),
     AuthModule,
     ModelsModule,
+    CustomModelsModule,
     PowerModule,
     StoriesModule,
     VerificationModule,

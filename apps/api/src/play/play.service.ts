@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
+  CUSTOM_MODEL_TYPE,
   ErrorCode,
   PowerReason,
   SEND_THROTTLE_MS,
@@ -15,8 +16,10 @@ import { Model, Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
 import { INSTANCE_TAG } from '../common/instance';
-import type { PlatformModel } from '../models/model-config';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { CustomModelsService } from '../custom-models/custom-models.service';
+import { GuardedTransport } from '../custom-models/guarded-transport';
+import type { PlatformModel } from '../models/model-config';
 import { ModelsService } from '../models/models.service';
 import { PicturesService } from '../pictures/pictures.service';
 import { PowerService } from '../power/power.service';
@@ -24,7 +27,7 @@ import { StoriesService } from '../stories/stories.service';
 import { RateLimitService } from '../verification/rate-limit.service';
 import { formatUserPart, storyLanguage } from './context/prompt-builder';
 import { Generation } from './generation';
-import { GenerationRunner } from './generation-runner';
+import { GenerationRunner, type ChosenModel } from './generation-runner';
 import { PlayStories, toObjectId, type PlayStory } from './play-stories';
 import { PlayTurn } from './play-turn.schema';
 import { TurnRepairService } from './turn-repair.service';
@@ -47,6 +50,8 @@ export class PlayService {
     private readonly repair: TurnRepairService,
     private readonly limits: RateLimitService,
     private readonly pictures: PicturesService,
+    private readonly customModels: CustomModelsService,
+    private readonly transport: GuardedTransport,
   ) {}
 
   private get staleMs(): number {
@@ -59,10 +64,12 @@ export class PlayService {
    * is not called in those cases. The hot path is short, since every round trip here is added to the
    * time to first token: a free model reads the story and claims the turn at once; a paid one reads
    * the story, the turn and the balance at once, then holds the power and claims the turn at once.
+   * A custom model costs no power (the user's own key pays the provider) but keeps the throttle and
+   * the one-at-a-time rule.
    */
   async send(user: AuthUser, id: string, dto: SendTurnDto, language: Language): Promise<Generation> {
     const storyId = toObjectId(id);
-    const named = dto.model_name ? this.models.resolve(dto.model_name) : null;
+    const named = await this.namedModel(user.userID, dto);
     const now = Date.now();
     const generationId = randomUUID();
     const role = (dto.role ?? '').trim();
@@ -74,7 +81,7 @@ export class PlayService {
     };
 
     let story: PlayStory;
-    let model: PlatformModel;
+    let chosen: ChosenModel;
     let previous: PlayTurn | null;
     let holdId: string | null = null;
     // The per-user limit is counted alongside the story read, so it adds no round trip.
@@ -83,8 +90,9 @@ export class PlayService {
         this.limits.hit(`generation:user:${user.userID}`, this.config.env.GENERATION_USER_PER_MINUTE, 60, ErrorCode.GENERATION_RATE_LIMITED),
         this.stories.own(user.userID, id),
       ]).then(([, read]) => read);
-    if (named && named.points === 0) {
-      model = named;
+    if (named && named.model.points === 0) {
+      chosen = named;
+      const model = chosen.model;
       const [read, claimed] = await Promise.allSettled([
         readStory(),
         this.claim(storyId, user.userID, now, { ...claim, model: model.value }),
@@ -104,7 +112,8 @@ export class PlayService {
         named ? this.power.balance(user.userID) : undefined,
       ]);
       story = read;
-      model = named ?? this.models.resolveOrDefault(story.model_name);
+      chosen = named ?? (await this.storyModel(user.userID, story));
+      const model = chosen.model;
       if (turn) this.assertCanSend(turn, now);
       const takeTurn = (set: Partial<PlayTurn>) =>
         turn ? this.claim(storyId, user.userID, now, set) : this.firstClaim(storyId, user.userID, set);
@@ -156,10 +165,38 @@ export class PlayService {
     void this.turns.updateOne({ _id: storyId, generationId }, { $set: { userText } }).exec().catch(() => undefined);
     const generation = new Generation(generationId, id);
     this.runner.start({
-      generation, story, model, role, content, userText, holdId, language,
+      ...chosen, generation, story, role, content, userText, holdId, language,
       summarizedChars: claimed.summarizedChars ?? 0,
     });
     return generation;
+  }
+
+  // The model a send names: one of the user's custom models (model_type compatible_openai), a
+  // platform model, or none (then the story's choice).
+  private async namedModel(userID: string, dto: SendTurnDto): Promise<ChosenModel | null> {
+    if (dto.model_type === CUSTOM_MODEL_TYPE) return this.customModel(userID, dto.model_name ?? '');
+    return dto.model_name ? this.platformModel(this.models.resolve(dto.model_name)) : null;
+  }
+
+  // The story's stored choice; a custom model deleted since falls back to the platform default.
+  private async storyModel(userID: string, story: PlayStory): Promise<ChosenModel> {
+    if (story.model_type === CUSTOM_MODEL_TYPE && story.model_name) {
+      try {
+        return await this.customModel(userID, story.model_name);
+      } catch (error) {
+        if (!(error instanceof AppException && error.code === ErrorCode.CUSTOM_MODEL_NOT_FOUND)) throw error;
+      }
+    }
+    return this.platformModel(this.models.resolveOrDefault(story.model_name));
+  }
+
+  private platformModel(model: PlatformModel): ChosenModel {
+    return { model, apiKey: this.models.apiKeyOf(model), statusKey: model.value };
+  }
+
+  private async customModel(userID: string, name: string): Promise<ChosenModel> {
+    const found = await this.customModels.forUse(userID, name);
+    return { ...found, custom: { transport: this.transport } };
   }
 
   // Claims the story's turn for a new generation when the throttle and the one-at-a-time rule allow;

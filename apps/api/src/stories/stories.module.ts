@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { StoryArchive, StoryArchiveSchema } from '../archives/story-archive.schema';
 import { AuthModule } from '../auth/auth.module';
+import { CustomModelsModule } from '../custom-models/custom-models.module';
 import { Counter, CounterSchema } from './counter.schema';
 import { LlmStoriesController } from './llm-stories.controller';
 import { StoriesController } from './stories.controller';
@@ -20,6 +21,7 @@ import { Story, StorySchema } from './story.schema';
       { name: Counter.name, schema: CounterSchema },
     ]),
     AuthModule,
+    CustomModelsModule,
   ],
   controllers: [StoriesController, LlmStoriesController],
   providers: [StoriesService, StorySpreadService, StoryNumbersService],

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
+  CUSTOM_MODEL_TYPE,
   DEFAULT_PLAY_MODE,
   DEFAULT_STORY_SETTINGS,
   ErrorCode,
@@ -20,6 +21,7 @@ import { FilterQuery, Model, Types } from 'mongoose';
 import { PUBLIC_ARCHIVE_INDEX, StoryArchive } from '../archives/story-archive.schema';
 import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
+import { CustomModelsService } from '../custom-models/custom-models.service';
 import { StoryNumbersService } from './story-numbers.service';
 import { StorySpreadService } from './story-spread.service';
 import { containsPattern, textSnippets, toSeconds } from './story-text';
@@ -36,11 +38,13 @@ export class StoriesService {
     @InjectModel(StoryArchive.name) private readonly archives: Model<StoryArchive>,
     private readonly numbers: StoryNumbersService,
     private readonly spread: StorySpreadService,
+    private readonly customModels: CustomModelsService,
   ) {}
 
   /** A new original story; the prologue is also the start of its text. */
   async create(user: AuthUser, dto: CreateStoryDto): Promise<StoryIdData> {
     const { language: _language, 'hidden-settings': hidden, ...fields } = dto;
+    await this.checkModelChoice(user.userID, fields);
     const text = dto.prologue_and_characters;
     const story = await this.stories.create({
       ...DEFAULT_STORY_SETTINGS,
@@ -82,6 +86,7 @@ export class StoriesService {
     const { language: _language, ...fields } = dto;
     const set: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
     if (Object.keys(set).length === 0) throw new AppException(ErrorCode.NOTHING_TO_UPDATE);
+    await this.checkModelChoice(user.userID, set);
     if (dto.main_text !== undefined) Object.assign(set, textSnippets(dto.main_text), { time: new Date() });
     // A story of an activity keeps the play mode the activity gave it (its tasks are locked too).
     if (dto.play_mode !== undefined) {
@@ -94,6 +99,12 @@ export class StoriesService {
       .exec();
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     return toStoryData(story, story, true);
+  }
+
+  // A custom model chosen for a story must be one of the user's own (stored with its saved spelling).
+  private async checkModelChoice(userID: string, fields: { model_type?: unknown; model_name?: unknown }): Promise<void> {
+    if (fields.model_type !== CUSTOM_MODEL_TYPE) return;
+    fields.model_name = await this.customModels.canonicalName(userID, typeof fields.model_name === 'string' ? fields.model_name : '');
   }
 
   async rename(user: AuthUser, dto: RenameStoryDto): Promise<StoryListItem> {

@@ -36,6 +36,10 @@ export interface StubBehaviour {
   completionTokens?: number;
   /** Each chunk's text is replaced by the wall-clock time it was sent (`t=<ms>;`), for latency benchmarks. */
   stamp?: boolean;
+  /** Only this bearer key is accepted; others get 401 (as a provider with a wrong key). */
+  requireKey?: string;
+  /** The models `GET /models` lists; a completion for another model gets 404 model_not_found. Unset: no list (404). */
+  models?: string[];
   /** The next this-many task requests (suggestions or scoring) get an answer that is not JSON. */
   malformedTasks?: number;
   /** How `POST /images/generations` answers (default: a real PNG of the asked size in `b64_json`). */
@@ -76,6 +80,8 @@ export interface OpenAIStub {
   /** Requests received so far (every POST to /chat/completions). */
   readonly requests: number;
   readonly bodies: StubRequestBody[];
+  /** The bearer keys of the requests so far (every request, lists included). */
+  readonly keys: string[];
   /** Streams currently open. */
   readonly open: number;
   /** Requests to /images/generations so far, and their bodies. */
@@ -115,11 +121,17 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
   let imageRequests = 0;
   const imageBodies: StubImageRequestBody[] = [];
   const served = new Map<string, Buffer>();
+  const keys: string[] = [];
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy());
   });
   server.keepAliveTimeout = 60_000;
   server.maxConnections = 10_000;
+
+  const fail = (res: ServerResponse, status: number, error: object) => {
+    res.writeHead(status, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ error }));
+  };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method === 'GET' && req.url && served.has(req.url)) {
@@ -128,6 +140,18 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
       return;
     }
     if (req.method === 'POST' && req.url?.endsWith('/images/generations')) return handleImage(req, res);
+    const key = /^Bearer (.*)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    keys.push(key);
+    if (keys.length > 200) keys.shift();
+    if (behaviour.requireKey !== undefined && key !== behaviour.requireKey) {
+      fail(res, 401, { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' });
+      return;
+    }
+    if (req.method === 'GET' && req.url?.endsWith('/models') && behaviour.models) {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: behaviour.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'stub' })) }));
+      return;
+    }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
       res.writeHead(404, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'not found' } }));
@@ -138,6 +162,10 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     bodies.push(body);
     if (bodies.length > 200) bodies.shift();
     let b = withMarkers(behaviour, lastUser(body));
+    if (b.models && !b.models.includes(body.model)) {
+      fail(res, 404, { message: `The model \`${body.model}\` does not exist.`, type: 'invalid_request_error', code: 'model_not_found' });
+      return;
+    }
     if (isTaskRequest(body) && (malformedLeft > 0 || lastUser(body).includes(STUB_MARKERS.malformed))) {
       if (malformedLeft > 0) malformedLeft--;
       b = { ...b, chunks: pieces(MALFORMED_TASK_ANSWER, 16) };
@@ -153,6 +181,8 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     const frame = (delta: object, finish: string | null = null) =>
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     if (!body.stream) {
+      if (b.firstDelayMs) await new Promise((r) => setTimeout(r, b.firstDelayMs));
+      if (res.destroyed) return;
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ id, object: 'chat.completion', created, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: chunks.join('') }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: chunks.length, total_tokens: 1 + chunks.length } }));
       return;
@@ -251,6 +281,7 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
       return open;
     },
     bodies,
+    keys,
     set: (next) => {
       behaviour = next;
       malformedLeft = next.malformedTasks ?? 0;
@@ -263,6 +294,7 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
       imageRequests = 0;
       imageBodies.length = 0;
       served.clear();
+      keys.length = 0;
     },
     close: () =>
       new Promise<void>((done) => {

@@ -105,6 +105,30 @@ export enum ErrorCode {
   TASKS_LOCKED = 'TASKS_LOCKED',
   /** Saving would make the story's text longer than STORY_TEXT_MAX_LENGTH characters. */
   STORY_TEXT_TOO_LONG = 'STORY_TEXT_TOO_LONG',
+  /** The custom model does not exist or was deleted (or is someone else's). */
+  CUSTOM_MODEL_NOT_FOUND = 'CUSTOM_MODEL_NOT_FOUND',
+  /** A user has at most 3 custom models. */
+  CUSTOM_MODEL_LIMIT_REACHED = 'CUSTOM_MODEL_LIMIT_REACHED',
+  /** The user already has a custom model of that name (compared without regard to case). */
+  CUSTOM_MODEL_NAME_TAKEN = 'CUSTOM_MODEL_NAME_TAKEN',
+  /** The API address is not an http(s) base URL, or it ends with /chat/completions. */
+  CUSTOM_MODEL_URL_INVALID = 'CUSTOM_MODEL_URL_INVALID',
+  /** The API address resolves to a loopback, private, link-local or metadata address this server refuses. */
+  CUSTOM_MODEL_ADDRESS_BLOCKED = 'CUSTOM_MODEL_ADDRESS_BLOCKED',
+  /** Nothing answered at the API address (unknown host, refused, TLS failure). */
+  CUSTOM_MODEL_ADDRESS_UNREACHABLE = 'CUSTOM_MODEL_ADDRESS_UNREACHABLE',
+  /** Something answered, but not an OpenAI-compatible API (wrong path or version segment). */
+  CUSTOM_MODEL_ADDRESS_WRONG = 'CUSTOM_MODEL_ADDRESS_WRONG',
+  /** The provider refused the API key (401/403). */
+  CUSTOM_MODEL_KEY_REJECTED = 'CUSTOM_MODEL_KEY_REJECTED',
+  /** The provider does not know the model name. */
+  CUSTOM_MODEL_MODEL_MISSING = 'CUSTOM_MODEL_MODEL_MISSING',
+  /** The provider did not answer in time. */
+  CUSTOM_MODEL_TIMEOUT = 'CUSTOM_MODEL_TIMEOUT',
+  /** The provider answered with another error (its status is in params). */
+  CUSTOM_MODEL_PROVIDER_ERROR = 'CUSTOM_MODEL_PROVIDER_ERROR',
+  /** The stored key cannot be decrypted (the server's encryption key changed): enter it again. */
+  CUSTOM_MODEL_KEY_UNREADABLE = 'CUSTOM_MODEL_KEY_UNREADABLE',
 }
 
 /** Every code, for exhaustive checks in tests and locale files. */

@@ -6,8 +6,9 @@ export const TURN_CONTENT_MAX_LENGTH = 10_000;
 
 /**
  * `POST /api/llm/{id}`: write one line as `role` (empty: the narrator) and stream the continuation.
- * Empty `content` means "continue". `model_name` picks a platform model for this send (else the
- * story's, else the default). `regenerate: true` replaces the pending (unaccepted) turn.
+ * Empty `content` means "continue". `model_name` picks a platform model for this send, or with
+ * `model_type: 'compatible_openai'` one of the user's custom models (else the story's choice, else the
+ * default). `regenerate: true` replaces the pending (unaccepted) turn.
  */
 export class SendTurnDto extends LocalizedDto {
   @IsOptional()

@@ -1,9 +1,12 @@
-import type { StoryData } from '@taleloom/contracts';
+import { CUSTOM_MODEL_TYPE, customModelNameKey, type StoryData } from '@taleloom/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Skeleton, Spin, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { ArchiveButton } from '../../features/archives/components/archive-button';
+import { useCustomModels } from '../../features/custom-models/api/get-custom-models';
+import { CustomModelDialog } from '../../features/custom-models/components/custom-model-dialog';
 import { ExportMenu } from '../../features/files/components/export-menu';
 import { PlayScreen } from '../../features/play/components/play-screen';
 import { useStory } from '../../features/stories/api/get-story';
@@ -45,25 +48,39 @@ function PlayStory({ story }: { story: StoryData }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const update = useUpdateStory(story.id);
+  const customModels = useCustomModels();
+  const [modelsOpen, setModelsOpen] = useState(false);
+  const setLocal = (change: Partial<StoryData>) =>
+    queryClient.setQueryData<StoryData>(storyKeys.detail(story.id), (old) => (old ? { ...old, ...change } : old));
+  // The server moves the stories that chose a renamed model and resets those of a deleted one: mirror that here.
+  const usesModel = (name: string) => story.model_type === CUSTOM_MODEL_TYPE && customModelNameKey(story.model_name ?? '') === customModelNameKey(name);
   return (
-    <PlayScreen
-      story={story}
-      title={formatStoryTitle(story, t('stories.untitled'))}
-      onSave={(patch) => update.mutateAsync(patch)}
-      onLocalChange={(change) =>
-        queryClient.setQueryData<StoryData>(storyKeys.detail(story.id), (old) => (old ? { ...old, ...change } : old))
-      }
-      publishMenu={<PublishMenu story={story} />}
-      recordButton={<ArchiveButton storyId={story.id} />}
-      exportMenu={<ExportMenu content={story.main_text} name={story.name} storyId={story.id} />}
-      taskButton={
-        <TaskButton
-          storyId={story.id}
-          playMode={story.play_mode}
-          locked={Boolean(story.activity)}
-          onPlayModeChange={(play_mode) => update.mutateAsync({ play_mode })}
-        />
-      }
-    />
+    <>
+      <PlayScreen
+        story={story}
+        title={formatStoryTitle(story, t('stories.untitled'))}
+        onSave={(patch) => update.mutateAsync(patch)}
+        onLocalChange={setLocal}
+        publishMenu={<PublishMenu story={story} />}
+        recordButton={<ArchiveButton storyId={story.id} />}
+        exportMenu={<ExportMenu content={story.main_text} name={story.name} storyId={story.id} />}
+        taskButton={
+          <TaskButton
+            storyId={story.id}
+            playMode={story.play_mode}
+            locked={Boolean(story.activity)}
+            onPlayModeChange={(play_mode) => update.mutateAsync({ play_mode })}
+          />
+        }
+        customModels={customModels.data}
+        onManageModels={() => setModelsOpen(true)}
+      />
+      <CustomModelDialog
+        open={modelsOpen}
+        onClose={() => setModelsOpen(false)}
+        onRenamed={(from, to) => usesModel(from) && setLocal({ model_name: to })}
+        onDeleted={(name) => usesModel(name) && setLocal({ model_name: '', model_type: '' })}
+      />
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { PendingTurnData, StreamEvent } from '@taleloom/contracts';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, mockFetch, renderApp, storeLoggedInUser, testUser } from '../../../test/render-app';
@@ -29,13 +29,20 @@ function sse(events: StreamEvent[]): Response {
   return new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
 }
 
-function serve(send: (body: Record<string, unknown>) => Response) {
-  const calls: { url: string; body: Record<string, unknown> }[] = [];
+const customModel = {
+  model_name: 'my-r1', base_url: 'https://api.deepseek.com', model_type: 'compatible_openai', enable_reasoning: true,
+  api_key_masked: '••••abcd', status: 0, created_at: 1, updated_at: 1,
+};
+
+function serve(send: (body: Record<string, unknown>) => Response, patch: (body: Record<string, unknown>) => Response = (b) => jsonResponse(ok({ ...story, ...b }))) {
+  const calls: { url: string; method?: string; body: Record<string, unknown> }[] = [];
   mockFetch((url, init) => {
     const body = init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
-    calls.push({ url, body });
+    calls.push({ url, method: init.method, body });
     if (url === `/api/user/check-story/${id}`) return jsonResponse(ok({ userHasStory: true, isPublic: false, originUserID: 'u1' }));
+    if (url === `/api/llm?id=${id}` && init.method === 'PATCH') return patch(body);
     if (url === `/api/llm?id=${id}`) return jsonResponse(ok(story));
+    if (url === '/api/custom-models') return jsonResponse(ok([customModel]));
     if (url === `/api/llm/${id}/pending`) return jsonResponse(ok(idle));
     if (url === '/api/model_list') return jsonResponse(ok([{ label: 'Demo', value: 'demo', points: 0, status: 4, demo: true, contextWindow: 8192, maxOutput: 400 }]));
     if (url === `/api/llm/${id}` && init.method === 'POST') return send(body);
@@ -114,4 +121,44 @@ describe('play screen', () => {
     expect(screen.queryByTestId('play-toolbar')).toBeNull();
     Object.defineProperty(window, 'innerHeight', { configurable: true, value: 768 });
   }, 30_000);
+
+  it('groups platform and custom models in the selector, switches to a custom one and sends with it; a failed switch says so', async () => {
+    storeLoggedInUser();
+    window.localStorage.setItem('showGuide', 'false');
+    let refuse = false;
+    const calls = serve(
+      () => sse([{ type: 'user', text: '', role: 'Mara', turnId: 't3' }, { type: 'reasoning', text: 'Hmm.' }, { type: 'delta', text: 'Onward.' }, { type: 'done', turnId: 't3' }]),
+      (body) => (refuse ? jsonResponse({ status: 'error', code: 'CUSTOM_MODEL_NOT_FOUND', message: 'x' }, 404) : jsonResponse(ok({ ...story, ...body }))),
+    );
+    renderApp(`/play?id=${id}`);
+    const selector = await screen.findByTestId('model-selector', {}, { timeout: 5000 });
+    // Enabled once the pending turn is known.
+    await waitFor(() => expect(within(selector).getByRole('combobox')).toBeEnabled());
+    fireEvent.mouseDown(within(selector).getByRole('combobox'));
+    expect(await screen.findByText('Platform models')).toBeInTheDocument();
+    expect(screen.getByText('My models')).toBeInTheDocument();
+    expect(screen.getByText('free · your key')).toBeInTheDocument();
+    expect(screen.getByTestId('model-selector-manage')).toHaveTextContent('Custom models…');
+    await act(async () => fireEvent.click(screen.getByText('my-r1')));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toMatchObject({ model_name: 'my-r1', model_type: 'compatible_openai' });
+
+    // The send names the custom model; its reasoning shows apart from the story text.
+    await act(async () => fireEvent.click(screen.getByTestId('send-button')));
+    await waitFor(() => expect(screen.getByTestId('turn-ai')).toHaveTextContent('Onward.'));
+    expect(calls.find((c) => c.url === `/api/llm/${id}`)!.body).toMatchObject({ model_name: 'my-r1', model_type: 'compatible_openai' });
+    expect(screen.getByTestId('turn-ai')).not.toHaveTextContent('Hmm.');
+    expect(screen.getByText('The model\'s reasoning')).toBeInTheDocument();
+
+    // The manage button opens the custom model dialog.
+    fireEvent.mouseDown(within(selector).getByRole('combobox'));
+    fireEvent.click(await screen.findByTestId('model-selector-manage'));
+    expect(await screen.findByTestId('custom-model-intro')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+
+    refuse = true;
+    fireEvent.mouseDown(within(selector).getByRole('combobox'));
+    await act(async () => fireEvent.click(await screen.findByText('Demo', { selector: '.tl-play-model__name' })));
+    expect(await screen.findByText('Failed to switch model: The custom model does not exist or was deleted.')).toBeInTheDocument();
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { EditOutlined } from '@ant-design/icons';
-import type { StoryData, UpdateStoryDto } from '@taleloom/contracts';
+import { customModelNameKey, type CustomModelView, type StoryData, type UpdateStoryDto } from '@taleloom/contracts';
 import { App, Button, Typography } from 'antd';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { useDrawPicture } from '../api/request-picture';
 import { useShowGuide } from '../hooks/use-show-guide';
 import { useTurn } from '../hooks/use-turn';
 import { useWindowHeight } from '../hooks/use-window-height';
+import { CUSTOM_MODEL_TYPE, type ModelChoice } from '../model-choice';
 import { EditTitleDialog } from './edit-title-dialog';
 import { PlayInput } from './play-input';
 import { PlayToolbar } from './play-toolbar';
@@ -35,6 +36,9 @@ export interface PlayScreenProps {
   recordButton?: ReactNode;
   exportMenu?: ReactNode;
   taskButton?: ReactNode;
+  /** The user's own models for the model selector (undefined while loading), and the dialog that manages them. */
+  customModels?: CustomModelView[];
+  onManageModels?: () => void;
 }
 
 // The toolbar hides on very short windows (a phone in landscape with the keyboard open).
@@ -42,7 +46,7 @@ const TOOLBAR_MIN_HEIGHT = 400;
 
 // Text fields the screen reads, filled in when an older or partial record lacks them.
 function withTextDefaults(story: StoryData): StoryData {
-  const fields = ['name', 'main_text', 'role', 'author_remark', 'previous_summary', 'model_name', 'picture_character_sheet'] as const;
+  const fields = ['name', 'main_text', 'role', 'author_remark', 'previous_summary', 'model_name', 'model_type', 'picture_character_sheet'] as const;
   const filled = { ...story };
   for (const f of fields) if (typeof filled[f] !== 'string') (filled as Record<string, unknown>)[f] = '';
   return filled;
@@ -50,7 +54,7 @@ function withTextDefaults(story: StoryData): StoryData {
 
 /** The play screen (spec section 2): write a line, watch the continuation stream in, shape it. */
 export function PlayScreen(props: PlayScreenProps) {
-  const { title, onSave, onLocalChange, publishMenu, recordButton, exportMenu, taskButton } = props;
+  const { title, onSave, onLocalChange, publishMenu, recordButton, exportMenu, taskButton, customModels, onManageModels } = props;
   const story = useMemo(() => withTextDefaults(props.story), [props.story]);
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -64,7 +68,20 @@ export function PlayScreen(props: PlayScreenProps) {
   const [text, setText] = useState('');
   const [usedRoles, setUsedRoles] = useState<string[]>([]);
   const [summaryFlash, setSummaryFlash] = useState(false);
-  const [model, setModel] = useState(story.model_name);
+  // The model choice follows the story's record (a rename or delete in the dialog changes it there).
+  const storyChoice: ModelChoice = { type: story.model_type, name: story.model_name };
+  const [choice, setChoice] = useState(storyChoice);
+  const [synced, setSynced] = useState(storyChoice);
+  if (synced.type !== storyChoice.type || synced.name !== storyChoice.name) {
+    setSynced(storyChoice);
+    setChoice(storyChoice);
+  }
+  // A custom model that no longer exists plays as the platform default (the server does the same).
+  const gone =
+    choice.type === CUSTOM_MODEL_TYPE &&
+    customModels !== undefined &&
+    !customModels.some((m) => customModelNameKey(m.model_name) === customModelNameKey(choice.name));
+  const model: ModelChoice = gone ? { type: '', name: '' } : choice;
 
   const showError = (error: unknown) => {
     void message.error(getErrorMessage(error, t));
@@ -126,9 +143,13 @@ export function PlayScreen(props: PlayScreenProps) {
     }
   };
 
-  const changeModel = (value: string) => {
-    setModel(value);
-    void save({ model_name: value, model_type: 'platform' }).catch(() => setModel(story.model_name));
+  const changeModel = (next: ModelChoice) => {
+    const before = choice;
+    setChoice(next);
+    onSave({ model_name: next.name, model_type: next.type }).catch((error: unknown) => {
+      void message.error(t('customModels.switchFailed', { reason: getErrorMessage(error, t) }));
+      setChoice(before);
+    });
   };
 
   const charCount = useMemo(() => [...story.main_text].length, [story.main_text]);
@@ -144,6 +165,8 @@ export function PlayScreen(props: PlayScreenProps) {
           charCount={charCount}
           model={model}
           onModelChange={changeModel}
+          customModels={customModels}
+          onManageModels={onManageModels}
           publishMenu={publishMenu}
           recordButton={recordButton}
           exportMenu={exportMenu}

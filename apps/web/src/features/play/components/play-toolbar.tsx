@@ -5,9 +5,11 @@ import {
   FolderOpenOutlined,
   SettingOutlined,
 } from '@ant-design/icons';
+import type { CustomModelView } from '@taleloom/contracts';
 import { Button, Dropdown, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ModelChoice } from '../model-choice';
 import { ModelSelector } from './model-selector';
 
 export interface PlayToolbarProps {
@@ -17,8 +19,10 @@ export interface PlayToolbarProps {
   /** Disabled while generating or editing. */
   locked: boolean;
   charCount: number;
-  model: string;
-  onModelChange: (value: string) => void;
+  model: ModelChoice;
+  onModelChange: (choice: ModelChoice) => void;
+  customModels?: CustomModelView[];
+  onManageModels?: () => void;
   publishMenu: ReactNode;
   recordButton?: ReactNode;
   exportMenu?: ReactNode;
@@ -68,7 +72,13 @@ export function PlayToolbar(props: PlayToolbarProps) {
       <span className="tl-play-toolbar__count" data-testid="char-count">
         {t('play.charCount', { count: props.charCount })}
       </span>
-      <ModelSelector value={props.model} onChange={props.onModelChange} disabled={props.locked} />
+      <ModelSelector
+        choice={props.model}
+        onChange={props.onModelChange}
+        customModels={props.customModels}
+        onManage={props.onManageModels}
+        disabled={props.locked}
+      />
     </div>
   );
 }

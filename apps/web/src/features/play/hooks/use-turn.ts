@@ -5,6 +5,7 @@ import { acceptTurn } from '../api/accept-turn';
 import { discardTurn } from '../api/discard-turn';
 import { getPendingTurn } from '../api/get-pending-turn';
 import { sendTurn } from '../api/send-turn';
+import { CUSTOM_MODEL_TYPE, type ModelChoice } from '../model-choice';
 
 export type TurnPhase = 'loading' | 'idle' | 'generating' | 'review' | 'failed';
 
@@ -43,7 +44,7 @@ function fromPending(p: PendingTurnData): TurnView {
  * generating; sending while an AI part is unsaved saves it first. A generation the page did not
  * see finish (a reload, a dropped connection) is picked up from the server's pending turn.
  */
-export function useTurn(storyId: string, modelName: string, callbacks: TurnCallbacks) {
+export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCallbacks) {
   const [view, setView] = useState<TurnView>({ ...EMPTY, phase: 'loading' });
   const viewRef = useRef(view);
   const cb = useRef(callbacks);
@@ -142,7 +143,17 @@ export function useTurn(storyId: string, modelName: string, callbacks: TurnCallb
           }
         };
         try {
-          await sendTurn(storyId, { role, content, model_name: modelName || undefined, regenerate }, onEvent);
+          await sendTurn(
+            storyId,
+            {
+              role,
+              content,
+              model_name: model.name || undefined,
+              model_type: model.name && model.type === CUSTOM_MODEL_TYPE ? CUSTOM_MODEL_TYPE : undefined,
+              regenerate,
+            },
+            onEvent,
+          );
         } catch (error) {
           if (isApiClientError(error) && error.status > 0 && !finished && viewRef.current.userText === '' && viewRef.current.aiText === '') {
             // Refused before streaming: nothing happened, the line stays in the box.
@@ -158,7 +169,7 @@ export function useTurn(storyId: string, modelName: string, callbacks: TurnCallb
         busy.current = false;
       }
     },
-    [accept, modelName, poll, storyId],
+    [accept, model.name, model.type, poll, storyId],
   );
 
   const undo = useCallback(async (): Promise<{ role: string; input: string } | null> => {

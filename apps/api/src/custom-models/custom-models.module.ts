@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { AuthModule } from '../auth/auth.module';
+import { ModelsModule } from '../models/models.module';
+import { Story, StorySchema } from '../stories/story.schema';
+import { VerificationModule } from '../verification/verification.module';
+import { AddressGuard } from './address-guard';
+import { ConnectionTester } from './connection-tester';
+import { CustomModelSet, CustomModelSetSchema } from './custom-model-set.schema';
+import { CustomModelsController } from './custom-models.controller';
+import { CustomModelsService } from './custom-models.service';
+import { GuardedTransport } from './guarded-transport';
+
+/** Users' own OpenAI-compatible models: storage (keys encrypted), the address guard and the connection test. */
+@Module({
+  imports: [
+    MongooseModule.forFeature([
+      { name: CustomModelSet.name, schema: CustomModelSetSchema },
+      // Registered here too (not imported from StoriesModule, which imports this module to check a chosen
+      // custom model): renames and deletes move the stories that chose a model.
+      { name: Story.name, schema: StorySchema },
+    ]),
+    AuthModule,
+    ModelsModule,
+    VerificationModule,
+  ],
+  controllers: [CustomModelsController],
+  providers: [CustomModelsService, AddressGuard, GuardedTransport, ConnectionTester],
+  exports: [CustomModelsService, GuardedTransport, AddressGuard],
+})
+export class CustomModelsModule {}

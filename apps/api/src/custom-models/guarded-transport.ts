@@ -1,0 +1,45 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { isIP } from 'node:net';
+import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import type { ProviderTransport } from '../models/chat-provider';
+import { AddressGuard } from './address-guard';
+import { stripBrackets } from './address-policy';
+
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * The HTTP transport for users' custom models: undici's fetch with an agent whose every connection
+ * goes through the address guard — host names are resolved by the guard's `lookup` (the address
+ * checked is the address connected to), IP literals are checked directly. Redirects open new
+ * connections through the same agent, so they are checked too.
+ */
+@Injectable()
+export class GuardedTransport implements ProviderTransport, OnModuleDestroy {
+  readonly key = 'guarded';
+  private readonly agent: Agent;
+
+  constructor(guard: AddressGuard) {
+    const connect = buildConnector({ lookup: guard.lookup, timeout: CONNECT_TIMEOUT_MS });
+    this.agent = new Agent({
+      connect: (options, callback) => {
+        const host = stripBrackets(options.hostname);
+        if (!isIP(host)) return connect(options, callback);
+        // Node's net skips `lookup` for literal addresses: check them here.
+        guard.resolve(host).then(
+          () => connect(options, callback),
+          (error: Error) => callback(error, null),
+        );
+      },
+    });
+  }
+
+  get fetchOptions(): Record<string, unknown> {
+    return { dispatcher: this.agent };
+  }
+
+  readonly fetch = undiciFetch as unknown as typeof globalThis.fetch;
+
+  async onModuleDestroy(): Promise<void> {
+    await this.agent.close().catch(() => undefined);
+  }
+}
