@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { unsafeInput } from '../../src/common/unsafe-keys';
 import type { JsonSchema } from './dto-schemas';
 
 /** The longest generated string: past the DTO limits (200, 10 000, 100 000 ...) but well under the body limit. */
@@ -24,8 +25,11 @@ export function validValue(schema: JsonSchema): fc.Arbitrary<unknown> {
       }
       return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40), unit: 'grapheme' });
     }
+    case 'array':
+      return fc.array(validValue(schema.items ?? {}), { maxLength: 3 });
     default:
-      return fc.jsonValue({ maxDepth: 1 });
+      // Any JSON, but none the injection check refuses ($-operator or prototype keys): the body stays acceptable.
+      return fc.jsonValue({ maxDepth: 1 }).filter((v) => unsafeInput(v) === null);
   }
 }
 
