@@ -75,7 +75,20 @@ describe('ownership: a second user never reaches the owner’s things', () => {
     expect((await as(t, owner).patch(`/api/llm?id=${publicStory}`, draft)).status).toBe(200);
     const saved = await as(t, owner).post('/api/archive/save', { story_id: privateStory, archive_index: 3 });
     expect(saved.status).toBe(200);
-    return { ownerID: owner.userID, privateStory, publicStory, archiveId: saved.body.data._id, secret, draftSecret };
+    // A task group of the private story: the demo model's suggestions, the first accepted.
+    const suggested = await as(t, owner).post(`/api/tasks/${privateStory}/create`);
+    const stored = suggested.text
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)) as { type: string; suggestions?: { batch: string } })
+      .find((e) => e.type === 'task_suggestions');
+    const taskBatch = stored!.suggestions!.batch;
+    const accepted = await as(t, owner).post(`/api/tasks/${privateStory}/add_new`, { batch: taskBatch, index: 0 });
+    expect(accepted.status).toBe(200);
+    return {
+      ownerID: owner.userID, privateStory, publicStory, archiveId: saved.body.data._id, secret, draftSecret,
+      tasksId: accepted.body.data.tasks_list[0].tasks_id as number, taskBatch,
+    };
   }
 
   const call = (user: TestUser, c: Call) => {
@@ -97,6 +110,7 @@ describe('ownership: a second user never reaches the owner’s things', () => {
       archives: await read(`/api/archive/${w.privateStory}`),
       publicArchives: await read(`/api/archive/${w.publicStory}`),
       pending: await read(`/api/llm/${w.privateStory}/pending`),
+      tasks: await read(`/api/tasks?story_id=${w.privateStory}`),
       mine: ((await read('/api/user/story-list?pageSize=50')) as { list: { id: string }[] }).list.map((s) => s.id).sort(),
     };
   }

@@ -63,6 +63,8 @@ describe('tasks: AI task groups, editing, scoring and play modes (/api/tasks)', 
       MODELS_JSON: JSON.stringify([stubModel(stub.baseURL, 'stub', { contextWindow: 8192 }), stubModel(stub.baseURL, 'free', { points: 0, contextWindow: 8192 })]),
       DEMO_MODEL: 'off',
       PROVIDER_TIMEOUT_SECONDS: '5',
+      // The operator allows the loopback address the stub listens on (a custom model test below).
+      CUSTOM_MODEL_ALLOWED_NETWORKS: '127.0.0.1/32',
     });
     base = await listenOnLoopback(t);
   });
@@ -414,6 +416,20 @@ describe('tasks: AI task groups, editing, scoring and play modes (/api/tasks)', 
     expect(second.list[0]).toMatchObject({ tasks_scored_at_turn: 0, can_score: false });
   });
 
+  it("runs on the story's custom model with the user's own key, and charges no power", async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: PROLOGUE });
+    const added = await as(t, alice).post('/api/custom-models', { model_name: 'Mine', base_url: stub.baseURL, api_key: 'sk-own-key-123', model_type: 'compatible_openai' });
+    expect(added.status).toBe(201);
+    expect((await as(t, alice).patch(`/api/llm?id=${id}`, { model_type: 'compatible_openai', model_name: 'Mine' })).status).toBe(200);
+    const res = await suggest(id);
+    expect(ofType(res.events, 'task_suggestions')[0].suggestions.groups).toHaveLength(3);
+    expect(res.events.at(-2)).toMatchObject({ type: 'usage', cost: 0 });
+    expect(stub.bodies.at(-1)!.model).toBe('Mine');
+    expect(stub.keys.at(-1)).toBe('sk-own-key-123');
+    await drain();
+    expect(await balanceOf(t, alice.userID)).toBe(1000);
+  });
+
   it('documents every task endpoint in Swagger with its DTO schemas', async () => {
     const doc = (await as(t, alice).get('/api/docs-json')).body;
     expect(Object.keys(doc.paths)).toEqual(
@@ -429,7 +445,7 @@ describe('tasks: AI task groups, editing, scoring and play modes (/api/tasks)', 
       expect(doc.components.schemas[dto]).toBeDefined();
     }
     expect(doc.components.schemas.TaskTargetDto.properties.title.maxLength).toBe(200);
-    expect(doc.components.schemas.UpdateTaskGroupDto.properties.targets.type).toBe('array');
+    expect(doc.components.schemas.UpdateTaskGroupDto.properties.targets).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/TaskTargetDto' } });
   });
 
   it('the stub answers the task prompts it is given (its own contract)', () => {

@@ -102,7 +102,7 @@ describe('tasks in real Chromium: suggest, accept, edit, relate, score', () => {
         expect(await page.getByTestId('suggestion-counter').innerText()).toBe(L.counter);
         await screenshot(page, `tasks-init-${lang}-desktop`);
         await page.setViewportSize(PHONE);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+        await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
         await screenshot(page, `tasks-init-${lang}-phone`);
         await page.setViewportSize(DESKTOP);
         await page.getByTestId('suggestion-switch').click();
@@ -162,8 +162,7 @@ describe('tasks in real Chromium: suggest, accept, edit, relate, score', () => {
 
         // At phone width: the dashboard fits, and the next scoring shows its dialog there too.
         await page.setViewportSize(PHONE);
-        await page.waitForTimeout(300);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+        await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
         await screenshot(page, `tasks-dashboard-${lang}-phone`);
         await closeDashboard(page);
         await sendAndSave(page, L.secondLine);

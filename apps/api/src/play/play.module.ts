@@ -9,6 +9,7 @@ import { StoriesModule } from '../stories/stories.module';
 import { VerificationModule } from '../verification/verification.module';
 import { TaskStoreModule } from '../tasks/task-store.module';
 import { GenerationRunner } from './generation-runner';
+import { ModelChooser } from './model-chooser';
 import { PlayController } from './play.controller';
 import { PlayService } from './play.service';
 import { PlayStories } from './play-stories';
@@ -29,7 +30,7 @@ import { TurnRepairService } from './turn-repair.service';
     TaskStoreModule,
   ],
   controllers: [PlayController],
-  providers: [PlayService, PlayStories, GenerationRunner, TurnRepairService],
-  exports: [GenerationRunner, TurnRepairService, PlayStories],
+  providers: [PlayService, PlayStories, GenerationRunner, TurnRepairService, ModelChooser],
+  exports: [GenerationRunner, TurnRepairService, PlayStories, ModelChooser],
 })
 export class PlayModule {}

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
-  CUSTOM_MODEL_TYPE,
   ErrorCode,
   PowerReason,
   SEND_THROTTLE_MS,
@@ -17,10 +16,6 @@ import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
 import { INSTANCE_TAG } from '../common/instance';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { CustomModelsService } from '../custom-models/custom-models.service';
-import { GuardedTransport } from '../custom-models/guarded-transport';
-import type { PlatformModel } from '../models/model-config';
-import { ModelsService } from '../models/models.service';
 import { PicturesService } from '../pictures/pictures.service';
 import { PowerService } from '../power/power.service';
 import { StoriesService } from '../stories/stories.service';
@@ -28,6 +23,7 @@ import { RateLimitService } from '../verification/rate-limit.service';
 import { formatUserPart, storyLanguage } from './context/prompt-builder';
 import { Generation } from './generation';
 import { GenerationRunner, type ChosenModel } from './generation-runner';
+import { ModelChooser } from './model-chooser';
 import { PlayStories, toObjectId, type PlayStory } from './play-stories';
 import { PlayTurn } from './play-turn.schema';
 import { TurnRepairService } from './turn-repair.service';
@@ -42,7 +38,6 @@ export class PlayService {
   constructor(
     @InjectModel(PlayTurn.name) private readonly turns: Model<PlayTurn>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly models: ModelsService,
     private readonly power: PowerService,
     private readonly stories: PlayStories,
     private readonly storiesService: StoriesService,
@@ -50,8 +45,7 @@ export class PlayService {
     private readonly repair: TurnRepairService,
     private readonly limits: RateLimitService,
     private readonly pictures: PicturesService,
-    private readonly customModels: CustomModelsService,
-    private readonly transport: GuardedTransport,
+    private readonly chooser: ModelChooser,
   ) {}
 
   private get staleMs(): number {
@@ -69,7 +63,7 @@ export class PlayService {
    */
   async send(user: AuthUser, id: string, dto: SendTurnDto, language: Language): Promise<Generation> {
     const storyId = toObjectId(id);
-    const named = await this.namedModel(user.userID, dto);
+    const named = await this.chooser.named(user.userID, dto);
     const now = Date.now();
     const generationId = randomUUID();
     const role = (dto.role ?? '').trim();
@@ -112,7 +106,7 @@ export class PlayService {
         named ? this.power.balance(user.userID) : undefined,
       ]);
       story = read;
-      chosen = named ?? (await this.storyModel(user.userID, story));
+      chosen = named ?? (await this.chooser.ofStory(user.userID, story));
       const model = chosen.model;
       if (turn) this.assertCanSend(turn, now);
       const takeTurn = (set: Partial<PlayTurn>) =>
@@ -169,34 +163,6 @@ export class PlayService {
       summarizedChars: claimed.summarizedChars ?? 0,
     });
     return generation;
-  }
-
-  // The model a send names: one of the user's custom models (model_type compatible_openai), a
-  // platform model, or none (then the story's choice).
-  private async namedModel(userID: string, dto: SendTurnDto): Promise<ChosenModel | null> {
-    if (dto.model_type === CUSTOM_MODEL_TYPE) return this.customModel(userID, dto.model_name ?? '');
-    return dto.model_name ? this.platformModel(this.models.resolve(dto.model_name)) : null;
-  }
-
-  // The story's stored choice; a custom model deleted since falls back to the platform default.
-  private async storyModel(userID: string, story: PlayStory): Promise<ChosenModel> {
-    if (story.model_type === CUSTOM_MODEL_TYPE && story.model_name) {
-      try {
-        return await this.customModel(userID, story.model_name);
-      } catch (error) {
-        if (!(error instanceof AppException && error.code === ErrorCode.CUSTOM_MODEL_NOT_FOUND)) throw error;
-      }
-    }
-    return this.platformModel(this.models.resolveOrDefault(story.model_name));
-  }
-
-  private platformModel(model: PlatformModel): ChosenModel {
-    return { model, apiKey: this.models.apiKeyOf(model), statusKey: model.value };
-  }
-
-  private async customModel(userID: string, name: string): Promise<ChosenModel> {
-    const found = await this.customModels.forUse(userID, name);
-    return { ...found, custom: { transport: this.transport } };
   }
 
   // Claims the story's turn for a new generation when the throttle and the one-at-a-time rule allow;

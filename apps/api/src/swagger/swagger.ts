@@ -6,6 +6,9 @@ import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
 
+/** Array properties of contracts DTOs whose items are another DTO: [dto, property, item dto]. */
+const NESTED_DTO_ITEMS: [string, string, string][] = [['UpdateTaskGroupDto', 'targets', 'TaskTargetDto']];
+
 /** Swagger UI at /api/docs (served offline), with every contracts DTO as a schema. */
 export function setupSwagger(app: INestApplication): void {
   const config = new DocumentBuilder()
@@ -22,6 +25,12 @@ export function setupSwagger(app: INestApplication): void {
     classTransformerMetadataStorage: defaultMetadataStorage,
     refPointerPrefix: '#/components/schemas/',
   });
+  // Nested DTOs in contracts are built with @Transform, not @Type (which needs reflect-metadata in the
+  // browser), so the generator cannot see their item class: it is named here.
+  for (const [dto, property, item] of NESTED_DTO_ITEMS) {
+    const schema = (dtoSchemas as Record<string, { properties?: Record<string, { items?: object }> }>)[dto]?.properties?.[property];
+    if (schema) schema.items = { $ref: `#/components/schemas/${item}` };
+  }
   document.components = {
     ...document.components,
     schemas: {

@@ -5,11 +5,10 @@ import { AppException } from '../common/app-exception';
 import { errorMessage } from '../common/error-messages';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ProviderFailure, type ChatMessage } from '../models/chat-provider';
-import type { PlatformModel } from '../models/model-config';
 import { ModelsService } from '../models/models.service';
 import { sharedTokenCounter } from '../play/context/token-counter';
 import { Generation } from '../play/generation';
-import { generationCost } from '../play/generation-runner';
+import { generationCost, type ChosenModel } from '../play/generation-runner';
 import { PowerService, type RoyaltyRecipient } from '../power/power.service';
 import { SuggestionReader, VerdictReader, type AnswerReader, type OpenTarget } from './task-answer-readers';
 import { TaskOutputInvalid } from './task-output';
@@ -21,12 +20,11 @@ const ATTEMPTS = 2;
 const HEARTBEAT_MS = 5000;
 const SHUTDOWN_GRACE_MS = 10_000;
 
-/** What every task request carries: who, which model, the power held, and how to answer errors. */
-export interface TaskJobBase {
+/** What every task request carries: who, which model (platform or the user's own), the power held, and how to answer errors. */
+export interface TaskJobBase extends ChosenModel {
   id: string;
   generation: Generation;
   storyId: Types.ObjectId;
-  model: PlatformModel;
   holdId: string | null;
   royalty: () => Promise<RoyaltyRecipient | null>;
   language: Language;
@@ -140,7 +138,8 @@ export class TaskJobRunner implements OnApplicationShutdown {
     try {
       for await (const chunk of this.models.provider.stream({
         model: job.model,
-        apiKey: this.models.apiKeyOf(job.model),
+        apiKey: job.apiKey,
+        custom: job.custom,
         messages: job.messages,
         maxTokens: job.maxTokens,
         idleTimeoutMs: this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000,
@@ -162,10 +161,10 @@ export class TaskJobRunner implements OnApplicationShutdown {
         }
       }
     } catch (error) {
-      this.models.tracker.recordFailure(job.model.value);
+      this.models.tracker.recordFailure(job.statusKey);
       throw error;
     }
-    this.models.tracker.recordSuccess(job.model.value, (firstAt || Date.now()) - startedAt);
+    this.models.tracker.recordSuccess(job.statusKey, (firstAt || Date.now()) - startedAt);
     return { text, completionTokens: completionTokens || (text ? sharedTokenCounter.count(text) : 0) };
   }
 

@@ -16,10 +16,10 @@ import { Model, Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import type { PlatformModel } from '../models/model-config';
-import { ModelsService } from '../models/models.service';
 import { storyLanguage } from '../play/context/prompt-builder';
 import { Generation } from '../play/generation';
+import type { ChosenModel } from '../play/generation-runner';
+import { ModelChooser } from '../play/model-chooser';
 import { PlayStories, toObjectId } from '../play/play-stories';
 import { PowerService } from '../power/power.service';
 import { Story } from '../stories/story.schema';
@@ -34,10 +34,10 @@ const TASK_MAX_TOKENS = 1200;
 
 const STORY_FIELDS = {
   userID: 1, name: 1, rounds: 1, activity: 1, main_text: 1, prologue_and_characters: 1, goal: 1,
-  previous_summary: 1, model_name: 1, lineage: 1,
+  previous_summary: 1, model_name: 1, model_type: 1, lineage: 1,
 } as const;
 
-type TaskStory = Pick<Story, 'userID' | 'name' | 'rounds' | 'activity' | 'main_text' | 'prologue_and_characters' | 'goal' | 'previous_summary' | 'model_name' | 'lineage'> & {
+type TaskStory = Pick<Story, 'userID' | 'name' | 'rounds' | 'activity' | 'main_text' | 'prologue_and_characters' | 'goal' | 'previous_summary' | 'model_name' | 'model_type' | 'lineage'> & {
   _id: Types.ObjectId;
 };
 
@@ -52,7 +52,7 @@ export class TasksService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly store: TaskStore,
     private readonly runner: TaskJobRunner,
-    private readonly models: ModelsService,
+    private readonly chooser: ModelChooser,
     private readonly power: PowerService,
     private readonly playStories: PlayStories,
   ) {}
@@ -98,10 +98,10 @@ export class TasksService {
   async create(user: AuthUser, id: string, language: Language): Promise<Generation> {
     const story = this.unlocked(await this.own(user, id));
     const doc = await this.store.ensure(story._id, user.userID);
-    const model = this.models.resolveOrDefault(story.model_name);
-    const maxTokens = this.maxTokens(model);
-    const messages = suggestionMessages(this.context(story), doc.groups ?? [], TASK_SUGGESTION_COUNT, this.language(story), model.contextWindow - maxTokens - 64);
-    return this.launch(user, story, 'create', model, language, (base) =>
+    const chosen = await this.chooser.ofStory(user.userID, story);
+    const maxTokens = this.maxTokens(chosen.model);
+    const messages = suggestionMessages(this.context(story), doc.groups ?? [], TASK_SUGGESTION_COUNT, this.language(story), chosen.model.contextWindow - maxTokens - 64);
+    return this.launch(user, story, 'create', chosen, language, (base) =>
       this.runner.start({ ...base, kind: 'create', count: TASK_SUGGESTION_COUNT, messages, maxTokens }),
     );
   }
@@ -186,10 +186,10 @@ export class TasksService {
       await this.store.countForbidden(story._id);
       throw new AppException(ErrorCode.TASK_ALREADY_SCORED, undefined, { turn });
     }
-    const model = this.models.resolveOrDefault(story.model_name);
-    const maxTokens = this.maxTokens(model);
-    const messages = judgementMessages(this.context(story), open.map((o) => o.target), this.language(story), model.contextWindow - maxTokens - 64);
-    return this.launch(user, story, 'score', model, language, (base) =>
+    const chosen = await this.chooser.ofStory(user.userID, story);
+    const maxTokens = this.maxTokens(chosen.model);
+    const messages = judgementMessages(this.context(story), open.map((o) => o.target), this.language(story), chosen.model.contextWindow - maxTokens - 64);
+    return this.launch(user, story, 'score', chosen, language, (base) =>
       this.runner.start({ ...base, kind: 'score', tasksId: group.tasks_id, open, storyText: story.main_text ?? '', turn, messages, maxTokens }),
     );
   }
@@ -199,7 +199,7 @@ export class TasksService {
     user: AuthUser,
     story: TaskStory,
     kind: 'create' | 'score',
-    model: PlatformModel,
+    chosen: ChosenModel,
     language: Language,
     start: (base: TaskJobBase) => void,
   ): Promise<Generation> {
@@ -207,8 +207,9 @@ export class TasksService {
     if (!(await this.store.claim(story._id, jobId, kind, this.staleMs))) throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
     let holdId: string | null = null;
     try {
-      if (model.points > 0) {
-        holdId = await this.power.hold(user.userID, model.points, `tasks-${kind}:${jobId}`, {
+      // A custom model costs nothing here (the user's own key pays its provider).
+      if (chosen.model.points > 0) {
+        holdId = await this.power.hold(user.userID, chosen.model.points, `tasks-${kind}:${jobId}`, {
           reason: PowerReason.STORY,
           storyID: story._id.toHexString(),
           storyName: story.name ?? '',
@@ -220,7 +221,7 @@ export class TasksService {
     }
     const generation = new Generation(jobId, story._id.toHexString());
     start({
-      id: jobId, generation, storyId: story._id, model, holdId, language,
+      ...chosen, id: jobId, generation, storyId: story._id, holdId, language,
       royalty: () => this.playStories.royaltyRecipient({ userID: story.userID, lineage: story.lineage ?? [] }),
     });
     return generation;

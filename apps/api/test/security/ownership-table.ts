@@ -31,6 +31,9 @@ export interface World {
   archiveId: string;
   secret: string;
   draftSecret: string;
+  /** The private story's task group (the first of its suggestions, accepted) and the suggestions' batch. */
+  tasksId: number;
+  taskBatch: string;
 }
 
 export interface Call {
@@ -68,6 +71,8 @@ const ARCHIVE_404: Expected = { status: 404, code: ErrorCode.ARCHIVE_NOT_FOUND }
 const get = (url: string): Call => ({ method: 'get', url });
 const post = (url: string, body: object = {}): Call => ({ method: 'post', url, body });
 const patch = (url: string, body: object): Call => ({ method: 'patch', url, body });
+const put = (url: string, body: object): Call => ({ method: 'put', url, body });
+const del = (url: string): Call => ({ method: 'delete', url });
 /** The same call on both of the owner's stories: being public never grants writing. */
 const onBoth = (w: World, call: (id: string) => Call): Call[] => [call(w.privateStory), call(w.publicStory)];
 
@@ -210,26 +215,42 @@ export const OWNERSHIP_TABLE: Record<string, OwnershipEntry> = {
     secondUser: 'as(t, bob)',
     reason: "with another user's story_id the export carries none of that story's pictures",
   },
-  // Tasks
-  ...Object.fromEntries(
-    [
-      'GET /api/tasks',
-      'GET /api/tasks/status/:id',
-      'POST /api/tasks/:id/create',
-      'POST /api/tasks/:id/add_new',
-      'PUT /api/tasks/:id/:groupId',
-      'DELETE /api/tasks/:id/:index',
-      'POST /api/tasks/:id/:index/score',
-    ].map((key) => [
-      key,
-      {
-        access: 'tested-in' as const,
-        suite: 'tasks.e2e-spec.ts',
-        secondUser: 'as(t, bob)',
-        reason: 'another user gets 404 STORY_NOT_FOUND on every task call of a story not theirs, and no model is called',
-      },
-    ]),
-  ),
+  // Tasks (a story's task groups are its owner's, public or not)
+  'GET /api/tasks': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => get(`/api/tasks?story_id=${id}`)),
+    expect: STORY_404,
+  },
+  'GET /api/tasks/status/:id': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => get(`/api/tasks/status/${id}`)),
+    expect: STORY_404,
+  },
+  'POST /api/tasks/:id/create': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => post(`/api/tasks/${id}/create`)),
+    expect: STORY_404,
+  },
+  'POST /api/tasks/:id/add_new': {
+    access: 'owner-only',
+    requests: (w) => [post(`/api/tasks/${w.privateStory}/add_new`, { batch: w.taskBatch, index: 1 })],
+    expect: STORY_404,
+  },
+  'PUT /api/tasks/:id/:groupId': {
+    access: 'owner-only',
+    requests: (w) => [put(`/api/tasks/${w.privateStory}/${w.tasksId}`, { series_name: 'Renamed by intruder' })],
+    expect: STORY_404,
+  },
+  'DELETE /api/tasks/:id/:index': {
+    access: 'owner-only',
+    requests: (w) => [del(`/api/tasks/${w.privateStory}/0?tasks_id=${w.tasksId}`)],
+    expect: STORY_404,
+  },
+  'POST /api/tasks/:id/:index/score': {
+    access: 'owner-only',
+    requests: (w) => [post(`/api/tasks/${w.privateStory}/0/score`, { tasks_id: w.tasksId })],
+    expect: STORY_404,
+  },
   // Accounts
   'POST /api/user/send-sms': {
     access: 'not-owned',
