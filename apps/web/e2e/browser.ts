@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { onTestFailed } from 'vitest';
 
 export const SCREENSHOT_DIR = fileURLToPath(new URL('./screenshots', import.meta.url));
 export const DESKTOP = { width: 1280, height: 800 };
@@ -51,6 +52,7 @@ export async function newPage(
   if (!opts.showGuide) await context.addInitScript(() => localStorage.setItem('showGuide', 'false'));
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  traceOnFailure(page);
   return { context, page };
 }
 
@@ -91,3 +93,30 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /** A unique user name per test run. */
 export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+
+/**
+ * What a failed test's page saw, printed with the failure: answers of 400 and above, page errors
+ * and console errors. CI keeps no screenshots, so this is what tells a flake's cause.
+ */
+function traceOnFailure(page: Page): void {
+  const lines: string[] = [];
+  const add = (line: string) => {
+    lines.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
+    if (lines.length > 60) lines.shift();
+  };
+  page.on('response', (res) => {
+    if (res.status() >= 400) add(`${res.status()} ${res.request().method()} ${new URL(res.url()).pathname}`);
+  });
+  page.on('requestfailed', (req) => add(`failed ${req.method()} ${new URL(req.url()).pathname}: ${req.failure()?.errorText}`));
+  page.on('pageerror', (error) => add(`page error: ${error.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') add(`console: ${msg.text().slice(0, 300)}`);
+  });
+  try {
+    onTestFailed(() => {
+      console.log(`--- the page's trace (${page.isClosed() ? 'closed' : page.url()}):\n${lines.join('\n') || '(nothing)'}`);
+    });
+  } catch {
+    // Not inside a test (a hook): nothing to attach to.
+  }
+}
