@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
+import { createSecretKey } from 'node:crypto';
 import { MongooseModule } from '@nestjs/mongoose';
 import { PassportModule } from '@nestjs/passport';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -17,7 +18,8 @@ import { TokenUsers } from './token-users';
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
-        secret: config.jwtSecret,
+        // A KeyObject: a string is first tried as a PEM private key on every signing (see JwtStrategy).
+        secret: createSecretKey(Buffer.from(config.jwtSecret)),
         signOptions: { algorithm: 'HS256', expiresIn: expiresIn(config.env.JWT_EXPIRES_IN) },
       }),
     }),

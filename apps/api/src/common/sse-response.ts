@@ -18,19 +18,31 @@ export function relayEvents(res: Response, source: EventSource): void {
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache, no-transform');
   res.setHeader('X-Accel-Buffering', 'no');
-  res.flushHeaders();
-  res.socket?.setNoDelay(true);
+  let unsubscribe: (() => void) | undefined;
+  let closed = false;
   const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
   const stop = () => {
+    closed = true;
     clearInterval(keepalive);
-    unsubscribe();
+    unsubscribe?.();
   };
-  const unsubscribe = source.subscribe((event: StreamEvent) => {
-    res.write(`data: ${JSON.stringify(event)}\n\n`);
-    if (event.type === 'done' || event.type === 'error') {
-      stop();
-      res.end();
-    }
-  });
   res.on('close', stop);
+  // On the next turn of the event loop: the source's own I/O started in this one (a generation's
+  // provider request) goes out before these writes. Its first events wait for the subscription.
+  setImmediate(() => {
+    if (closed) return;
+    res.socket?.setNoDelay(true);
+    let wrote = false;
+    unsubscribe = source.subscribe((event: StreamEvent) => {
+      wrote = true;
+      res.write(`data: ${JSON.stringify(event)}\n\n`);
+      if (event.type === 'done' || event.type === 'error') {
+        stop();
+        res.end();
+      }
+    });
+    // The headers go with the first event (one write); with none yet, on their own, so the client
+    // knows at once that its stream is open.
+    if (!wrote && !closed) res.flushHeaders();
+  });
 }

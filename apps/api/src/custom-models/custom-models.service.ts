@@ -21,6 +21,7 @@ import { Story } from '../stories/story.schema';
 import { AddressGuard } from './address-guard';
 import { CustomModelEntry, CustomModelSet } from './custom-model-set.schema';
 import { KeyCipher, KeyUnreadableError, maskKey } from './key-cipher';
+import { isDuplicateKey } from '../database/database-errors';
 
 // What play assumes of a model it knows nothing about: a modest window, and room for reasoning.
 const CUSTOM_CONTEXT_WINDOW = 16_384;
@@ -194,7 +195,7 @@ export class CustomModelsService {
         try {
           await this.sets.create({ _id, version: 1, models: next, op });
         } catch (error) {
-          if ((error as { code?: number }).code !== 11000) throw error;
+          if (!isDuplicateKey(error)) throw error;
           continue;
         }
         // The offline stand-in can drop one of two concurrent first inserts: read back whose won.

@@ -39,3 +39,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * True when a write failed on an _id or unique key that is taken: code 11000 on MongoDB; the offline
+ * stand-in answers an insert (or upsert) of a taken _id with code 1 and "Duplicate key error".
+ */
+export function isDuplicateKey(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === 11000 || (typeof message === 'string' && /duplicate key/i.test(message));
+}

@@ -67,8 +67,12 @@ export class ChatProvider {
     req.signal?.addEventListener('abort', onAbort, { once: true });
     let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
+    // One timer, pushed back on progress (refresh() is far cheaper per chunk than a new timer).
     const arm = () => {
-      clearTimeout(timer);
+      if (timer) {
+        timer.refresh();
+        return;
+      }
       timer = setTimeout(() => {
         timedOut = true;
         controller.abort();

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { InjectModel } from '@nestjs/mongoose';
 import { ErrorCode, type Language } from '@taleloom/contracts';
 import { Model } from 'mongoose';
+import { AppException } from '../common/app-exception';
 import { errorMessage } from '../common/error-messages';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isDatabaseUnavailable } from '../database/database-errors';
@@ -44,6 +45,16 @@ export interface GenerationJob extends ChosenModel {
   holdId: string | null;
   summarizedChars: number;
   language: Language;
+  /** Fields of the turn document written once the provider request is on its way (off the path to the first token). */
+  turnFields?: Partial<PlayTurn>;
+  /** Work that waits until the first token has been relayed (writes that would otherwise delay it). */
+  afterFirstToken?: () => void;
+  /**
+   * The power hold, when it is still being taken: the provider request starts at once, but nothing
+   * it sends is relayed, stored or charged until the hold stands; if it fails the request is aborted
+   * and the generation ends with the hold's error (its caller undoes the claim).
+   */
+  gate?: Promise<unknown>;
 }
 
 /** Power a generation costs: the model's price scaled by the share of the reply budget used (at least 1). */
@@ -125,6 +136,8 @@ export class GenerationRunner implements OnApplicationShutdown {
     }
     let prompt = assemblePrompt(job.story, turn, model, job.summarizedChars);
     if (prompt.fold) {
+      // Folding calls the provider too: not before the power is held.
+      if (job.gate && !(await this.passGate(job))) return;
       const story = await this.fold(job, prompt.fold);
       prompt = assemblePrompt(story, turn, model, job.summarizedChars);
     }
@@ -137,30 +150,54 @@ export class GenerationRunner implements OnApplicationShutdown {
     const startedAt = Date.now();
     let lastFlush = startedAt;
     let flushing: Promise<unknown> = Promise.resolve();
+    // The user part is stored with the text (the claim could not: it depends on the story's language).
+    const userText = job.userText;
     const flush = () => {
       lastFlush = Date.now();
       flushing = flushing
-        .then(() => this.turns.updateOne(turnFilter, { $set: { aiText, reasoning, heartbeatAt: Date.now() } }).exec())
+        .then(() => this.turns.updateOne(turnFilter, { $set: { userText, aiText, reasoning, heartbeatAt: Date.now() } }).exec())
         .catch(() => undefined);
     };
-    try {
-      for await (const chunk of this.models.provider.stream({
+    const abort = new AbortController();
+    const chunks = this.models.provider
+      .stream({
         model,
         apiKey: job.apiKey,
         custom: job.custom,
         messages: prompt.messages,
         maxTokens: model.maxOutput,
         idleTimeoutMs: this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000,
-      })) {
+        signal: abort.signal,
+      })
+      [Symbol.asyncIterator]();
+    // The request starts now; the turn's other fields are written once it is on its way.
+    let next = chunks.next();
+    if (job.turnFields) {
+      const fields = job.turnFields;
+      setImmediate(() => void this.turns.updateOne(turnFilter, { $set: fields }).exec().catch(() => undefined));
+    }
+    if (job.gate) {
+      next.catch(() => undefined);
+      if (!(await this.passGate(job, abort))) {
+        await next.catch(() => undefined);
+        return;
+      }
+    }
+    try {
+      for (let item = await next; !item.done; item = await (next = chunks.next())) {
+        const chunk = item.value;
         if (chunk.type === 'usage') {
           promptTokens = chunk.promptTokens || promptTokens;
           completionTokens = chunk.completionTokens;
           continue;
         }
-        if (!firstTokenAt) firstTokenAt = Date.now();
         if (chunk.type === 'delta') aiText += chunk.text;
         else reasoning += chunk.text;
         g.emit(chunk);
+        if (!firstTokenAt) {
+          firstTokenAt = Date.now();
+          if (job.afterFirstToken) setImmediate(job.afterFirstToken);
+        }
         if (Date.now() - lastFlush >= FLUSH_INTERVAL_MS) flush();
       }
     } catch (error) {
@@ -176,7 +213,7 @@ export class GenerationRunner implements OnApplicationShutdown {
     // settles `finalCost` and the turn shows the whole text; it never charges for text it lost.
     await this.persist(`storing generation ${g.id}`, () =>
       this.turns
-        .updateOne(turnFilter, { $set: { aiText, reasoning, promptTokens, completionTokens, finalCost: cost, heartbeatAt: Date.now() } })
+        .updateOne(turnFilter, { $set: { userText, aiText, reasoning, promptTokens, completionTokens, finalCost: cost, heartbeatAt: Date.now() } })
         .exec(),
     );
     let charged = 0;
@@ -185,7 +222,7 @@ export class GenerationRunner implements OnApplicationShutdown {
       try {
         const royalty = await this.persist(`reading the royalty of ${g.id}`, () => this.stories.royaltyRecipient(job.story));
         // A retry takes over at once what the attempt before it left half-done.
-        const settle = (retry: boolean) => this.power.settle(holdId, cost, royalty ?? undefined, retry ? Date.now() : undefined);
+        const settle = (retry: boolean) => this.power.settle(holdId, cost, royalty ?? undefined, retry ? Date.now() : undefined, job.story.name);
         charged = (await this.persist(`settling hold ${holdId}`, settle)).charged;
       } catch (error) {
         // The turn is shown done with nothing charged; the ledger's repair releases the hold.
@@ -199,6 +236,20 @@ export class GenerationRunner implements OnApplicationShutdown {
     );
     g.emit({ type: 'usage', promptTokens, completionTokens, cost: charged });
     g.emit({ type: 'done', turnId: g.id });
+  }
+
+  // Waits for the power hold; when it fails, aborts the provider request and ends the generation with
+  // the hold's error (nobody listens yet: the send that started it answers that error itself).
+  private async passGate(job: GenerationJob, abort?: AbortController): Promise<boolean> {
+    try {
+      await job.gate;
+      return true;
+    } catch (error) {
+      abort?.abort();
+      const code = error instanceof AppException ? error.code : ErrorCode.INTERNAL_ERROR;
+      job.generation.emit({ type: 'error', code, message: errorMessage(code, job.language) });
+      return false;
+    }
   }
 
   /**
@@ -234,7 +285,7 @@ export class GenerationRunner implements OnApplicationShutdown {
       this.turns
         .updateOne(
           { _id: job.story._id, generationId: g.id },
-          { $set: { state: 'failed', aiText, reasoning, errorCode: code, cost: 0, finishedAt: Date.now(), heartbeatAt: Date.now() } },
+          { $set: { state: 'failed', userText: job.userText, aiText, reasoning, errorCode: code, cost: 0, finishedAt: Date.now(), heartbeatAt: Date.now() } },
         )
         .exec(),
     ).catch(() => undefined);

@@ -34,7 +34,9 @@ export class PlayStories {
 
   /** The caller's own story; anyone else's is not found (public stories are cloned before play). */
   async own(userID: string, id: string): Promise<PlayStory> {
-    const story = await this.stories.findOne({ _id: toObjectId(id), userID }, PLAY_FIELDS).lean().exec();
+    // The native driver (what mongoose's lean() answers, without its per-query work): this read is on
+    // the way to every generation's first token.
+    const story = await this.stories.collection.findOne({ _id: toObjectId(id), userID }, { projection: PLAY_FIELDS });
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     return withDefaults(story as unknown as PlayStory);
   }

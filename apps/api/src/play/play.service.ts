@@ -12,6 +12,7 @@ import {
 } from '@taleloom/contracts';
 import { randomUUID } from 'node:crypto';
 import { Model, Types } from 'mongoose';
+import { isDuplicateKey } from '../database/database-errors';
 import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
 import { INSTANCE_TAG } from '../common/instance';
@@ -54,10 +55,14 @@ export class PlayService {
 
   /**
    * Checks and claims everything, then starts the generation; throws (before anything is streamed)
-   * for an unknown story or model, too-fast or concurrent sends and NOT_ENOUGH_POWER — the provider
-   * is not called in those cases. The hot path is short, since every round trip here is added to the
-   * time to first token: a free model reads the story and claims the turn at once; a paid one reads
-   * the story, the turn and the balance at once, then holds the power and claims the turn at once.
+   * for an unknown story or model, too-fast or concurrent sends and NOT_ENOUGH_POWER. Every round
+   * trip here is added to the time to first token, so the work is overlapped:
+   *  1. at once: the story read (with the per-user limit), the claim of the story's turn (an upsert:
+   *     the first send creates the document) and, for a paid model, the balance;
+   *  2. a paid model with too little power is refused here, before the provider is called; otherwise
+   *     the provider request starts while the hold is taken, and nothing it sends leaves the server
+   *     until the hold stands. If the hold fails after all (the balance was spent meanwhile), the
+   *     request is aborted, the claim undone and NOT_ENOUGH_POWER answered; nothing is charged.
    * A custom model costs no power (the user's own key pays the provider) but keeps the throttle and
    * the one-at-a-time rule.
    */
@@ -66,143 +71,130 @@ export class PlayService {
     const named = await this.chooser.named(user.userID, dto);
     const now = Date.now();
     const generationId = randomUUID();
+    const holdKey = `generation:${generationId}`;
+    const holdIdIfPaid = this.power.holdIdOf(user.userID, holdKey);
     const role = (dto.role ?? '').trim();
     const content = dto.content ?? '';
+    // The hold's id is on the turn from the claim on (when the model is known to be paid), so that
+    // repair finds it if this process dies at any point after.
     const claim: Partial<PlayTurn> = {
       state: 'generating', generationId, role, input: content, userText: '', aiText: '', reasoning: '',
-      errorCode: null, cost: 0, promptTokens: 0, completionTokens: 0, holdId: null,
+      errorCode: null, cost: 0, promptTokens: 0, completionTokens: 0, model: named?.model.value ?? '',
+      holdId: named && named.model.points > 0 ? holdIdIfPaid : null,
       lastSendAt: now, heartbeatAt: now, finishedAt: null, owner: INSTANCE_TAG, finalCost: null,
     };
 
-    let story: PlayStory;
-    let chosen: ChosenModel;
-    let previous: PlayTurn | null;
-    let holdId: string | null = null;
-    // The per-user limit is counted alongside the story read, so it adds no round trip.
-    const readStory = () =>
+    // A model known to be paid: its hold's entry is written alongside the balance read and decided
+    // when the balance is known (PowerService.hold), so the hold needs one round trip after this one.
+    const paidKnown = named !== null && named.model.points > 0;
+    const balanceRead = !named || paidKnown ? this.power.balance(user.userID) : Promise.resolve(null);
+    let hold: Promise<string> | null = paidKnown
+      ? this.power.hold(user.userID, named.model.points, holdKey, { reason: PowerReason.STORY, storyID: id }, { balance: balanceRead })
+      : null;
+    // Observed below (gate, undo); never an unhandled rejection.
+    hold?.catch(() => undefined);
+    const [read, taken, balance] = await Promise.allSettled([
       Promise.all([
         this.limits.hit(`generation:user:${user.userID}`, this.config.env.GENERATION_USER_PER_MINUTE, 60, ErrorCode.GENERATION_RATE_LIMITED),
         this.stories.own(user.userID, id),
-      ]).then(([, read]) => read);
-    if (named && named.model.points === 0) {
-      chosen = named;
-      const model = chosen.model;
-      const [read, claimed] = await Promise.allSettled([
-        readStory(),
-        this.claim(storyId, user.userID, now, { ...claim, model: model.value }),
-      ]);
-      if (read.status === 'rejected') {
-        if (claimed.status === 'fulfilled' && claimed.value) await this.restore(claimed.value, generationId);
-        throw read.reason;
-      }
-      if (claimed.status === 'rejected') throw claimed.reason;
+      ]).then(([, story]) => story),
+      this.claim(storyId, user.userID, now, claim),
+      balanceRead,
+    ]);
+    // Everything this send did, undone: the hold given back, the turn as it was.
+    const undo = async () => {
+      if (hold) await hold.then((h) => this.power.release(h), () => undefined).catch(() => undefined);
+      if (taken.status === 'fulfilled' && taken.value) await this.restore(storyId, taken.value.before, generationId);
+    };
+    let story: PlayStory;
+    let chosen: ChosenModel;
+    let holdId: string | null = null;
+    let claimed: PlayTurn;
+    try {
+      if (read.status === 'rejected') throw read.reason;
+      if (taken.status === 'rejected') throw taken.reason;
+      if (!taken.value) await this.refuse(storyId);
       story = read.value;
-      previous = claimed.value ?? (await this.firstClaim(storyId, user.userID, { ...claim, model: model.value }));
-    } else {
-      // A model known to be paid: its balance is read alongside (the hold's first step).
-      const [read, turn, balance] = await Promise.all([
-        readStory(),
-        this.turns.findById(storyId).lean().exec(),
-        named ? this.power.balance(user.userID) : undefined,
-      ]);
-      story = read;
       chosen = named ?? (await this.chooser.ofStory(user.userID, story));
-      const model = chosen.model;
-      if (turn) this.assertCanSend(turn, now);
-      const takeTurn = (set: Partial<PlayTurn>) =>
-        turn ? this.claim(storyId, user.userID, now, set) : this.firstClaim(storyId, user.userID, set);
-      if (model.points > 0) {
-        const key = `generation:${generationId}`;
-        holdId = this.power.holdIdOf(user.userID, key);
-        const spend = { reason: PowerReason.STORY, storyID: id, storyName: story.name };
-        // The hold and the claim at once: each is undone when the other fails.
-        const [held, taken] = await Promise.allSettled([
-          this.power.hold(user.userID, model.points, key, spend, { balance }),
-          takeTurn({ ...claim, model: model.value, holdId }),
-        ]);
-        if (held.status === 'rejected') {
-          if (taken.status === 'fulfilled' && taken.value) await this.restore(taken.value, generationId);
-          throw held.reason;
-        }
-        if (taken.status === 'rejected' || !taken.value) {
-          await this.power.release(holdId);
-          if (taken.status === 'rejected') throw taken.reason;
-          return this.refuse(storyId);
-        }
-        previous = taken.value;
-      } else {
-        previous = await takeTurn({ ...claim, model: model.value });
-        if (!previous) await this.refuse(storyId);
+      if (chosen.model.points > 0) {
+        if (balance.status === 'rejected') throw balance.reason;
+        // Too little power is answered here, before the provider is called (a started hold voids itself).
+        if (!balance.value) throw new AppException(ErrorCode.USER_NOT_FOUND);
+        if (balance.value.points < chosen.model.points) throw new AppException(ErrorCode.NOT_ENOUGH_POWER);
+        holdId = holdIdIfPaid;
+        hold ??= this.power.hold(user.userID, chosen.model.points, holdKey, { reason: PowerReason.STORY, storyID: id, storyName: story.name }, { balance: balance.value });
+        hold.catch(() => undefined);
       }
+      claimed = taken.value!.before ?? newTurn();
+      // The turn replaced a generation whose instance died: its power is settled (whole text stored)
+      // or given back, and a whole text counts as a done turn below.
+      if (claimed.state === 'generating') {
+        const dead = claimed;
+        const closed = await this.repair.closeDead(dead).catch(() => ({ state: 'failed' as const }));
+        claimed = { ...dead, state: closed.state };
+      }
+      // Sending while an unaccepted AI part exists accepts it first (a regenerate replaces it instead).
+      const earlierUserText = userTextOf(claimed, story);
+      if (!dto.regenerate && claimed.state === 'done' && (earlierUserText || claimed.aiText)) {
+        const piece = [earlierUserText.trim(), claimed.aiText.trim()].filter(Boolean).join('\n');
+        const { text, appended } = await this.stories.append(user.userID, id, piece);
+        story.main_text = text;
+        await this.storiesService.recordTurn(id, [...appended].length);
+        // The accepted passage gets its picture in the background; the new turn does not wait for it.
+        void this.pictures.illustrateAccepted(user.userID, id, text, appended);
+      }
+    } catch (error) {
+      await undo();
+      throw error;
     }
-    let claimed = previous!;
-    // The turn replaced a generation whose instance died: its power is settled (whole text stored)
-    // or given back, and a whole text counts as a done turn below.
-    if (claimed.state === 'generating') {
-      const dead = claimed;
-      const closed = await this.repair.closeDead(dead).catch(() => ({ state: 'failed' as const }));
-      claimed = { ...dead, state: closed.state };
-    }
-
-    // Sending while an unaccepted AI part exists accepts it first (a regenerate replaces it instead).
-    if (!dto.regenerate && claimed.state === 'done' && (claimed.userText || claimed.aiText)) {
-      const piece = [claimed.userText.trim(), claimed.aiText.trim()].filter(Boolean).join('\n');
-      const { text, appended } = await this.stories.append(user.userID, id, piece);
-      story.main_text = text;
-      await this.storiesService.recordTurn(id, [...appended].length);
-      // The accepted passage gets its picture in the background; the new turn does not wait for it.
-      void this.pictures.illustrateAccepted(user.userID, id, text, appended);
-    }
+    const model = chosen.model;
 
     const userText = formatUserPart(role, content, storyLanguage(story.main_text || story.prologue_and_characters));
-    // Not awaited: nothing below waits for it, and later writes of the turn touch other fields.
-    void this.turns.updateOne({ _id: storyId, generationId }, { $set: { userText } }).exec().catch(() => undefined);
     const generation = new Generation(generationId, id);
     this.runner.start({
       ...chosen, generation, story, role, content, userText, holdId, language,
       summarizedChars: claimed.summarizedChars ?? 0,
+      // The story's model was not known at the claim: its fields are written once the request is out.
+      turnFields: named ? undefined : { model: model.value, holdId },
+      // A hold taken before the story was read gets its name (what a settle by repair shows).
+      afterFirstToken: hold && paidKnown ? () => void this.power.nameHold(holdIdIfPaid, story.name).catch(() => undefined) : undefined,
+      gate: hold ?? undefined,
     });
+    if (hold) {
+      try {
+        await hold;
+      } catch (error) {
+        // The runner has seen the gate fail and aborted its request: nothing was sent or charged.
+        await generation.done;
+        await undo();
+        throw error;
+      }
+    }
     return generation;
   }
 
-  // Claims the story's turn for a new generation when the throttle and the one-at-a-time rule allow;
-  // answers the turn as it was before (null: no turn document yet, or not allowed now).
-  private claim(storyId: Types.ObjectId, userID: string, now: number, set: Partial<PlayTurn>): Promise<PlayTurn | null> {
-    return this.turns
-      .findOneAndUpdate(
+  // Claims the story's turn for a new generation when the throttle and the one-at-a-time rule allow.
+  // An upsert: the first send on a story creates the document. Answers the turn as it was before (null
+  // when it was created), or null when the claim is not allowed now (or the turn is someone else's).
+  private async claim(storyId: Types.ObjectId, userID: string, now: number, set: Partial<PlayTurn>): Promise<{ before: PlayTurn | null } | null> {
+    try {
+      // The native driver: this update is on the way to every generation's first token.
+      const before = await this.turns.collection.findOneAndUpdate(
         {
           _id: storyId,
           userID,
           lastSendAt: { $lte: now - SEND_THROTTLE_MS },
           $or: [{ state: { $ne: 'generating' } }, { heartbeatAt: { $lt: now - this.staleMs } }],
         },
-        { $set: set },
-        { new: false },
-      )
-      .lean()
-      .exec();
-  }
-
-  // The first send on a story creates its turn document already claimed. The insert of a taken _id
-  // fails on every store; the offline stand-in's file storage can drop one of many concurrent inserts,
-  // so the insert is read back and retried.
-  private async firstClaim(storyId: Types.ObjectId, userID: string, set: Partial<PlayTurn>): Promise<PlayTurn> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const existing = await this.turns.findById(storyId).lean().exec();
-      if (existing) {
-        // As if the turn had been idle (what a restore after a failed hold puts back).
-        if (existing.generationId === set.generationId) {
-          return { ...existing, state: 'idle', userText: '', aiText: '', summarizedChars: 0, lastSendAt: 0, heartbeatAt: 0 };
-        }
-        return this.refuse(storyId);
-      }
-      try {
-        await this.turns.create({ ...set, _id: storyId, userID });
-      } catch (error) {
-        if ((error as { code?: number }).code !== 11000) throw error;
-      }
+        { $set: { ...set, updatedAt: new Date(now) }, $setOnInsert: { summarizedChars: 0, createdAt: new Date(now) } },
+        { upsert: true, returnDocument: 'before' },
+      );
+      return { before: before as PlayTurn | null };
+    } catch (error) {
+      // The document exists but may not be claimed now: the upsert's insert met its _id.
+      if (isDuplicateKey(error)) return null;
+      throw error;
     }
-    throw new AppException(ErrorCode.DATABASE_UNAVAILABLE);
   }
 
   // A claim that did not happen: says why (generating, or too soon).
@@ -212,8 +204,12 @@ export class PlayService {
     throw new AppException(ErrorCode.SEND_TOO_FAST);
   }
 
-  // Puts a turn back as it was before a claim that must not stand.
-  private async restore(before: PlayTurn, generationId: string): Promise<void> {
+  // Puts a turn back as it was before a claim that must not stand (a turn the claim created goes away).
+  private async restore(storyId: Types.ObjectId, before: PlayTurn | null, generationId: string): Promise<void> {
+    if (!before) {
+      await this.turns.deleteOne({ _id: storyId, generationId }).exec();
+      return;
+    }
     const { _id, ...fields } = before as PlayTurn & { createdAt?: unknown; updatedAt?: unknown };
     delete (fields as { createdAt?: unknown }).createdAt;
     delete (fields as { updatedAt?: unknown }).updatedAt;
@@ -254,18 +250,18 @@ export class PlayService {
 
   /** Undo: drops the pending turn and answers it (its role and input go back into the text area). */
   async discard(user: AuthUser, id: string): Promise<PendingTurnData> {
-    await this.stories.own(user.userID, id);
+    const story = await this.stories.own(user.userID, id);
     const turn = await this.settled(await this.turns.findOne({ _id: toObjectId(id) }).lean().exec());
-    if (!turn) return this.view(null);
+    if (!turn) return this.view(null, story);
     if (this.isGenerating(turn, Date.now())) throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
     await this.turns.updateOne({ _id: turn._id, generationId: turn.generationId }, { $set: idleTurn() }).exec();
-    return this.view(turn);
+    return this.view(turn, story);
   }
 
   /** The story's pending turn, as the server keeps it (also while it is still being generated). */
   async pending(user: AuthUser, id: string): Promise<PendingTurnData> {
-    await this.stories.own(user.userID, id);
-    return this.view(await this.turns.findOne({ _id: toObjectId(id) }).lean().exec());
+    const story = await this.stories.own(user.userID, id);
+    return this.view(await this.turns.findOne({ _id: toObjectId(id) }).lean().exec(), story);
   }
 
   // A turn left generating by a dead instance gets its power closed first (done or failed), so
@@ -276,7 +272,7 @@ export class PlayService {
     return closed ? { ...turn, state: closed.state, cost: closed.cost } : turn;
   }
 
-  private view(turn: PlayTurn | null): PendingTurnData {
+  private view(turn: PlayTurn | null, story: StoryText): PendingTurnData {
     const now = Date.now();
     if (!turn) {
       return { state: 'idle', role: '', input: '', userText: '', aiText: '', reasoning: '', model: '', errorCode: null, cost: 0, turnId: null, retryAfterMs: 0 };
@@ -288,7 +284,7 @@ export class PlayService {
       state: whole ? 'done' : dead ? 'failed' : turn.state,
       role: turn.role ?? '',
       input: turn.input ?? '',
-      userText: turn.userText ?? '',
+      userText: userTextOf(turn, story),
       aiText: turn.aiText ?? '',
       reasoning: turn.reasoning ?? '',
       model: turn.model ?? '',
@@ -308,6 +304,20 @@ export class PlayService {
     if (Number(turn.lastSendAt ?? 0) > now - SEND_THROTTLE_MS) throw new AppException(ErrorCode.SEND_TOO_FAST);
   }
 
+}
+
+type StoryText = Pick<PlayStory, 'main_text' | 'prologue_and_characters'>;
+
+// The user part of a turn: stored with its text, or (a generation whose text was not stored yet, or
+// died first) made again from its role and input, as the send that started it made it.
+function userTextOf(turn: Pick<PlayTurn, 'state' | 'userText' | 'role' | 'input'>, story: StoryText): string {
+  if (turn.userText || turn.state === 'idle') return turn.userText ?? '';
+  return formatUserPart(turn.role ?? '', turn.input ?? '', storyLanguage(story.main_text || story.prologue_and_characters));
+}
+
+// What a turn the first send created was before: idle, never sent.
+function newTurn(): PlayTurn {
+  return { state: 'idle', userText: '', aiText: '', summarizedChars: 0, lastSendAt: 0, heartbeatAt: 0 } as PlayTurn;
 }
 
 function idleTurn() {

@@ -8,6 +8,7 @@ import { DATABASE_HANDLE } from '../database/database.module';
 import type { DatabaseHandle } from '../database/embedded-database';
 import { User } from '../users/user.schema';
 import { LedgerEntry, type LedgerEntryState } from './ledger-entry.schema';
+import { isDuplicateKey } from '../database/database-errors';
 
 /** Points where tests make the process "die" (see PowerService.faults). */
 export type FaultStep =
@@ -129,7 +130,7 @@ export class LedgerStore {
       });
       return { entry: claimed, claim };
     } catch (error) {
-      if ((error as { code?: number }).code !== 11000) throw error;
+      if (!isDuplicateKey(error)) throw error;
     }
     const stored = await this.find(entry._id);
     if (!stored) throw new Error(`ledger entry ${entry._id.toHexString()} vanished`);

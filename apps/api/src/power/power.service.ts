@@ -30,7 +30,7 @@ import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { calendarDay } from './calendar-day';
 import type { LedgerEntry, LedgerEntryKind, LedgerStoryInfo } from './ledger-entry.schema';
-import { LedgerStore, type BalanceView, type FaultHook, type Outcome } from './ledger-store';
+import { CLAIM_MS, LedgerStore, type BalanceView, type FaultHook, type Outcome } from './ledger-store';
 
 /** What a paid action is for: shown in the points record once the hold is settled. */
 export interface SpendInfo {
@@ -40,8 +40,11 @@ export interface SpendInfo {
 }
 
 export interface HoldOptions {
-  /** The balance as read just before (`balance()`), instead of reading it again. */
-  balance?: BalanceView | null;
+  /**
+   * The balance as read just before (`balance()`), instead of reading it again; or that read still
+   * under way, which the hold's entry is then written alongside (one round trip less).
+   */
+  balance?: BalanceView | null | Promise<BalanceView | null>;
 }
 
 /** The source story of a clone, whose author earns the royalty. */
@@ -104,6 +107,7 @@ export class PowerService {
     assertAmount(max);
     const user = toUserId(userID);
     const id = LedgerStore.entryId(user, 'hold', key);
+    if (options.balance instanceof Promise) return this.holdAlongside(user, max, key, spend, options.balance);
     const view = options.balance ?? (await this.store.readBalance(user));
     if (!view) throw new AppException(ErrorCode.USER_NOT_FOUND);
     let outcome: Outcome;
@@ -120,6 +124,29 @@ export class PowerService {
     }
     if (outcome === 'voided') throw new AppException(ErrorCode.NOT_ENOUGH_POWER);
     return id.toHexString();
+  }
+
+  // A hold whose entry is inserted while the balance is still being read. The decision then uses that
+  // read only if it finished well within CLAIM_MS of the claim: a claim can be taken over only after
+  // CLAIM_MS, so the fence it read predates any takeover (the rule "balance first, claim second" of
+  // LedgerStore.decide, by time instead of by order). A balance too short voids the entry.
+  private async holdAlongside(user: string, max: number, key: string, spend: SpendInfo, balance: Promise<BalanceView | null>): Promise<string> {
+    const issuedAt = Date.now();
+    const entry = this.newEntry(user, 'hold', key, -max, spend.reason ?? PowerReason.STORY, story(spend), false);
+    const [view, { entry: stored, claim }] = await Promise.all([balance, this.store.insertClaimed(entry)]);
+    if (claim) this.store.fault('entry-created', stored);
+    const fresh = view && Date.now() - issuedAt < CLAIM_MS / 2 ? view : undefined;
+    const outcome = claim
+      ? await this.store.settleEntry(stored, claim, { minPoints: max, fresh, markLater: true })
+      : await this.store.settleEntry(stored, null, { minPoints: max });
+    if (outcome === 'voided') throw new AppException(view ? ErrorCode.NOT_ENOUGH_POWER : ErrorCode.USER_NOT_FOUND);
+    return stored._id.toHexString();
+  }
+
+  /** Names the story a hold is for, when it was taken before the story was read (what repair's settle shows). */
+  async nameHold(holdId: string, storyName: string): Promise<void> {
+    if (!Types.ObjectId.isValid(holdId)) return;
+    await this.store.entries.updateOne({ _id: new Types.ObjectId(holdId), kind: 'hold' }, { $set: { 'storyInfo.storyName': storyName } });
   }
 
   /** The id the hold taken with this key has (or will have). */
@@ -141,9 +168,11 @@ export class PowerService {
    * `takeoverBefore` (epoch ms): a settle its caller's process left half-done, claimed before then, is
    * finished at once (the caller knows that process is dead) instead of after the usual 30 s.
    */
-  async settle(holdId: string, actualCost: number, royalty?: RoyaltyRecipient, takeoverBefore?: number): Promise<SettleResult> {
+  async settle(holdId: string, actualCost: number, royalty?: RoyaltyRecipient, takeoverBefore?: number, storyName?: string): Promise<SettleResult> {
     if (!Number.isFinite(actualCost) || actualCost < 0) throw new RangeError(`a cost is >= 0, got ${actualCost}`);
-    const hold = await this.openHold(holdId);
+    const opened = await this.openHold(holdId);
+    // `storyName`: the caller knows the story's name when the hold was taken before it was read.
+    const hold = storyName === undefined ? opened : { ...opened, storyInfo: { storyID: opened.storyInfo?.storyID ?? null, storyName } };
     const max = -hold.points;
     // Never more than was held: the hold is the promise made to the user.
     const cost = Math.min(Math.floor(actualCost), max);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { Counter, STORY_NO_COUNTER } from './counter.schema';
+import { isDuplicateKey } from '../database/database-errors';
 
 /** Hands out the short sequential story numbers (`storyNo`) that clones show as `S{clonedFrom}`. */
 @Injectable()
@@ -14,7 +15,7 @@ export class StoryNumbersService {
       return await this.increment();
     } catch (error) {
       // Two first-ever upserts on real MongoDB: the unique index refuses one; the retry finds the document.
-      if ((error as { code?: number }).code !== 11000) throw error;
+      if (!isDuplicateKey(error)) throw error;
       return this.increment();
     }
   }

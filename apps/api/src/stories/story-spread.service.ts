@@ -6,6 +6,7 @@ import { StoryNumbersService } from './story-numbers.service';
 import { StoryPlayer } from './story-player.schema';
 import { textSnippets } from './story-text';
 import { Story, StoryDocument, StoryState } from './story.schema';
+import { isDuplicateKey } from '../database/database-errors';
 
 // How many sources back a clone keeps crediting; deeper chains credit only the nearest ones.
 export const MAX_LINEAGE = 32;
@@ -80,7 +81,7 @@ export class StorySpreadService {
         .exec();
       return result.lastErrorObject?.updatedExisting === false;
     } catch (error) {
-      if ((error as { code?: number }).code === 11000) return false;
+      if (isDuplicateKey(error)) return false;
       throw error;
     }
   }

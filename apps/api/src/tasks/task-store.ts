@@ -5,6 +5,7 @@ import { Model, Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import { StoryTasks } from './story-tasks.schema';
 import { openTargets, pickCurrent, withScores } from './task-rules';
+import { isDuplicateKey } from '../database/database-errors';
 
 type Changes = Partial<Pick<StoryTasks, 'groups' | 'nextTasksId' | 'current_tasks_id' | 'suggestions'>>;
 
@@ -28,7 +29,7 @@ export class TaskStore {
       try {
         await this.docs.create({ _id: storyId, userID });
       } catch (error) {
-        if ((error as { code?: number }).code !== 11000) throw error;
+        if (!isDuplicateKey(error)) throw error;
       }
     }
     throw new AppException(ErrorCode.DATABASE_UNAVAILABLE);

@@ -6,6 +6,7 @@ import { Clock } from '../verification/clock';
 import { PhoneReward } from './phone-reward.schema';
 import { REWARD_REASONS, RewardsPort } from './rewards.port';
 import { SerialWrites } from '../verification/serial-writes';
+import { isDuplicateKey } from '../database/database-errors';
 
 /**
  * The two phone rewards. First binding: 100000 to the user, once per user and once per phone number.
@@ -50,7 +51,7 @@ export class PhoneRewardsService {
     try {
       await this.serial.run(() => this.claims.updateOne({ key }, { $setOnInsert: { key, claimedBy: null } }, { upsert: true }).exec());
     } catch (error) {
-      if ((error as { code?: number }).code !== 11000) throw error;
+      if (!isDuplicateKey(error)) throw error;
     }
     const taken = await this.serial.run(() => this.claims
       .findOneAndUpdate({ key, claimedBy: null }, { $set: { claimedBy: userID, claimedAt: this.clock.now() } }, { new: true })

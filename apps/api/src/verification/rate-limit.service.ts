@@ -3,8 +3,9 @@ import { InjectModel } from '@nestjs/mongoose';
 import { ErrorCode } from '@taleloom/contracts';
 import { Model } from 'mongoose';
 import { AppException } from '../common/app-exception';
+import { isDuplicateKey } from '../database/database-errors';
 import { Clock } from './clock';
-import { RateLimitCounter } from './rate-limit.schema';
+import { counterId, RateLimitCounter } from './rate-limit.schema';
 import { SerialWrites } from './serial-writes';
 
 /** Fixed-window limits stored in MongoDB, so they hold across instances. */
@@ -34,17 +35,19 @@ export class RateLimitService {
   }
 }
 
-// One atomic $inc; on real MongoDB two first hits can race on the unique key, so a duplicate retries once.
+// One atomic $inc by _id (the native driver: this is on the way to a generation's first token); two
+// first hits can race to insert the same _id, so a duplicate retries once.
 async function upsertInc(model: Model<RateLimitCounter>, key: string, expiresAt: Date): Promise<number> {
   const run = () =>
-    model
-      .findOneAndUpdate({ key }, { $inc: { count: 1 }, $setOnInsert: { expiresAt } }, { upsert: true, new: true })
-      .lean()
-      .exec();
+    model.collection.findOneAndUpdate(
+      { _id: counterId(key) },
+      { $inc: { count: 1 }, $setOnInsert: { key, expiresAt } },
+      { upsert: true, returnDocument: 'after', projection: { count: 1 } },
+    );
   try {
-    return (await run())!.count;
+    return Number((await run())?.count);
   } catch (error) {
-    if ((error as { code?: number }).code !== 11000) throw error;
-    return (await run())!.count;
+    if (!isDuplicateKey(error)) throw error;
+    return Number((await run())?.count);
   }
 }

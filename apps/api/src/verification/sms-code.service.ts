@@ -17,6 +17,7 @@ import { RateLimitService } from './rate-limit.service';
 import { SmsCode } from './sms-code.schema';
 import { SmsSender } from './sms/sms-sender';
 import { SerialWrites } from './serial-writes';
+import { isDuplicateKey } from '../database/database-errors';
 
 const HOUR = 3600;
 
@@ -133,7 +134,7 @@ export class SmsCodeService {
     try {
       await this.serial.run(() => this.codes.updateOne({ phone }, { $setOnInsert: { phone, sentAtMs: null } }, { upsert: true }).exec());
     } catch (error) {
-      if ((error as { code?: number }).code !== 11000) throw error;
+      if (!isDuplicateKey(error)) throw error;
     }
   }
 
