@@ -1,6 +1,6 @@
 /**
- * `pnpm bench`: every benchmark the issues name, in one run, on the embedded defaults (the embedded
- * database in a process of its own, or MONGODB_URI) and a local OpenAI-compatible stub; then one table
+ * `pnpm bench`: every benchmark the issues name, in one run, on the embedded defaults (a fresh embedded
+ * database in a process of its own for each, or MONGODB_URI) and a local OpenAI-compatible stub; then one table
  * with medians, p99s and the ratio to the direct or baseline figure measured in the same run, also
  * written to bench-results/latest.json at the repository root. It never fails on a time (only on a
  * broken run or ledger drift).
@@ -62,29 +62,34 @@ async function main(): Promise<void> {
     ['play', play],
   ];
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
-  const database = await startDatabase();
+  const configured = process.env.MONGODB_URI;
   const started = Date.now();
   const failures: string[] = [];
-  try {
-    for (const [name, run] of suites) {
-      if (only && !only.includes(name)) continue;
-      console.log(`\n======== ${name} ========`);
-      // Every benchmark uses this database, each under a database name of its own.
+  let kind = 'MONGODB_URI';
+  for (const [name, run] of suites) {
+    if (only && !only.includes(name)) continue;
+    console.log(`\n======== ${name} ========`);
+    // Each benchmark gets a database of its own (a fresh embedded one, or a database name of its own
+    // on MONGODB_URI): the embedded stand-in is one process holding everything in memory, so data
+    // left by one benchmark would slow the next through its garbage collector.
+    process.env.MONGODB_URI = configured ?? '';
+    if (!configured) delete process.env.MONGODB_URI;
+    const database = await startDatabase();
+    try {
       const uri = new URL(database.uri);
       uri.pathname = `/bench_${name}`;
       process.env.MONGODB_URI = uri.toString();
-      try {
-        await run();
-      } catch (error) {
-        failures.push(name);
-        console.error(`${name} benchmark failed:`, error);
-      }
+      await run();
+    } catch (error) {
+      failures.push(name);
+      console.error(`${name} benchmark failed:`, error);
+    } finally {
+      kind = database.kind;
+      await database.stop();
     }
-  } finally {
-    await database.stop();
   }
   printTable();
-  writeJson(output, { database: database.kind, seconds: Math.round((Date.now() - started) / 1000), failures });
+  writeJson(output, { database: kind, seconds: Math.round((Date.now() - started) / 1000), failures });
   console.log(`\nWritten to ${output}`);
   // A benchmark that found drift in the ledger says so with the exit code.
   if (process.exitCode) failures.push('ledger drift');

@@ -15,6 +15,7 @@ import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { Agent, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -296,31 +297,74 @@ async function benchTtft(api: Api, stub: OpenAIStub) {
   }
 }
 
-async function streamMany(n: number, open: (i: number) => Promise<Response>, isChunk: (data: string) => string | null) {
+// The many-stream clients use node:http, not fetch: fetch's web streams cost the benchmark process
+// several times the CPU per event, and on a small machine the clients would then starve the API they
+// measure. Direct and via-API streams use the same client.
+// One connection per stream (a stream is one long request): a kept-alive socket reused after the
+// server's idle timeout would fail with "socket hang up".
+const streamAgent = new Agent({ keepAlive: false, maxSockets: Infinity });
+
+interface StreamRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** POSTs and calls `onData` with each SSE `data:` payload at its arrival time; answers the status and, on a refusal, the body. */
+function postSse(req: StreamRequest, onData: (data: string, at: number) => void): Promise<{ status: number; refusal?: string }> {
+  return new Promise((done, fail) => {
+    const r = httpRequest(req.url, { method: 'POST', agent: streamAgent, headers: { ...req.headers, 'Content-Length': Buffer.byteLength(req.body) } }, (res) => {
+      res.setEncoding('utf8');
+      let buffer = '';
+      res.on('data', (text: string) => {
+        const at = wallClock();
+        buffer += text;
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) !== -1) {
+          const line = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          if (line.startsWith('data: ')) onData(line.slice(6), at);
+        }
+      });
+      res.on('end', () => done(res.statusCode === 200 ? { status: 200 } : { status: res.statusCode ?? 0, refusal: buffer }));
+      res.on('error', fail);
+    });
+    r.on('error', fail);
+    r.end(req.body);
+  });
+}
+
+// The streams open within one chunk interval, spread evenly, as independent users' streams would be:
+// all are open at once, but their chunks do not arrive in lockstep (the stub's timers would otherwise
+// send every stream's chunk at the same instant, a burst no real load has).
+async function streamMany(n: number, open: (i: number) => StreamRequest, isChunk: (data: string) => string | null) {
   const latencies: number[] = [];
   let errors = 0;
   let completed = 0;
   await Promise.all(
     Array.from({ length: n }, async (_, i) => {
+      await new Promise((r) => setTimeout(r, (i / n) * CHUNK_DELAY_MS));
       try {
-        const res = await open(i);
-        if (!res.ok) {
-          errors++;
-          const body = await res.text();
-          if (errors === 1) console.log(`   first refusal: ${res.status} ${body.slice(0, 200)}`);
-          return;
-        }
         let sawEnd = false;
-        await readStream(res, (data, at) => {
+        const res = await postSse(open(i), (data, at) => {
           if (data.startsWith('{"type":"error"')) errors++;
           if (data.startsWith('{"type":"done"') || data === '[DONE]') sawEnd = true;
           const stamp = isChunk(data);
           if (stamp) latencies.push(at - Number(stamp));
         });
+        if (res.status !== 200) {
+          errors++;
+          if (errors === 1) console.log(`   first refusal: ${res.status} ${(res.refusal ?? '').slice(0, 200)}`);
+          return;
+        }
         if (sawEnd) completed++;
-        else errors++;
-      } catch {
+        else {
+          errors++;
+          if (errors === 1) console.log('   first failure: a stream ended without done');
+        }
+      } catch (error) {
         errors++;
+        if (errors === 1) console.log(`   first failure: ${error instanceof Error ? error.message : String(error)}`);
       }
     }),
   );
@@ -330,13 +374,17 @@ async function streamMany(n: number, open: (i: number) => Promise<Response>, isC
 async function benchConcurrency(api: Api, stub: OpenAIStub) {
   console.log(`\n2. Per-chunk latency with concurrent streams (${CHUNKS} chunks, ${CHUNK_DELAY_MS} ms apart; latency = arrival - send time at the stub)`);
   let memoryLine = '';
+  // A warm-up round, not timed: the first streams of a fresh process run while its hot paths compile.
+  const warm = await createStories(api, 100);
+  stub.set({ chunks: Array(CHUNKS).fill('x'), delayMs: CHUNK_DELAY_MS });
+  await streamMany(warm.length, (i) => ({ url: `${api.base}/api/llm/${warm[i]}`, headers: authJson(api), body: JSON.stringify({ role: 'Mara', content: 'Go', model_name: 'free' }) }), () => null);
   for (const n of STREAM_LEVELS) {
     const stories = await createStories(api, n);
     stub.set({ stamp: true, chunks: Array(CHUNKS).fill('x'), delayMs: CHUNK_DELAY_MS });
     const stampOf = (text: string) => /t=([\d.]+);/.exec(text)?.[1] ?? null;
     const direct = await streamMany(
       n,
-      () => fetch(`${stub.baseURL}/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ model: 'free', stream: true, messages: [{ role: 'user', content: 'Go' }] }) }),
+      () => ({ url: `${stub.baseURL}/chat/completions`, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ model: 'free', stream: true, messages: [{ role: 'user', content: 'Go' }] }) }),
       (data) => (data.includes('"content":"t=') ? stampOf(data) : null),
     );
     const rssBefore = rssOf(api.pid);
@@ -344,12 +392,14 @@ async function benchConcurrency(api: Api, stub: OpenAIStub) {
     const sampler = setInterval(() => {
       rssPeak = Math.max(rssPeak, rssOf(api.pid));
     }, 50);
+    const winStart = process.hrtime.bigint();
     const viaApi = await streamMany(
       n,
-      (i) => fetch(`${api.base}/api/llm/${stories[i]}`, { method: 'POST', headers: authJson(api), body: JSON.stringify({ role: 'Mara', content: 'Go', model_name: 'free' }) }),
+      (i) => ({ url: `${api.base}/api/llm/${stories[i]}`, headers: authJson(api), body: JSON.stringify({ role: 'Mara', content: 'Go', model_name: 'free' }) }),
       (data) => (data.startsWith('{"type":"delta"') ? stampOf(data) : null),
     );
     clearInterval(sampler);
+    if (process.env.BENCH_WINDOW) console.log(`WINDOW ${n} ${winStart / 1000n} ${process.hrtime.bigint() / 1000n}`);
     const added99 = pct(viaApi.latencies, 99) - pct(direct.latencies, 99);
     console.log(
       `   ${String(n).padStart(4)} streams  direct p50 ${ms(pct(direct.latencies, 50))} p99 ${ms(pct(direct.latencies, 99))} (${direct.errors} errors)` +

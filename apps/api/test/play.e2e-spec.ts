@@ -1,5 +1,6 @@
 import { countTokens } from 'gpt-tokenizer';
 import { ACCEPT_PART_MAX_LENGTH, ErrorCode, ModelStatus, STORY_TEXT_MAX_LENGTH, type AcceptTurnDto, type SendTurnDto } from '@taleloom/contracts';
+import { AppException } from '../src/common/app-exception';
 import { INSTANCE, INSTANCE_TAG } from '../src/common/instance';
 import { GenerationRunner } from '../src/play/generation-runner';
 import { TurnRepairService } from '../src/play/turn-repair.service';
@@ -188,6 +189,63 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
     expect((await sendTurn(base, alice.token, id, { content: 'Go' })).status).toBe(200);
   });
 
+  it('with a paid model named in the request, too little power is refused before the provider and leaves no hold', async () => {
+    const id = await createStory(t, alice);
+    await grant(alice, 50);
+    const res = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'stub' });
+    expect(res.status).toBe(402);
+    expect(res.body!.code).toBe(ErrorCode.NOT_ENOUGH_POWER);
+    expect(stub.requests).toBe(0);
+    await new Promise((r) => setTimeout(r, 100));
+    // The hold written alongside the balance read was voided: nothing moved.
+    expect(await balanceOf(t, alice.userID)).toBe(50);
+    expect(await entriesOf(t, alice.userID, { kind: 'hold', state: 'applied' })).toHaveLength(0);
+    expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data).toMatchObject({ state: 'idle', retryAfterMs: 0 });
+    expect((await verifyLedger(t.connection.db!)).drifts).toEqual([]);
+  });
+
+  it('a hold that fails after the provider request started (power spent meanwhile) aborts it: nothing relayed, charged or claimed', async () => {
+    const id = await createStory(t, alice);
+    await grant(alice, 1000);
+    const power = t.app.get(PowerService);
+    // The balance read said yes; the hold is refused, as when another send spent the power in between.
+    const hold = jest.spyOn(power, 'hold').mockImplementationOnce(async () => {
+      await new Promise((r) => setTimeout(r, 50));
+      throw new AppException(ErrorCode.NOT_ENOUGH_POWER);
+    });
+    stub.set({ completionTokens: 200, firstDelayMs: 10 });
+    const res = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'stub' });
+    hold.mockRestore();
+    expect(res.status).toBe(402);
+    expect(res.body!.code).toBe(ErrorCode.NOT_ENOUGH_POWER);
+    // The request had gone out while the hold was being decided; it was cut off unread.
+    expect(stub.requests).toBe(1);
+    await drain();
+    expect(await balanceOf(t, alice.userID)).toBe(1000);
+    expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data).toMatchObject({ state: 'idle', aiText: '', retryAfterMs: 0 });
+    expect((await storyDoc(t, id))!.main_text).not.toMatch(/Reply/);
+    // The next send goes through at once and is charged once.
+    const ok = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'stub' });
+    expect(ok.status).toBe(200);
+    await drain();
+    expect(await balanceOf(t, alice.userID)).toBe(900);
+    expect((await verifyLedger(t.connection.db!)).drifts).toEqual([]);
+  });
+
+  it('a story without a turn document (made before they were created with the story) streams on its first send; nobody else can create one', async () => {
+    const id = await createStory(t, alice);
+    const storyId = (await storyDoc(t, id))!._id;
+    await t.connection.db!.collection('play_turns').deleteOne({ _id: storyId });
+    // Another user's send is refused and leaves nothing behind.
+    const bob = await signUp(t, 'bob');
+    expect((await sendTurn(base, bob.token, id, { content: 'Go', model_name: 'free' })).status).toBe(404);
+    expect(await t.connection.db!.collection('play_turns').countDocuments({ _id: storyId })).toBe(0);
+    const res = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'free' });
+    expect(res.status).toBe(200);
+    expect(res.events.at(-1)!.type).toBe('done');
+    expect(await t.connection.db!.collection('play_turns').countDocuments({ _id: storyId, userID: alice.userID })).toBe(1);
+  });
+
   it('keeps the partial text of a stream that breaks off, charges nothing and says why in the request language', async () => {
     await grant(alice, 1000);
     const id = await createStory(t, alice);
@@ -230,10 +288,11 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
     const power = t.app.get(PowerService);
     const deadHold = await power.hold(alice.userID, 100, 'dead-generation', { storyID: id });
     expect(await balanceOf(t, alice.userID)).toBe(900);
-    await t.connection.db!.collection('play_turns').insertOne({
-      _id: (await storyDoc(t, id))!._id, userID: alice.userID, state: 'generating', generationId: 'dead', holdId: deadHold,
+    // A new story has its (idle) turn document already: the dead generation replaces it.
+    await t.connection.db!.collection('play_turns').replaceOne({ _id: (await storyDoc(t, id))!._id }, {
+      userID: alice.userID, state: 'generating', generationId: 'dead', holdId: deadHold,
       aiText: 'half', userText: '', lastSendAt: 1, heartbeatAt: 1, summarizedChars: 0,
-    } as never);
+    }, { upsert: true });
     expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data).toMatchObject({ state: 'failed', aiText: 'half', errorCode: ErrorCode.PROVIDER_ERROR });
     const res = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'free', regenerate: true });
     expect(res.status).toBe(200);
@@ -248,10 +307,10 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
     const gone = `${INSTANCE.host}|${process.pid}|an-earlier-start`;
     const deadTurn = async (fields: object) => {
       const id = await createStory(t, alice);
-      await t.connection.db!.collection('play_turns').insertOne({
-        _id: (await storyDoc(t, id))!._id, userID: alice.userID, state: 'generating', generationId: `g-${id}`, owner: gone,
+      await t.connection.db!.collection('play_turns').replaceOne({ _id: (await storyDoc(t, id))!._id }, {
+        userID: alice.userID, state: 'generating', generationId: `g-${id}`, owner: gone,
         userText: 'Go', lastSendAt: 1, heartbeatAt: Date.now(), summarizedChars: 0, ...fields,
-      } as never);
+      }, { upsert: true });
       return id;
     };
     const whole = await deadTurn({ holdId: await power.hold(alice.userID, 100, 'whole'), aiText: 'All of it.', finalCost: 60 });

@@ -159,17 +159,16 @@ export class GenerationRunner implements OnApplicationShutdown {
         .catch(() => undefined);
     };
     const abort = new AbortController();
-    const chunks = this.models.provider
-      .stream({
-        model,
-        apiKey: job.apiKey,
-        custom: job.custom,
-        messages: prompt.messages,
-        maxTokens: model.maxOutput,
-        idleTimeoutMs: this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000,
-        signal: abort.signal,
-      })
-      [Symbol.asyncIterator]();
+    const stream = this.models.provider.stream({
+      model,
+      apiKey: job.apiKey,
+      custom: job.custom,
+      messages: prompt.messages,
+      maxTokens: model.maxOutput,
+      idleTimeoutMs: this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000,
+      signal: abort.signal,
+    });
+    const chunks = stream[Symbol.asyncIterator]();
     // The request starts now; the turn's other fields are written once it is on its way.
     let next = chunks.next();
     if (job.turnFields) {
@@ -209,15 +208,25 @@ export class GenerationRunner implements OnApplicationShutdown {
     this.models.tracker.recordSuccess(job.statusKey, (firstTokenAt || Date.now()) - startedAt);
     if (!completionTokens && aiText) completionTokens = sharedTokenCounter.count(aiText);
     const cost = generationCost(model, completionTokens, aiText);
+    const stored = { userText, aiText, reasoning, promptTokens, completionTokens, finalCost: cost };
+    if (!job.holdId) {
+      // No power moves: the text and the end of the turn are one write.
+      await this.persist(`storing generation ${g.id}`, () =>
+        this.turns
+          .updateOne(turnFilter, { $set: { ...stored, state: 'done', cost: 0, finishedAt: Date.now(), heartbeatAt: Date.now() } })
+          .exec(),
+      );
+      g.emit({ type: 'usage', promptTokens, completionTokens, cost: 0 });
+      g.emit({ type: 'done', turnId: g.id });
+      return;
+    }
     // The whole text is stored before any power moves: if this process dies from here on, repair
     // settles `finalCost` and the turn shows the whole text; it never charges for text it lost.
     await this.persist(`storing generation ${g.id}`, () =>
-      this.turns
-        .updateOne(turnFilter, { $set: { userText, aiText, reasoning, promptTokens, completionTokens, finalCost: cost, heartbeatAt: Date.now() } })
-        .exec(),
+      this.turns.updateOne(turnFilter, { $set: { ...stored, heartbeatAt: Date.now() } }).exec(),
     );
     let charged = 0;
-    if (job.holdId) {
+    {
       const holdId = job.holdId;
       try {
         const royalty = await this.persist(`reading the royalty of ${g.id}`, () => this.stories.royaltyRecipient(job.story));

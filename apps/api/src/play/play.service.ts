@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
   ErrorCode,
@@ -35,7 +35,7 @@ import { TurnRepairService } from './turn-repair.service';
  * generation at a time, one send per second) is a conditional update of the story's turn document.
  */
 @Injectable()
-export class PlayService {
+export class PlayService implements OnModuleInit {
   constructor(
     @InjectModel(PlayTurn.name) private readonly turns: Model<PlayTurn>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -48,6 +48,20 @@ export class PlayService {
     private readonly pictures: PicturesService,
     private readonly chooser: ModelChooser,
   ) {}
+
+  /**
+   * Every new story gets its turn document at once, so its first send is the same single update as
+   * every later one (the claim's upsert still creates one for a story made before this existed).
+   */
+  onModuleInit(): void {
+    this.storiesService.onCreated(async ({ id, userID }) => {
+      try {
+        await this.turns.create({ _id: toObjectId(id), userID });
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+    });
+  }
 
   private get staleMs(): number {
     return this.repair.staleMs;

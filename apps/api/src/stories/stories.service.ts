@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
   CUSTOM_MODEL_TYPE,
@@ -30,9 +30,15 @@ import { LIST_PROJECTION, Story } from './story.schema';
 
 const SORT = { pinToTop: -1, time: -1, _id: -1 } as const;
 
+/** What another feature does when a story is created (play: the story's turn document). */
+export type StoryCreatedHook = (story: { id: string; userID: string }) => Promise<void>;
+
 /** Stories and the square: create, read, change, list, publish, clone. */
 @Injectable()
 export class StoriesService {
+  private readonly logger = new Logger('StoriesService');
+  private readonly createdHooks: StoryCreatedHook[] = [];
+
   constructor(
     @InjectModel(Story.name) private readonly stories: Model<Story>,
     @InjectModel(StoryArchive.name) private readonly archives: Model<StoryArchive>,
@@ -61,7 +67,21 @@ export class StoriesService {
       userID: user.userID,
       time: new Date(),
     });
-    return { id: story._id.toHexString() };
+    return this.created(story._id.toHexString(), user.userID);
+  }
+
+  /** Registers work to do for every new story (original or clone); a failing hook is logged, not fatal. */
+  onCreated(hook: StoryCreatedHook): void {
+    this.createdHooks.push(hook);
+  }
+
+  private async created(id: string, userID: string): Promise<StoryIdData> {
+    await Promise.all(
+      this.createdHooks.map((hook) =>
+        hook({ id, userID }).catch((error: unknown) => this.logger.warn(`preparing story ${id}: ${error instanceof Error ? error.message : String(error)}`)),
+      ),
+    );
+    return { id };
   }
 
   /** The play record: the owner's own, or the public version of someone else's (read-only). */
@@ -160,14 +180,14 @@ export class StoriesService {
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     const snapshot = await this.publicSnapshot(story._id);
     const clone = await this.spread.clone(story, pickState(snapshot.state), user);
-    return { id: clone._id.toHexString() };
+    return this.created(clone._id.toHexString(), user.userID);
   }
 
   /** Clones the caller's own story as it is now (e.g. before playing on from a restore point). */
   async cloneOwn(user: AuthUser, id: string): Promise<StoryIdData> {
     const story = await this.ownStory(user, id);
     const clone = await this.spread.clone(story, pickState(story), user);
-    return { id: clone._id.toHexString() };
+    return this.created(clone._id.toHexString(), user.userID);
   }
 
   /** Publishes (or updates the public version): snapshot into archive slot -1, then mark public. */
