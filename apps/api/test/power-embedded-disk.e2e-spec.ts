@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Types, type Connection } from 'mongoose';
 import type { DatabaseHandle } from '../src/database/embedded-database';
-import { LedgerStore } from '../src/power/ledger-store';
 import { PowerService } from '../src/power/power.service';
 import { verifyLedger } from '../src/power/verify-ledger';
 import { createDiskApp, startDiskStandIn } from './support/start-disk-stand-in';
@@ -38,11 +37,6 @@ describe('the power ledger on the embedded stand-in with data on disk', () => {
     return _id.toHexString();
   };
   const balance = async (id: string) => (await db!.collection('users').findOne({ _id: new Types.ObjectId(id) }))!.points;
-
-  it('needs no serializing of ledger writes there', () => {
-    expect(database.writesNotAtomic).toBeFalsy();
-    expect(app.get(LedgerStore).serializeWrites).toBe(false);
-  });
 
   it('grants once per key and never lets concurrent holds overdraw', async () => {
     const user = await newUser('disk');

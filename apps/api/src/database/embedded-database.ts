@@ -8,13 +8,6 @@ import { attachJournal, type Ejson, type JournalHandle, type MemoryStorage } fro
 export interface DatabaseHandle {
   uri: string;
   kind: DatabaseKind;
-  /**
-   * True for a database that applies concurrent writes to one document without atomicity (lost
-   * updates, duplicate _ids): code that needs atomic writes then serializes them itself. None of the
-   * bootstrap's databases is such any more (the stand-in keeps data on disk through a journal of its
-   * atomic in-memory engine), so nothing sets it now: it goes with the serializing code it switches.
-   */
-  writesNotAtomic?: boolean;
   stop(): Promise<void>;
 }
 

@@ -1,11 +1,9 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { ErrorCode } from '@taleloom/contracts';
 import { createHash, randomUUID } from 'node:crypto';
 import { Model, Types, type mongo } from 'mongoose';
 import { AppException } from '../common/app-exception';
-import { DATABASE_HANDLE } from '../database/database.module';
-import type { DatabaseHandle } from '../database/embedded-database';
 import { User } from '../users/user.schema';
 import { LedgerEntry, type LedgerEntryState } from './ledger-entry.schema';
 import { isDuplicateKey } from '../database/database-errors';
@@ -69,30 +67,12 @@ export class LedgerStore {
   faults?: FaultHook;
   readonly entries: mongo.Collection<LedgerEntry>;
   readonly users: mongo.Collection<User>;
-  /**
-   * On a database whose writes are not atomic (the embedded stand-in on disk, single-process by nature:
-   * it loses concurrent updates and a read during a write may miss documents), every ledger read and
-   * write goes through one in-process queue.
-   */
-  readonly serializeWrites: boolean;
-  private queue: Promise<unknown> = Promise.resolve();
-
   constructor(
     @InjectModel(LedgerEntry.name) entryModel: Model<LedgerEntry>,
     @InjectModel(User.name) userModel: Model<User>,
-    @Optional() @Inject(DATABASE_HANDLE) database?: DatabaseHandle,
   ) {
     this.entries = entryModel.collection as unknown as mongo.Collection<LedgerEntry>;
     this.users = userModel.collection as unknown as mongo.Collection<User>;
-    this.serializeWrites = database?.writesNotAtomic === true;
-  }
-
-  // Runs one database operation, after the previous ones when operations must be serialized.
-  private op<T>(run: () => Promise<T>): Promise<T> {
-    if (!this.serializeWrites) return run();
-    const next = this.queue.then(run, run);
-    this.queue = next.catch(() => undefined);
-    return next;
   }
 
   /** The entry id of a movement: the same (user, namespace, key) always gives the same id. */
@@ -106,11 +86,11 @@ export class LedgerStore {
   }
 
   readBalance(userID: string): Promise<BalanceView | null> {
-    return this.op(() => this.users.findOne({ _id: oid(userID) }, { projection: BALANCE_PROJECTION })) as Promise<BalanceView | null>;
+    return this.users.findOne({ _id: oid(userID) }, { projection: BALANCE_PROJECTION }) as Promise<BalanceView | null>;
   }
 
   find(id: Types.ObjectId): Promise<LedgerEntry | null> {
-    return this.op(() => this.entries.findOne({ _id: id }));
+    return this.entries.findOne({ _id: id });
   }
 
   /**
@@ -121,13 +101,7 @@ export class LedgerStore {
     const claim = randomUUID();
     const claimed = { ...entry, claim, claimedAt: Date.now() };
     try {
-      await this.op(async () => {
-        // The stand-in on disk accepts a duplicate _id: look first (inside the same queued step).
-        if (this.serializeWrites && (await this.entries.findOne({ _id: entry._id }, { projection: { _id: 1 } }))) {
-          throw Object.assign(new Error('duplicate key'), { code: 11000 });
-        }
-        return this.entries.insertOne(claimed);
-      });
+      await this.entries.insertOne(claimed);
       return { entry: claimed, claim };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
@@ -168,16 +142,12 @@ export class LedgerStore {
   // that claimant prepared can no longer match.
   private async takeOver(entry: LedgerEntry, before: number): Promise<string | null> {
     const claim = randomUUID();
-    const taken = await this.op(() =>
-      this.entries.updateOne(
+    const taken = await this.entries.updateOne(
         { _id: entry._id, state: 'pending', claim: entry.claim, claimedAt: { $lte: before } },
         { $set: { claim, claimedAt: Date.now() } },
-      ),
-    );
+      );
     if (taken.modifiedCount !== 1) return null;
-    await this.op(() =>
-      this.users.updateOne({ _id: oid(entry.userID) }, { $inc: { powerFence: 1 } } as never),
-    );
+    await this.users.updateOne({ _id: oid(entry.userID) }, { $inc: { powerFence: 1 } } as never);
     return claim;
   }
 
@@ -198,7 +168,7 @@ export class LedgerStore {
       if (!view) {
         // Balance first, claim second: a takeover after this read bumps the fence we read.
         view = await this.readBalance(entry.userID);
-        const stored = await this.op(() => this.entries.findOne({ _id: entry._id }, { projection: { state: 1, claim: 1 } }));
+        const stored = await this.entries.findOne({ _id: entry._id }, { projection: { state: 1, claim: 1 } });
         if (!stored) throw new Error(`ledger entry ${id} vanished`);
         if (stored.state !== 'pending') return stored.state;
         if (stored.claim !== claim) return this.settleEntry(entry, null, options);
@@ -218,7 +188,7 @@ export class LedgerStore {
       const update = voiding
         ? { $push: { powerVoided: id } }
         : { $inc: { points: entry.points }, $push: { powerApplied: id } };
-      const result = await this.op(() => this.users.updateOne(filter, update as never));
+      const result = await this.users.updateOne(filter, update as never);
       if (result.modifiedCount === 1) {
         this.fault('user-updated', entry);
         const outcome: Outcome = voiding ? 'voided' : 'applied';
@@ -235,23 +205,19 @@ export class LedgerStore {
   // Records the decision on the entry, then drops its id from the balance document: once marked, no
   // claimant can decide it again (a stale one is fenced out), so the id is no longer needed there.
   private async mark(entry: LedgerEntry, claim: string, state: Outcome): Promise<Outcome> {
-    const marked = await this.op(() =>
-      this.entries.updateOne({ _id: entry._id, state: 'pending', claim }, { $set: { state, resolvedAt: new Date() } }),
-    );
+    const marked = await this.entries.updateOne({ _id: entry._id, state: 'pending', claim }, { $set: { state, resolvedAt: new Date() } });
     if (marked.modifiedCount !== 1) return state;
     this.fault('entry-marked', entry);
     const id = entry._id.toHexString();
-    await this.op(() =>
-      this.users.updateOne({ _id: oid(entry.userID) }, {
+    await this.users.updateOne({ _id: oid(entry.userID) }, {
         $pull: state === 'applied' ? { powerApplied: id } : { powerVoided: id },
-      } as never),
-    );
+      } as never);
     return state;
   }
 
   /** Marks the hold a settle or release closed (a hint for repair, not money). */
   async closeHold(close: LedgerEntry): Promise<void> {
-    await this.op(() => this.entries.updateOne({ _id: oid(close.holdID!) }, { $set: { closed: true } }));
+    await this.entries.updateOne({ _id: oid(close.holdID!) }, { $set: { closed: true } });
   }
 
   /** Drops ids of marked entries a crash left on a balance document (repair). */
@@ -259,13 +225,9 @@ export class LedgerStore {
     const view = await this.readBalance(userID);
     const ids = [...(view?.powerApplied ?? []), ...(view?.powerVoided ?? [])];
     if (ids.length === 0) return;
-    const done = await this.op(() =>
-      this.entries.find({ _id: { $in: ids.map(oid) }, state: { $ne: 'pending' } }, { projection: { _id: 1 } }).toArray(),
-    );
+    const done = await this.entries.find({ _id: { $in: ids.map(oid) }, state: { $ne: 'pending' } }, { projection: { _id: 1 } }).toArray();
     if (done.length === 0) return;
     const doneIds = done.map((d) => d._id.toHexString());
-    await this.op(() =>
-      this.users.updateOne({ _id: oid(userID) }, { $pullAll: { powerApplied: doneIds, powerVoided: doneIds } } as never),
-    );
+    await this.users.updateOne({ _id: oid(userID) }, { $pullAll: { powerApplied: doneIds, powerVoided: doneIds } } as never);
   }
 }

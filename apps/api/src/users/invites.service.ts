@@ -5,7 +5,6 @@ import { randomInt } from 'node:crypto';
 import { Model, Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import { User } from './user.schema';
-import { SerialWrites } from '../verification/serial-writes';
 
 // No look-alikes (0/o, 1/l/i): the code is read off screens and typed by hand.
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -16,7 +15,6 @@ const LENGTH = 8;
 export class InvitesService {
   constructor(
     @InjectModel(User.name) private readonly users: Model<User>,
-    private readonly serial: SerialWrites,
   ) {}
 
   /** The inviter of a non-empty code; INVITE_CODE_INVALID when nobody has it. Empty: null. */
@@ -40,9 +38,7 @@ export class InvitesService {
       const candidate = Array.from({ length: LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
       // The unique index protects production; the pre-check keeps the stand-in honest too.
       if (await this.users.exists({ inviteCode: candidate })) continue;
-      await this.serial.run(() =>
-        this.users.updateOne({ _id, inviteCode: null }, { $set: { inviteCode: candidate } }).exec(),
-      );
+      await this.users.updateOne({ _id, inviteCode: null }, { $set: { inviteCode: candidate } }).exec();
     }
     throw new AppException(ErrorCode.INTERNAL_ERROR);
   }

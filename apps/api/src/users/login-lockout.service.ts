@@ -6,7 +6,6 @@ import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Clock } from '../verification/clock';
 import { LoginFailure } from './login-failure.schema';
-import { SerialWrites } from '../verification/serial-writes';
 
 /**
  * Locks a user name for LOGIN_LOCK_MINUTES after LOGIN_MAX_FAILURES wrong passwords in a row (failures
@@ -18,12 +17,11 @@ export class LoginLockoutService {
     @InjectModel(LoginFailure.name) private readonly failures: Model<LoginFailure>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
-    private readonly serial: SerialWrites,
   ) {}
 
   async assertNotLocked(key: string): Promise<void> {
     const now = this.clock.now().getTime();
-    const doc = await this.serial.run(() => this.failures.findOne({ key, lockedUntilMs: { $gt: now } }, { lockedUntilMs: 1 }).lean().exec());
+    const doc = await this.failures.findOne({ key, lockedUntilMs: { $gt: now } }, { lockedUntilMs: 1 }).lean().exec();
     if (doc?.lockedUntilMs) throw this.locked(doc.lockedUntilMs, now);
   }
 
@@ -32,25 +30,25 @@ export class LoginLockoutService {
     const { LOGIN_MAX_FAILURES: max, LOGIN_LOCK_MINUTES: minutes } = this.config.env;
     const now = this.clock.now().getTime();
     const span = minutes * 60_000;
-    await this.serial.run(() => this.failures.updateOne({ key, lastFailureAtMs: { $lt: now - span } }, { $set: { failures: 0 } }).exec());
-    const doc = await this.serial.run(() => this.failures
+    await this.failures.updateOne({ key, lastFailureAtMs: { $lt: now - span } }, { $set: { failures: 0 } }).exec();
+    const doc = await this.failures
       .findOneAndUpdate(
         { key },
         { $inc: { failures: 1 }, $set: { lastFailureAtMs: now } },
         { upsert: true, new: true },
       )
       .lean()
-      .exec());
+      .exec();
     if (doc && doc.failures >= max) {
       const lockedUntilMs = now + span;
-      await this.serial.run(() => this.failures.updateOne({ key }, { $set: { lockedUntilMs, failures: 0 } }).exec());
+      await this.failures.updateOne({ key }, { $set: { lockedUntilMs, failures: 0 } }).exec();
       throw this.locked(lockedUntilMs, now);
     }
     throw new AppException(ErrorCode.WRONG_PASSWORD);
   }
 
   async recordSuccess(key: string): Promise<void> {
-    await this.serial.run(() => this.failures.updateOne({ key, failures: { $gt: 0 } }, { $set: { failures: 0 } }).exec());
+    await this.failures.updateOne({ key, failures: { $gt: 0 } }, { $set: { failures: 0 } }).exec();
   }
 
   private locked(untilMs: number, now: number): AppException {

@@ -5,7 +5,6 @@ import { Model, Types } from 'mongoose';
 import { Clock } from '../verification/clock';
 import { PhoneReward } from './phone-reward.schema';
 import { REWARD_REASONS, RewardsPort } from './rewards.port';
-import { SerialWrites } from '../verification/serial-writes';
 import { isDuplicateKey } from '../database/database-errors';
 
 /**
@@ -23,7 +22,6 @@ export class PhoneRewardsService {
     @InjectModel(PhoneReward.name) private readonly claims: Model<PhoneReward>,
     private readonly rewards: RewardsPort,
     private readonly clock: Clock,
-    private readonly serial: SerialWrites,
   ) {}
 
   /** Called after a phone became verified on `userID`. */
@@ -49,16 +47,16 @@ export class PhoneRewardsService {
   /** True when `userID` owns the claim `key` (it just took it, or took it before). */
   async claim(key: string, userID: Types.ObjectId): Promise<boolean> {
     try {
-      await this.serial.run(() => this.claims.updateOne({ key }, { $setOnInsert: { key, claimedBy: null } }, { upsert: true }).exec());
+      await this.claims.updateOne({ key }, { $setOnInsert: { key, claimedBy: null } }, { upsert: true }).exec();
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
-    const taken = await this.serial.run(() => this.claims
+    const taken = await this.claims
       .findOneAndUpdate({ key, claimedBy: null }, { $set: { claimedBy: userID, claimedAt: this.clock.now() } }, { new: true })
       .lean()
-      .exec());
+      .exec();
     if (taken) return true;
-    const current = await this.serial.run(() => this.claims.findOne({ key }, { claimedBy: 1 }).lean().exec());
+    const current = await this.claims.findOne({ key }, { claimedBy: 1 }).lean().exec();
     // Compared as text: the offline stand-in's file storage hands ObjectIds back as strings.
     return current?.claimedBy != null && String(current.claimedBy) === userID.toHexString();
   }

@@ -6,7 +6,6 @@ import { AppException } from '../common/app-exception';
 import { isDuplicateKey } from '../database/database-errors';
 import { Clock } from './clock';
 import { counterId, RateLimitCounter } from './rate-limit.schema';
-import { SerialWrites } from './serial-writes';
 
 /** Fixed-window limits stored in MongoDB, so they hold across instances. */
 @Injectable()
@@ -14,7 +13,6 @@ export class RateLimitService {
   constructor(
     @InjectModel(RateLimitCounter.name) private readonly counters: Model<RateLimitCounter>,
     private readonly clock: Clock,
-    private readonly serial: SerialWrites,
   ) {}
 
   /**
@@ -27,7 +25,7 @@ export class RateLimitService {
     const index = Math.floor(now / windowMs);
     const key = `${name}:${index}`;
     const expiresAt = new Date((index + 1) * windowMs);
-    const counter = await this.serial.run(() => upsertInc(this.counters, key, expiresAt));
+    const counter = await upsertInc(this.counters, key, expiresAt);
     if (counter > limit) {
       const seconds = Math.max(1, Math.ceil((expiresAt.getTime() - now) / 1000));
       throw new AppException(code, undefined, { seconds, retryAfterSeconds: seconds });

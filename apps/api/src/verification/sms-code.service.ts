@@ -16,7 +16,6 @@ import { Clock } from './clock';
 import { RateLimitService } from './rate-limit.service';
 import { SmsCode } from './sms-code.schema';
 import { SmsSender } from './sms/sms-sender';
-import { SerialWrites } from './serial-writes';
 import { isDuplicateKey } from '../database/database-errors';
 
 const HOUR = 3600;
@@ -33,7 +32,6 @@ export class SmsCodeService {
     private readonly sender: SmsSender,
     private readonly limits: RateLimitService,
     private readonly clock: Clock,
-    private readonly serial: SerialWrites,
   ) {}
 
   /** Sends a fresh code to `phone` (E.164) after the resend, per-phone and per-IP checks. */
@@ -44,7 +42,7 @@ export class SmsCodeService {
     await this.ensureDocument(phone);
     const cutoff = now - env.SMS_RESEND_SECONDS * 1000;
     // Claim the send slot: matches only when no code went out within the interval.
-    const claimed = await this.serial.run(() => this.codes
+    const claimed = await this.codes
       .findOneAndUpdate(
         { phone, $or: [{ sentAtMs: null }, { sentAtMs: { $lte: cutoff } }] },
         {
@@ -59,9 +57,9 @@ export class SmsCodeService {
         { new: true },
       )
       .lean()
-      .exec());
+      .exec();
     if (!claimed) {
-      const current = await this.serial.run(() => this.codes.findOne({ phone }, { sentAtMs: 1 }).lean().exec());
+      const current = await this.codes.findOne({ phone }, { sentAtMs: 1 }).lean().exec();
       const wait = current?.sentAtMs
         ? Math.max(1, Math.ceil((current.sentAtMs + env.SMS_RESEND_SECONDS * 1000 - now) / 1000))
         : env.SMS_RESEND_SECONDS;
@@ -94,7 +92,7 @@ export class SmsCodeService {
    */
   async consume(phone: string, types: readonly SmsType[], code: string): Promise<void> {
     const now = this.clock.now().getTime();
-    const used = await this.serial.run(() => this.codes
+    const used = await this.codes
       .findOneAndUpdate(
         {
           phone,
@@ -106,18 +104,18 @@ export class SmsCodeService {
         { $set: { codeHash: null } },
       )
       .lean()
-      .exec());
+      .exec();
     if (used) return;
-    const current = await this.serial.run(() => this.codes.findOne({ phone }).lean().exec());
+    const current = await this.codes.findOne({ phone }).lean().exec();
     if (!current?.codeHash || !current.type || !types.includes(current.type)) {
       throw new AppException(ErrorCode.SMS_CODE_WRONG);
     }
     if (current.wrongTries >= SMS_CODE_MAX_WRONG_TRIES) throw new AppException(ErrorCode.SMS_CODE_TOO_MANY_TRIES);
     if (!current.expiresAtMs || current.expiresAtMs <= now) throw new AppException(ErrorCode.SMS_CODE_EXPIRED);
-    const counted = await this.serial.run(() => this.codes
+    const counted = await this.codes
       .findOneAndUpdate({ phone, codeHash: current.codeHash }, { $inc: { wrongTries: 1 } }, { new: true })
       .lean()
-      .exec());
+      .exec();
     if (counted && counted.wrongTries >= SMS_CODE_MAX_WRONG_TRIES) {
       throw new AppException(ErrorCode.SMS_CODE_TOO_MANY_TRIES);
     }
@@ -126,13 +124,13 @@ export class SmsCodeService {
 
   // A send that did not go out frees the slot again, so the user can retry at once.
   private async release(phone: string, codeHash: string): Promise<void> {
-    await this.serial.run(() => this.codes.updateOne({ phone, codeHash }, { $set: { codeHash: null, sentAtMs: null } }).exec());
+    await this.codes.updateOne({ phone, codeHash }, { $set: { codeHash: null, sentAtMs: null } }).exec();
   }
 
   // The phone's document exists before any conditional update (an upsert on a condition could duplicate it).
   private async ensureDocument(phone: string): Promise<void> {
     try {
-      await this.serial.run(() => this.codes.updateOne({ phone }, { $setOnInsert: { phone, sentAtMs: null } }, { upsert: true }).exec());
+      await this.codes.updateOne({ phone }, { $setOnInsert: { phone, sentAtMs: null } }, { upsert: true }).exec();
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }

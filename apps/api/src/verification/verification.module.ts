@@ -9,7 +9,6 @@ import { TurnstileCaptchaProvider } from './captcha/turnstile-captcha.provider';
 import { Clock } from './clock';
 import { RateLimitCounter, RateLimitCounterSchema } from './rate-limit.schema';
 import { RateLimitService } from './rate-limit.service';
-import { SerialWrites } from './serial-writes';
 import { SmsCode, SmsCodeSchema } from './sms-code.schema';
 import { SmsCodeService } from './sms-code.service';
 import { LogSmsSender } from './sms/log-sms.sender';
@@ -51,7 +50,7 @@ const captchaProvider: Provider = {
     ]),
   ],
   controllers: [VerificationController],
-  providers: [Clock, SerialWrites, RateLimitService, SmsCodeService, ImageCaptchaProvider, captchaProvider, CaptchaService, smsSender],
-  exports: [Clock, SerialWrites, RateLimitService, SmsCodeService, CaptchaService, SmsSender],
+  providers: [Clock, RateLimitService, SmsCodeService, ImageCaptchaProvider, captchaProvider, CaptchaService, smsSender],
+  exports: [Clock, RateLimitService, SmsCodeService, CaptchaService, SmsSender],
 })
 export class VerificationModule {}

@@ -7,7 +7,6 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { Clock } from '../clock';
 import { CaptchaProvider } from './captcha-provider';
 import { CaptchaRecord } from './captcha.schema';
-import { SerialWrites } from '../serial-writes';
 
 // The package's main export also draws a given text (untyped in its .d.ts).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -27,7 +26,6 @@ export class ImageCaptchaProvider extends CaptchaProvider {
     @InjectModel(CaptchaRecord.name) private readonly records: Model<CaptchaRecord>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
-    private readonly serial: SerialWrites,
   ) {
     super();
   }
@@ -54,12 +52,10 @@ export class ImageCaptchaProvider extends CaptchaProvider {
   async verify(answer: string, id: string | undefined): Promise<boolean> {
     if (!id || !Types.ObjectId.isValid(id)) return false;
     // One try per image: the record goes whether the answer is right or not.
-    const record = await this.serial.run(() =>
-      this.records
+    const record = await this.records
         .findOneAndDelete({ _id: new Types.ObjectId(id), expiresAtMs: { $gt: this.clock.now().getTime() } })
         .lean()
-        .exec(),
-    );
+        .exec();
     return Boolean(record && record.answerHash === this.hash(answer));
   }
 
