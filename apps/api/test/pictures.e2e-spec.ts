@@ -15,7 +15,7 @@ import { PowerService } from '../src/power/power.service';
 import { unzip } from './file-factories';
 import { balanceOf, entriesOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
-import { sendTurn, unthrottle } from './support/play-helpers';
+import { sendTurn, textOf, unthrottle } from './support/play-helpers';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -61,6 +61,8 @@ describe('pictures: AI illustrations of stories (/api/llm/{id}/pictures, /api/im
       IMAGES_MODEL: 'stub-image-1',
       IMAGES_POINTS: String(PRICE),
       IMAGES_SIZE_MAP: JSON.stringify({ '1024*1024': '1024x1024', '512*1024': '512x1024' }),
+      // The operator allows the loopback address the stub listens on (a custom model test below).
+      CUSTOM_MODEL_ALLOWED_NETWORKS: '127.0.0.1/32',
     });
     await t.app.listen(0, '127.0.0.1');
     base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
@@ -117,6 +119,60 @@ describe('pictures: AI illustrations of stories (/api/llm/{id}/pictures, /api/im
     expect([png.width, png.height]).toEqual([512, 512]);
     const again = await image(alice, ready.id).set('If-None-Match', `"${ready.id}"`);
     expect(again.status).toBe(304);
+  });
+
+  it('illustrates the passage a new send accepts first (the reply left unaccepted before it)', async () => {
+    const id = await newStory(alice);
+    await unthrottle(t, id);
+    const first = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'I wave at the ferry.', model_name: 'free' });
+    const reply = textOf(first.events);
+    expect(await list(alice, id)).toEqual([]);
+    // No accept: the next send takes the first reply into the story, and that passage gets its picture.
+    await unthrottle(t, id);
+    const second = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'I board the ferry.', model_name: 'free' });
+    expect(second.events.at(-1)).toMatchObject({ type: 'done' });
+    // The picture is asked for beside the send, not before it: wait (2 s at most) until it is recorded.
+    for (let i = 0; i < 40 && (await list(alice, id)).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await drain();
+    const [picture] = await list(alice, id);
+    const story = (await as(t, alice).get(`/api/llm?id=${id}`)).body.data;
+    expect(story.main_text.slice(picture.from, picture.to)).toBe(`Mara: I wave at the ferry.\n${reply.trim()}`);
+    expect(picture).toMatchObject({ status: 'ready', cost: PRICE });
+    const promptRequest = stub.bodies.find((b) => JSON.stringify(b.messages).includes('<passage>'))!;
+    expect(promptRequest.messages.at(-1)!.content).toContain('Mara: I wave at the ferry.');
+    expect(promptRequest.messages.at(-1)!.content).not.toContain('I board the ferry.');
+    expect(stub.imageRequests).toBe(1);
+    expect(await balanceOf(t, alice.userID)).toBe(1000 - PRICE);
+  });
+
+  it("writes the prompt and character sheet on the story's custom model with the user's key; the picture still costs IMAGES_POINTS", async () => {
+    const id = await newStory(alice, { settings_camera_consistency_switch: true });
+    const added = await as(t, alice).post('/api/custom-models', { model_name: 'Mine', base_url: stub.baseURL, api_key: 'sk-own-key-123', model_type: 'compatible_openai' });
+    expect(added.status).toBe(201);
+    expect((await as(t, alice).patch(`/api/llm?id=${id}`, { model_type: 'compatible_openai', model_name: 'Mine' })).status).toBe(200);
+    stub.reset();
+    const text = (await as(t, alice).get(`/api/llm?id=${id}`)).body.data.main_text as string;
+    expect((await as(t, alice).post(`/api/llm/${id}/pictures`, { from: 0, to: text.indexOf('\n') } satisfies RequestPictureDto)).status).toBe(202);
+    await drain();
+    expect(await list(alice, id)).toMatchObject([{ status: 'ready', cost: PRICE }]);
+    // Both requests (the sheet, then the prompt) went to the custom model with the user's own key.
+    expect(stub.bodies.map((b) => JSON.stringify(b.messages).includes('<sheet-request>'))).toEqual([true, false]);
+    expect(stub.bodies.map((b) => b.model)).toEqual(['Mine', 'Mine']);
+    expect(stub.keys).toEqual(['sk-own-key-123', 'sk-own-key-123']);
+    expect(stub.imageRequests).toBe(1);
+    // Only the picture is charged: one hold and one settle of IMAGES_POINTS, nothing for the prompt.
+    expect(await balanceOf(t, alice.userID)).toBe(1000 - PRICE);
+    const moves = await entriesOf(t, alice.userID, { kind: { $in: ['hold', 'settle', 'release'] } });
+    expect(moves.map((e) => e.kind).sort()).toEqual(['hold', 'settle']);
+
+    // With the custom model deleted the story is back on the platform model, and so is the next prompt.
+    expect((await as(t, alice).delete('/api/custom-models/Mine')).status).toBe(200);
+    stub.reset();
+    const redraw = await as(t, alice).post(`/api/llm/${id}/pictures`, { from: 0, to: text.indexOf('\n') } satisfies RequestPictureDto);
+    expect(redraw.status).toBe(202);
+    await drain();
+    expect(stub.bodies.map((b) => b.model)).toEqual(['free']);
+    expect(stub.keys).not.toContain('sk-own-key-123');
   });
 
   it('draws nothing with the camera off, and says so when asked', async () => {
