@@ -118,6 +118,7 @@ describe('pictures in real Chromium: the camera illustrates the story', () => {
         const input = (await page.locator('.tl-play-input').boundingBox())!;
         expect((await placements(page)).at(-1)!.bottom).toBeLessThanOrEqual(input.y);
         await screenshot(page, `pictures-${lang}-desktop-end`, { fullPage: false });
+        await page.evaluate(() => window.scrollTo(0, 0));
 
         // A phone: pictures above their passages, nothing wider than the screen.
         await page.setViewportSize(PHONE);
