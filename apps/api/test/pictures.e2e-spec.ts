@@ -15,11 +15,31 @@ import { PowerService } from '../src/power/power.service';
 import { unzip } from './file-factories';
 import { balanceOf, entriesOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
-import { sendTurn, unthrottle } from './support/play-helpers';
+import { sendTurn, textOf, unthrottle } from './support/play-helpers';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
 import { createTestApp, type TestApp } from './test-app';
 
 const PRICE = 30;
+
+// POST /api/export, answered as bytes.
+const exportFile = (t: TestApp, user: TestUser, body: ExportDto) =>
+  as(t, user)
+    .post('/api/export', body)
+    .buffer(true)
+    .parse((res, cb) => {
+      const parts: Buffer[] = [];
+      res.on('data', (d: Buffer) => parts.push(d));
+      res.on('end', () => cb(null, Buffer.concat(parts)));
+    });
+
+// A Word document's paragraphs in order: their text, and whether they hold a picture.
+async function docxParagraphs(docx: Buffer): Promise<{ text: string; picture: boolean }[]> {
+  const xml = (await unzip(docx)).find((e) => e.name === 'word/document.xml')!.data.toString('utf8');
+  return [...xml.matchAll(/<w:p[ >][\s\S]*?<\/w:p>/g)].map(([p]) => ({
+    text: [...p.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(''),
+    picture: p.includes('<w:drawing>'),
+  }));
+}
 
 describe('pictures: AI illustrations of stories (/api/llm/{id}/pictures, /api/images/{id})', () => {
   let t: TestApp;
@@ -61,6 +81,8 @@ describe('pictures: AI illustrations of stories (/api/llm/{id}/pictures, /api/im
       IMAGES_MODEL: 'stub-image-1',
       IMAGES_POINTS: String(PRICE),
       IMAGES_SIZE_MAP: JSON.stringify({ '1024*1024': '1024x1024', '512*1024': '512x1024' }),
+      // The operator allows the loopback address the stub listens on (a custom model test below).
+      CUSTOM_MODEL_ALLOWED_NETWORKS: '127.0.0.1/32',
     });
     await t.app.listen(0, '127.0.0.1');
     base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
@@ -117,6 +139,60 @@ describe('pictures: AI illustrations of stories (/api/llm/{id}/pictures, /api/im
     expect([png.width, png.height]).toEqual([512, 512]);
     const again = await image(alice, ready.id).set('If-None-Match', `"${ready.id}"`);
     expect(again.status).toBe(304);
+  });
+
+  it('illustrates the passage a new send accepts first (the reply left unaccepted before it)', async () => {
+    const id = await newStory(alice);
+    await unthrottle(t, id);
+    const first = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'I wave at the ferry.', model_name: 'free' });
+    const reply = textOf(first.events);
+    expect(await list(alice, id)).toEqual([]);
+    // No accept: the next send takes the first reply into the story, and that passage gets its picture.
+    await unthrottle(t, id);
+    const second = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'I board the ferry.', model_name: 'free' });
+    expect(second.events.at(-1)).toMatchObject({ type: 'done' });
+    // The picture is asked for beside the send, not before it: wait (2 s at most) until it is recorded.
+    for (let i = 0; i < 40 && (await list(alice, id)).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await drain();
+    const [picture] = await list(alice, id);
+    const story = (await as(t, alice).get(`/api/llm?id=${id}`)).body.data;
+    expect(story.main_text.slice(picture.from, picture.to)).toBe(`Mara: I wave at the ferry.\n${reply.trim()}`);
+    expect(picture).toMatchObject({ status: 'ready', cost: PRICE });
+    const promptRequest = stub.bodies.find((b) => JSON.stringify(b.messages).includes('<passage>'))!;
+    expect(promptRequest.messages.at(-1)!.content).toContain('Mara: I wave at the ferry.');
+    expect(promptRequest.messages.at(-1)!.content).not.toContain('I board the ferry.');
+    expect(stub.imageRequests).toBe(1);
+    expect(await balanceOf(t, alice.userID)).toBe(1000 - PRICE);
+  });
+
+  it("writes the prompt and character sheet on the story's custom model with the user's key; the picture still costs IMAGES_POINTS", async () => {
+    const id = await newStory(alice, { settings_camera_consistency_switch: true });
+    const added = await as(t, alice).post('/api/custom-models', { model_name: 'Mine', base_url: stub.baseURL, api_key: 'sk-own-key-123', model_type: 'compatible_openai' });
+    expect(added.status).toBe(201);
+    expect((await as(t, alice).patch(`/api/llm?id=${id}`, { model_type: 'compatible_openai', model_name: 'Mine' })).status).toBe(200);
+    stub.reset();
+    const text = (await as(t, alice).get(`/api/llm?id=${id}`)).body.data.main_text as string;
+    expect((await as(t, alice).post(`/api/llm/${id}/pictures`, { from: 0, to: text.indexOf('\n') } satisfies RequestPictureDto)).status).toBe(202);
+    await drain();
+    expect(await list(alice, id)).toMatchObject([{ status: 'ready', cost: PRICE }]);
+    // Both requests (the sheet, then the prompt) went to the custom model with the user's own key.
+    expect(stub.bodies.map((b) => JSON.stringify(b.messages).includes('<sheet-request>'))).toEqual([true, false]);
+    expect(stub.bodies.map((b) => b.model)).toEqual(['Mine', 'Mine']);
+    expect(stub.keys).toEqual(['sk-own-key-123', 'sk-own-key-123']);
+    expect(stub.imageRequests).toBe(1);
+    // Only the picture is charged: one hold and one settle of IMAGES_POINTS, nothing for the prompt.
+    expect(await balanceOf(t, alice.userID)).toBe(1000 - PRICE);
+    const moves = await entriesOf(t, alice.userID, { kind: { $in: ['hold', 'settle', 'release'] } });
+    expect(moves.map((e) => e.kind).sort()).toEqual(['hold', 'settle']);
+
+    // With the custom model deleted the story is back on the platform model, and so is the next prompt.
+    expect((await as(t, alice).delete('/api/custom-models/Mine')).status).toBe(200);
+    stub.reset();
+    const redraw = await as(t, alice).post(`/api/llm/${id}/pictures`, { from: 0, to: text.indexOf('\n') } satisfies RequestPictureDto);
+    expect(redraw.status).toBe(202);
+    await drain();
+    expect(stub.bodies.map((b) => b.model)).toEqual(['free']);
+    expect(stub.keys).not.toContain('sk-own-key-123');
   });
 
   it('draws nothing with the camera off, and says so when asked', async () => {
@@ -281,15 +357,7 @@ describe('pictures: AI illustrations of stories (/api/llm/{id}/pictures, /api/im
     await drain();
     const [picture] = await list(alice, id);
     const story = (await as(t, alice).get(`/api/llm?id=${id}`)).body.data;
-    const exportAs = (user: TestUser, body: ExportDto) =>
-      as(t, user)
-        .post('/api/export', body)
-        .buffer(true)
-        .parse((res, cb) => {
-          const parts: Buffer[] = [];
-          res.on('data', (d: Buffer) => parts.push(d));
-          res.on('end', () => cb(null, Buffer.concat(parts)));
-        });
+    const exportAs = (user: TestUser, body: ExportDto) => exportFile(t, user, body);
     const html = (await exportAs(alice, { content: story.main_text, format: 'html', story_id: id })).body.toString('utf8');
     const stored = await image(alice, picture.id);
     expect(html).toContain(`<img src="data:image/png;base64,${(stored.body as Buffer).toString('base64')}"`);
@@ -300,10 +368,35 @@ describe('pictures: AI illustrations of stories (/api/llm/{id}/pictures, /api/im
     const media = (await unzip(docx.body as Buffer)).filter((e) => e.name.startsWith('word/media/'));
     expect(media).toHaveLength(1);
     expect(media[0].data.equals(stored.body as Buffer)).toBe(true);
+    // The picture's paragraph comes right after its passage's last line; no caption (not a demo picture).
+    const paragraphs = await docxParagraphs(docx.body as Buffer);
+    const last = paragraphs.findIndex((p) => p.text.includes('The lamp flickered'));
+    expect(paragraphs.map((p) => p.picture)).toEqual(paragraphs.map((_, i) => i === last + 1));
+    expect(paragraphs[last + 2]).toBeUndefined();
     // Without story_id, and for others' private stories, no pictures (and a clear error for the latter).
     expect((await exportAs(alice, { content: story.main_text, format: 'html' })).body.toString()).not.toContain('<figure>');
     const foreign = await as(t, bob).post('/api/export', { content: 'x', format: 'html', story_id: id } satisfies ExportDto);
     expect([foreign.status, foreign.body.code]).toEqual([404, ErrorCode.STORY_NOT_FOUND]);
+  });
+
+  it("states a WebP picture (which Word cannot hold) in a docx export, in the story's language; html keeps it", async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: '玛拉：渡轮驾驶员。\n夜里，玛拉在码头等船。' });
+    stub.set({ images: { mode: 'webp' } });
+    await playTurn(alice, id, '我朝渡轮挥手。');
+    await drain();
+    const [picture] = await list(alice, id);
+    expect(picture).toMatchObject({ status: 'ready', cost: PRICE });
+    const story = (await as(t, alice).get(`/api/llm?id=${id}`)).body.data;
+    // Asked from an English screen: the note is in the story's language all the same.
+    const docx = await exportFile(t, alice, { content: story.main_text, format: 'docx', story_id: id, language: 'en' });
+    expect(docx.status).toBe(200);
+    expect((await unzip(docx.body as Buffer)).filter((e) => e.name.startsWith('word/media/'))).toEqual([]);
+    const paragraphs = await docxParagraphs(docx.body as Buffer);
+    const last = paragraphs.findIndex((p) => p.text.includes('故事继续向前'));
+    expect(last).toBe(paragraphs.length - 2);
+    expect(paragraphs[last + 1]).toEqual({ text: '［此处的配图未放入：Word 文档无法容纳它的格式（WebP）。导出为 HTML 可以看到它。］', picture: false });
+    const html = (await exportFile(t, alice, { content: story.main_text, format: 'html', story_id: id })).body.toString('utf8');
+    expect(html).toContain('<img src="data:image/webp;base64,UklGR');
   });
 
   it('keeps picture files in GridFS (pictures.files / pictures.chunks), in chunks, and deletes them', async () => {
@@ -378,6 +471,18 @@ describe('pictures: the offline demo generator (the embedded default)', () => {
     for (let i = 0; i < png.data.length; i += 4 * 97) colours.add(png.data.readUInt32BE(i));
     expect(colours.size).toBeGreaterThan(8);
     expect(stub.imageRequests).toBe(0);
+
+    // Exported, it is captioned as a demo picture in docx as in html, right after its passage.
+    const text = (await as(t, user).get(`/api/llm?id=${id}`)).body.data.main_text as string;
+    const docx = await exportFile(t, user, { content: text, format: 'docx', story_id: id });
+    const paragraphs = await docxParagraphs(docx.body as Buffer);
+    expect(paragraphs.slice(0, 3)).toEqual([
+      { text: 'Mara: a pilot.', picture: false },
+      { text: '', picture: true },
+      { text: 'Demo picture (drawn offline, not by an AI model)', picture: false },
+    ]);
+    const html = (await exportFile(t, user, { content: text, format: 'html', story_id: id })).body.toString('utf8');
+    expect(html).toMatch(/<p>Mara: a pilot\.<\/p>\n<figure><img [^>]+><figcaption>Demo picture \(drawn offline, not by an AI model\)<\/figcaption><\/figure>/);
     // pngjs (the demo's encoder and the check above) runs many times slower inside jest than in the API.
   }, 90_000);
 });

@@ -85,10 +85,11 @@ export async function signUpInBrowser(
   return { token, userID: userInfo.userID };
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** The whole page, or with `fullPage: false` what the window shows (sticky bars where the user sees them). */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
   const path = join(SCREENSHOT_DIR, `${name}.png`);
   mkdirSync(dirname(path), { recursive: true });
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage });
 }
 
 /** A unique user name per test run. */

@@ -24,6 +24,18 @@ const TEXT = {
   },
 } as const;
 
+// Each picture as laid out, with the first line of the passage it shows (the passage right after it).
+const placements = (page: Page) =>
+  page.getByTestId('story-picture').evaluateAll((figures) =>
+    figures.map((figure) => {
+      let passage = figure.nextElementSibling;
+      while (passage && !passage.classList.contains('tl-passage')) passage = passage.nextElementSibling;
+      const box = figure.getBoundingClientRect();
+      const line = passage!.getClientRects()[0];
+      return { top: box.top, bottom: box.bottom, left: box.left, right: box.right, passageTop: line.top, passageRight: line.right, passage: passage!.textContent ?? '' };
+    }),
+  );
+
 const api = (page: Page, token: string) => ({
   story: async (id: string) =>
     (await (await page.request.get(`/api/llm?id=${id}`, { headers: { Authorization: `Bearer ${token}` } })).json()).data,
@@ -91,13 +103,33 @@ describe('pictures in real Chromium: the camera illustrates the story', () => {
         await page.getByTestId('illustrate-passage').first().click();
         await expect.poll(() => img.count(), { timeout: 20_000 }).toBe(2);
         await page.waitForTimeout(300);
+        // Each picture sits level with its own passage (its top within a few pixels of the passage's first
+        // line), right of the text; short passages do not push a later picture down below theirs.
+        const desktop = await placements(page);
+        expect(desktop.map((p) => p.passage.trim())).toEqual([TEXT[lang].prologue.split('\n')[0], `Mara${lang === 'en' ? ': ' : '：'}${TEXT[lang].line}`]);
+        for (const p of desktop) {
+          expect(Math.abs(p.top - p.passageTop)).toBeLessThanOrEqual(12);
+          expect(p.left).toBeGreaterThanOrEqual(p.passageRight);
+        }
         await screenshot(page, `pictures-${lang}-desktop`);
+        // Scrolled to the end, as after a turn: the newest picture is whole above the input bar.
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        await page.waitForTimeout(200);
+        const input = (await page.locator('.tl-play-input').boundingBox())!;
+        expect((await placements(page)).at(-1)!.bottom).toBeLessThanOrEqual(input.y);
+        await screenshot(page, `pictures-${lang}-desktop-end`, { fullPage: false });
+        await page.evaluate(() => window.scrollTo(0, 0));
 
         // A phone: pictures above their passages, nothing wider than the screen.
         await page.setViewportSize(PHONE);
         await page.waitForTimeout(300);
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         expect(width).toBeLessThanOrEqual(PHONE.width);
+        // Each picture right above its own passage.
+        for (const p of await placements(page)) {
+          expect(p.passageTop - p.bottom).toBeGreaterThanOrEqual(0);
+          expect(p.passageTop - p.bottom).toBeLessThanOrEqual(32);
+        }
         await screenshot(page, `pictures-${lang}-phone`);
         await page.setViewportSize(DESKTOP);
 

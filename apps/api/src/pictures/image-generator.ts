@@ -3,6 +3,7 @@ import { ErrorCode, picSizeDimensions, type PicSize, type PictureGeneratorInfo }
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { startDemoImageServer, type DemoImageServer } from './demo-image-server';
+import { imageConfigWarnings } from './image-config-warnings';
 import { ImageProvider, type GeneratedImage } from './image-provider';
 
 // The model name the demo generator is asked for (it ignores it).
@@ -33,6 +34,7 @@ export class ImageGenerator implements OnModuleInit, OnModuleDestroy {
       this.logger.log(`Pictures: offline DEMO generator at ${this.baseURL} (set IMAGES_PROVIDER=openai for real pictures)`);
     } else if (env.IMAGES_PROVIDER === 'openai') {
       this.logger.log(`Pictures: ${env.IMAGES_MODEL} at ${this.baseURL}`);
+      for (const warning of imageConfigWarnings(env)) this.logger.warn(warning);
     } else {
       this.logger.log('Pictures: off (IMAGES_PROVIDER=off)');
     }

@@ -3,8 +3,9 @@ import { CHARACTER_SHEET_MAX_LENGTH, ErrorCode, PowerReason, placePictures } fro
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ProviderFailure } from '../models/chat-provider';
-import type { PlatformModel } from '../models/model-config';
 import { ModelsService } from '../models/models.service';
+import type { ChosenModel } from '../play/generation-runner';
+import { ModelChooser } from '../play/model-chooser';
 import { PowerService } from '../power/power.service';
 import { ImageGenerator } from './image-generator';
 import { PictureFailure } from './image-provider';
@@ -45,6 +46,7 @@ export class PictureRunner implements OnApplicationShutdown {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly models: ModelsService,
+    private readonly chooser: ModelChooser,
     private readonly power: PowerService,
     private readonly generator: ImageGenerator,
     private readonly records: PictureRecords,
@@ -98,10 +100,11 @@ export class PictureRunner implements OnApplicationShutdown {
         await this.records.updatePending(job.pictureId, { holdId });
       }
 
-      const model = this.models.resolveOrDefault(story.model_name);
+      // The story's model writes the prompt: a custom one with the user's own key (no platform power for it).
+      const chosen = await this.chooser.ofStory(job.userID, story);
       const passage = passageOf(story, job.pictureId);
-      const sheet = story.settings_camera_consistency_switch ? await this.sheet(story, model, passage, deadline) : '';
-      const scene = await this.complete(model, picturePromptMessages({ characters: story.prologue_and_characters, passage, sheet }), PICTURE_PROMPT_MAX_TOKENS, deadline);
+      const sheet = story.settings_camera_consistency_switch ? await this.sheet(story, chosen, passage, deadline) : '';
+      const scene = await this.complete(chosen, picturePromptMessages({ characters: story.prologue_and_characters, passage, sheet }), PICTURE_PROMPT_MAX_TOKENS, deadline);
       const style = story.settings_camera_style_switch === 'custom' ? story.settings_camera_style_prompt_text : DEFAULT_PICTURE_STYLE;
       prompt = composeImagePrompt(style, scene || passage, sheet, env.IMAGES_PROMPT_MAX_CHARS);
 
@@ -133,19 +136,20 @@ export class PictureRunner implements OnApplicationShutdown {
   }
 
   // The story's character sheet, written by its model the first time (consistent pictures).
-  private async sheet(story: PictureStory, model: PlatformModel, passage: string, signal: AbortSignal): Promise<string> {
+  private async sheet(story: PictureStory, chosen: ChosenModel, passage: string, signal: AbortSignal): Promise<string> {
     if (story.picture_character_sheet.trim()) return story.picture_character_sheet.trim();
-    const written = (await this.complete(model, characterSheetMessages({ characters: story.prologue_and_characters, passage }), CHARACTER_SHEET_MAX_TOKENS, signal))
+    const written = (await this.complete(chosen, characterSheetMessages({ characters: story.prologue_and_characters, passage }), CHARACTER_SHEET_MAX_TOKENS, signal))
       .trim()
       .slice(0, CHARACTER_SHEET_MAX_LENGTH);
     if (!written) return '';
     return (await this.stories.keepSheet(story._id, written)).trim();
   }
 
-  private async complete(model: PlatformModel, messages: ReturnType<typeof picturePromptMessages>, maxTokens: number, signal: AbortSignal): Promise<string> {
+  private async complete({ model, apiKey, custom }: ChosenModel, messages: ReturnType<typeof picturePromptMessages>, maxTokens: number, signal: AbortSignal): Promise<string> {
     const text = await this.models.provider.complete({
       model,
-      apiKey: this.models.apiKeyOf(model),
+      apiKey,
+      custom,
       messages,
       maxTokens: Math.min(maxTokens, model.maxOutput),
       idleTimeoutMs: this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000,

@@ -15,6 +15,8 @@ export interface PictureStory {
   userID: string;
   name: string;
   model_name: string;
+  /** compatible_openai: model_name is one of the owner's custom models. */
+  model_type: string;
   lineage: string[];
   main_text: string;
   prologue_and_characters: string;
@@ -28,7 +30,7 @@ export interface PictureStory {
 }
 
 const FIELDS = {
-  userID: 1, name: 1, model_name: 1, lineage: 1, main_text: 1, prologue_and_characters: 1, settings_camera_switch: 1,
+  userID: 1, name: 1, model_name: 1, model_type: 1, lineage: 1, main_text: 1, prologue_and_characters: 1, settings_camera_switch: 1,
   settings_camera_consistency_switch: 1, settings_camera_style_switch: 1, settings_camera_style_prompt_text: 1,
   settings_pic_size: 1, picture_character_sheet: 1, pictures: 1,
 } as const;

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AuthModule } from '../auth/auth.module';
 import { ModelsModule } from '../models/models.module';
+import { ModelChooserModule } from '../play/model-chooser.module';
 import { PowerModule } from '../power/power.module';
 import { StoriesModule } from '../stories/stories.module';
 import { ImageGenerator } from './image-generator';
@@ -20,6 +21,8 @@ import { PicturesService } from './pictures.service';
     MongooseModule.forFeature([{ name: Picture.name, schema: PictureSchema }]),
     AuthModule,
     ModelsModule,
+    // The story's model, platform or the user's own, chosen as play chooses it.
+    ModelChooserModule,
     PowerModule,
     // The Story and StoryArchive models.
     StoriesModule,

@@ -9,7 +9,7 @@ import { StoriesModule } from '../stories/stories.module';
 import { VerificationModule } from '../verification/verification.module';
 import { TaskStoreModule } from '../tasks/task-store.module';
 import { GenerationRunner } from './generation-runner';
-import { ModelChooser } from './model-chooser';
+import { ModelChooserModule } from './model-chooser.module';
 import { PlayController } from './play.controller';
 import { PlayService } from './play.service';
 import { PlayStories } from './play-stories';
@@ -28,9 +28,10 @@ import { TurnRepairService } from './turn-repair.service';
     VerificationModule,
     PicturesModule,
     TaskStoreModule,
+    ModelChooserModule,
   ],
   controllers: [PlayController],
-  providers: [PlayService, PlayStories, GenerationRunner, TurnRepairService, ModelChooser],
-  exports: [GenerationRunner, TurnRepairService, PlayStories, ModelChooser],
+  providers: [PlayService, PlayStories, GenerationRunner, TurnRepairService],
+  exports: [GenerationRunner, TurnRepairService, PlayStories, ModelChooserModule],
 })
 export class PlayModule {}

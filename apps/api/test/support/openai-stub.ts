@@ -50,8 +50,11 @@ export interface StubBehaviour {
 export interface ImageStubBehaviour {
   /** Answer with this HTTP status and an error body. */
   httpStatus?: number;
-  /** b64 (default), url (a link to the PNG on this server), empty (no picture), not-image (bytes that are no picture). */
-  mode?: 'b64' | 'url' | 'empty' | 'not-image';
+  /**
+   * b64 (default), url (a link to the PNG on this server), empty (no picture), not-image (bytes that
+   * are no picture), webp (a 1x1 WebP, as some endpoints answer).
+   */
+  mode?: 'b64' | 'url' | 'empty' | 'not-image' | 'webp';
   /** Delay before answering, in ms. */
   delayMs?: number;
 }
@@ -92,6 +95,9 @@ export interface OpenAIStub {
   reset(): void;
   close(): Promise<void>;
 }
+
+// A real 1x1 lossless WebP.
+const STUB_WEBP = 'UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==';
 
 /** Markers a prompt may carry (e.g. typed in a browser test) to steer the default behaviour. */
 export const STUB_MARKERS = { fail: '[[fail]]', slow: '[[slow]]', reason: '[[reason]]', malformed: '[[malformed]]' } as const;
@@ -261,6 +267,8 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
       item = { url: `http://127.0.0.1:${port}${path}` };
     } else if (b.mode === 'not-image') {
       item = { b64_json: Buffer.from('this is not a picture').toString('base64') };
+    } else if (b.mode === 'webp') {
+      item = { b64_json: STUB_WEBP };
     }
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify({ created: Math.floor(Date.now() / 1000), data: b.mode === 'empty' ? [] : [item] }));

@@ -1,15 +1,21 @@
 import { AlignmentType, Document, ImageRun, Packer, Paragraph, TextRun } from 'docx';
+import { formatName, pictureNotes, type PictureNotes } from './picture-notes';
 import { fitWidth, picturesByLine, type ExportedPicture } from './pictures-by-line';
 
-// Word takes these picture types; others (WebP) are left out of the document.
+// Word takes these picture types. No WebP decoder is in the dependency tree (pngjs reads PNG only),
+// so any other type is stated in the document instead of dropped in silence.
 const DOCX_TYPES: Record<string, 'png' | 'jpg' | 'gif'> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif' };
+
+// The HTML export's caption look: small and grey.
+const NOTE_RUN = { size: 18, color: '6B7280', italics: true } as const;
 
 /** A Word document with one paragraph per line, each picture in a centred paragraph after its passage. */
 export async function exportDocx(content: string, title: string, pictures: readonly ExportedPicture[] = []): Promise<Buffer> {
   const after = picturesByLine(content, pictures);
+  const notes = pictureNotes(content);
   const paragraphs = content.split(/\r?\n/).flatMap((line, i) => [
     new Paragraph({ children: [new TextRun({ text: line })] }),
-    ...(after.get(i) ?? []).flatMap((p) => picture(p)),
+    ...(after.get(i) ?? []).flatMap((p) => picture(p, notes)),
   ]);
   const doc = new Document({
     title,
@@ -20,15 +26,22 @@ export async function exportDocx(content: string, title: string, pictures: reado
   return Packer.toBuffer(doc);
 }
 
-function picture(p: ExportedPicture): Paragraph[] {
+function picture(p: ExportedPicture, notes: PictureNotes): Paragraph[] {
   const type = DOCX_TYPES[p.contentType];
-  if (!type) return [];
+  if (!type) return [note(notes.omitted(formatName(p.contentType)))];
   // 400 px wide at most: about the text width of an A4 or Letter page.
   const transformation = fitWidth(p, 400);
   return [
     new Paragraph({
       alignment: AlignmentType.CENTER,
+      // A demo picture's caption stays on its page.
+      keepNext: p.demo,
       children: [new ImageRun({ type, data: p.data, transformation, altText: { name: 'picture', description: p.alt, title: p.alt.slice(0, 100) } })],
     }),
+    ...(p.demo ? [note(notes.demo)] : []),
   ];
+}
+
+function note(text: string): Paragraph {
+  return new Paragraph({ alignment: AlignmentType.CENTER, children: [new TextRun({ text, ...NOTE_RUN })] });
 }

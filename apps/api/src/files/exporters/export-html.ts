@@ -1,4 +1,4 @@
-import type { Language } from '@taleloom/contracts';
+import { pictureNotes } from './picture-notes';
 import { fitWidth, picturesByLine, type ExportedPicture } from './pictures-by-line';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -26,15 +26,10 @@ main { font-size: 1.125rem; line-height: 1.85; overflow-wrap: anywhere; }
 
 const EXPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
-const DEMO_CAPTION: Record<Language, string> = {
-  en: 'Demo picture (drawn offline, not by an AI model)',
-  'zh-CN': '演示图片（离线绘制，非 AI 模型生成）',
-};
-
 /** A standalone, escaped HTML page of the story: one paragraph per line, its pictures inline. */
 export function exportHtml(content: string, title: string, lang: string, pictures: readonly ExportedPicture[] = []): string {
   const after = picturesByLine(content, pictures);
-  const caption = DEMO_CAPTION[lang === 'zh-CN' ? 'zh-CN' : 'en'];
+  const caption = pictureNotes(content).demo;
   const paragraphs = content
     .split(/\r?\n/)
     .map((line, i) => {

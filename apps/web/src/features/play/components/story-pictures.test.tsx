@@ -61,6 +61,10 @@ describe('story pictures on the play screen', () => {
     const textBox = screen.getByTestId('play-text');
     expect(textBox.textContent!.indexOf('Mara waits')).toBeGreaterThan(0);
     expect(figures[0].compareDocumentPosition(within(textBox).getByText(/Mara waits/)) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    // ... and opens the group of lines from that passage on, which holds it beside them (not below earlier pictures).
+    const opens = (f: HTMLElement) => [f.parentElement!.className, f.parentElement!.firstElementChild === f, f.parentElement!.querySelector('.tl-passage')!.textContent];
+    expect(figures.map(opens)).toEqual([['tl-passage-group', true, 'Mara waits at the pier.\n'], ['tl-passage-group', true, 'The ferry is late.']]);
+    expect([...textBox.querySelectorAll('.tl-passage')].map((p) => p.textContent).join('')).toBe(text);
     expect(within(figures[1]).getByTestId('story-picture-error')).toHaveTextContent('The picture could not be drawn. Nothing was charged');
 
     await act(async () => fireEvent.click(within(figures[1]).getByTestId('story-picture-retry')));

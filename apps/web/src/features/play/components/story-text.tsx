@@ -35,6 +35,17 @@ function passagesOf(text: string, offset: number, pictures: readonly StoryPictur
   return passages;
 }
 
+// Lines grouped from one illustrated passage to the next: a group starts with its pictures and holds
+// them (flow-root), so a picture stays beside its own passage instead of stacking under earlier ones.
+function groupsOf(passages: Passage[]): Passage[][] {
+  const groups: Passage[][] = [];
+  for (const p of passages) {
+    if (p.pictures.length || groups.length === 0) groups.push([p]);
+    else groups.at(-1)!.push(p);
+  }
+  return groups;
+}
+
 /**
  * The main text, or in edit mode a text area with confirm and back. With pictures, each sits beside
  * (on a phone: above) the passage it shows; with `onIllustrate`, every line has a camera button.
@@ -56,10 +67,11 @@ export function StoryText(props: {
   const end = useRef<HTMLDivElement>(null);
   const hidden = Math.max(0, props.text.length - shown);
   const { pictures, onIllustrate, renderPicture } = props;
-  const passages = useMemo(
-    () => (pictures?.length || onIllustrate ? passagesOf(props.text, hidden, pictures ?? []) : null),
+  const groups = useMemo(
+    () => (pictures?.length || onIllustrate ? groupsOf(passagesOf(props.text, hidden, pictures ?? [])) : null),
     [props.text, hidden, pictures, onIllustrate],
   );
+  const last = groups?.at(-1)?.at(-1);
 
   useEffect(() => {
     if (props.editing) setDraft(props.text);
@@ -101,29 +113,33 @@ export function StoryText(props: {
         </Button>
       ) : null}
       <div className="tl-story-text" data-testid="play-text">
-        {passages
-          ? passages.map((p, i) => (
-              <Fragment key={p.from}>
-                {p.pictures.map((picture) => (
-                  <Fragment key={picture.id}>{renderPicture?.(picture)}</Fragment>
+        {groups
+          ? groups.map((group) => (
+              <div className="tl-passage-group" key={group[0].from}>
+                {group.map((p) => (
+                  <Fragment key={p.from}>
+                    {p.pictures.map((picture) => (
+                      <Fragment key={picture.id}>{renderPicture?.(picture)}</Fragment>
+                    ))}
+                    <span className="tl-passage">
+                      {p.text}
+                      {onIllustrate && p.text.trim() ? (
+                        <button
+                          type="button"
+                          className="tl-passage__camera"
+                          aria-label={t('play.pictures.illustrate')}
+                          title={t('play.pictures.illustrate')}
+                          onClick={() => onIllustrate({ from: p.from, to: p.from + p.text.length })}
+                          data-testid="illustrate-passage"
+                        >
+                          <CameraOutlined aria-hidden="true" />
+                        </button>
+                      ) : null}
+                      {p !== last ? '\n' : null}
+                    </span>
+                  </Fragment>
                 ))}
-                <span className="tl-passage">
-                  {p.text}
-                  {onIllustrate && p.text.trim() ? (
-                    <button
-                      type="button"
-                      className="tl-passage__camera"
-                      aria-label={t('play.pictures.illustrate')}
-                      title={t('play.pictures.illustrate')}
-                      onClick={() => onIllustrate({ from: p.from, to: p.from + p.text.length })}
-                      data-testid="illustrate-passage"
-                    >
-                      <CameraOutlined aria-hidden="true" />
-                    </button>
-                  ) : null}
-                  {i < passages.length - 1 ? '\n' : null}
-                </span>
-              </Fragment>
+              </div>
             ))
           : hidden > 0
             ? props.text.slice(hidden)
