@@ -117,7 +117,7 @@ describe('the custom model dialog', () => {
 
   it('changes and deletes a model whose name has a slash (deepseek-ai/DeepSeek-V3), the name URL-encoded as one path segment', async () => {
     const name = 'deepseek-ai/DeepSeek-V3';
-    const calls = serve([view(name, { base_url: 'https://api.siliconflow.cn/v1' })], (url, method, body) => {
+    const calls = serve([view(name, { base_url: 'https://api.siliconflow.cn/v1' })], (_url, method, body) => {
       if (method === 'PUT') return ok(view(name, { enable_reasoning: Boolean(body.enable_reasoning) }));
       return method === 'DELETE' ? ok({ model_name: name }) : null;
     });
