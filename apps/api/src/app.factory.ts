@@ -5,6 +5,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { join } from 'node:path';
+import type { DestinationStream } from 'pino';
 import { STORY_TEXT_BODY_LIMIT_BYTES } from '@taleloom/contracts';
 import { AppModule } from './app.module';
 import { ApiExceptionFilter } from './common/api-exception.filter';
@@ -16,9 +17,14 @@ import { setupSwagger } from './swagger/swagger';
 
 const EXPORT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 
+export interface CreateAppOptions {
+  /** Where log lines go instead of stdout (a test reads them). */
+  logStream?: DestinationStream;
+}
+
 /** Builds the whole HTTP app (used by main.ts and by every API test). */
-export async function createApp(config: AppConfig, database: DatabaseHandle): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), {
+export async function createApp(config: AppConfig, database: DatabaseHandle, options: CreateAppOptions = {}): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database, options.logStream), {
     bufferLogs: true,
     bodyParser: false,
   });

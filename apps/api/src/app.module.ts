@@ -1,5 +1,7 @@
 import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import type { Options } from 'pino-http';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AnalyticsModule } from './analytics/analytics.module';
@@ -26,7 +28,24 @@ const REQUEST_ID_HEADER = 'x-request-id';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, database: DatabaseHandle): DynamicModule {
+  static forRoot(config: AppConfig, database: DatabaseHandle, logStream?: DestinationStream): DynamicModule {
+    const pinoHttp: Options = {
+      level: config.env.LOG_LEVEL,
+      // Every request gets an id (taken from the caller when it sends a sane one), echoed back.
+      genReqId: (req: IncomingMessage, res: ServerResponse) => {
+        const incoming = req.headers[REQUEST_ID_HEADER];
+        const id = typeof incoming === 'string' && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+        res.setHeader(REQUEST_ID_HEADER, id);
+        return id;
+      },
+      // Custom models' keys (api_key) must never reach a log line either.
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.newPassword', 'req.body.api_key'],
+      autoLogging: { ignore: (req: IncomingMessage) => req.url === '/api/health' },
+      transport:
+        config.env.NODE_ENV === 'development'
+          ? { target: 'pino-pretty', options: { singleLine: true } }
+          : undefined,
+    };
     return {
       module: AppModule,
       imports: [
@@ -34,23 +53,7 @@ export class AppModule {
         LoggerModule.forRoot({
           // Named wildcard (path-to-regexp 8); the default '*' makes Nest warn and convert it.
           forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
-          pinoHttp: {
-            level: config.env.LOG_LEVEL,
-            // Every request gets an id (taken from the caller when it sends a sane one), echoed back.
-            genReqId: (req: IncomingMessage, res: ServerResponse) => {
-              const incoming = req.headers[REQUEST_ID_HEADER];
-              const id = typeof incoming === 'string' && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-              res.setHeader(REQUEST_ID_HEADER, id);
-              return id;
-            },
-            // Custom models' keys (api_key) must never reach a log line either.
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.newPassword', 'req.body.api_key'],
-            autoLogging: { ignore: (req: IncomingMessage) => req.url === '/api/health' },
-            transport:
-              config.env.NODE_ENV === 'development'
-                ? { target: 'pino-pretty', options: { singleLine: true } }
-                : undefined,
-          },
+          pinoHttp: logStream ? [pinoHttp, logStream] : pinoHttp,
         }),
         DatabaseModule.forRoot(database),
         AuthModule,

@@ -72,11 +72,11 @@ describe('custom models (GET/POST /api/custom-models, PUT/DELETE /api/custom-mod
   });
   afterAll(async () => {
     await drain();
-    // The key reached no answer of the whole suite.
-    expect(seen.length).toBeGreaterThan(20);
-    expect(seen.filter((s) => s.includes(KEY) || s.includes('0123456789-secret'))).toEqual([]);
     await t.close();
     await stub.close();
+    // The key reached no answer of the whole suite (checked after closing, so a failure leaves nothing open).
+    expect(seen.length).toBeGreaterThan(20);
+    expect(seen.filter((s) => s.includes(KEY) || s.includes('0123456789-secret'))).toEqual([]);
   });
 
   it('adds, lists, changes and deletes; answers a masked key only; stores it encrypted', async () => {
@@ -290,6 +290,76 @@ describe('custom models (GET/POST /api/custom-models, PUT/DELETE /api/custom-mod
     const busy = await test();
     expect([busy.status, busy.body.code, busy.body.params.status]).toEqual([502, ErrorCode.CUSTOM_MODEL_PROVIDER_ERROR, 'HTTP 429']);
     expect(busy.body.message).toContain('HTTP 429');
+  });
+
+  it("works with a model that refuses max_tokens (OpenAI's o1, o3, gpt-5): turns and connection tests ask once more with max_completion_tokens, and remember it", async () => {
+    const refusing = { refuseMaxTokens: true, models: ['o4-mini', 'o3'] };
+    stub.set(refusing);
+    await add(alice, { model_name: 'o4-mini' });
+    const story = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
+    const custom = { model_type: 'compatible_openai', model_name: 'o4-mini' } as const;
+    const fields = () => stub.bodies.map((b) => [b.max_tokens === undefined ? '-' : 'max_tokens', b.max_completion_tokens === undefined ? '-' : 'max_completion_tokens']);
+
+    const first = await sendTurn(base, alice.token, story, { content: 'I wave.', ...custom });
+    // The refusal (request 1) comes before any text: the reply of request 2 streams once, whole.
+    expect(first.events.map((e) => e.type)).toEqual(['user', ...Array(9).fill('delta'), 'usage', 'done']);
+    expect(textOf(first.events)).toBe('Reply 2: The lamp flickered and the story went on.');
+    expect(fields()).toEqual([['max_tokens', '-'], ['-', 'max_completion_tokens']]);
+    expect(stub.bodies[1].max_completion_tokens).toBe(stub.bodies[0].max_tokens);
+    await drain();
+    const pending = (await as(t, alice).get(`/api/llm/${story}/pending`)).body.data;
+    expect([pending.state, pending.aiText]).toEqual(['done', 'Reply 2: The lamp flickered and the story went on.']);
+
+    // Learnt: the next turn sends the right field first.
+    await unthrottle(t, story);
+    const second = await sendTurn(base, alice.token, story, { content: 'Again.', ...custom, regenerate: true });
+    expect(textOf(second.events)).toBe('Reply 3: The lamp flickered and the story went on.');
+    expect(fields().slice(2)).toEqual([['-', 'max_completion_tokens']]);
+
+    // Test connection: a model not seen yet is asked twice, then once; it shares what turns learnt.
+    stub.reset();
+    stub.set(refusing);
+    const test = async (model_name: string) =>
+      keep(await as(t, alice).post('/api/custom-models/test', { model_name, base_url: stub.baseURL, api_key: KEY, model_type: 'compatible_openai' } satisfies TestCustomModelDto));
+    const tested = await test('o3');
+    expect([tested.status, tested.body.data?.modelListed]).toEqual([200, true]);
+    expect(stub.bodies.map((b) => [b.max_tokens, b.max_completion_tokens])).toEqual([[1, undefined], [undefined, 1]]);
+    expect((await test('o3')).status).toBe(200);
+    expect((await test('o4-mini')).status).toBe(200);
+    expect(stub.bodies.slice(2).map((b) => [b.model, b.max_tokens, b.max_completion_tokens])).toEqual([
+      ['o3', undefined, 1],
+      ['o4-mini', undefined, 1],
+    ]);
+    // Other models at the same address still get max_tokens (most compatible servers know only that).
+    stub.set({});
+    expect((await test('stub-chat')).status).toBe(200);
+    expect(stub.bodies.at(-1)).toMatchObject({ model: 'stub-chat', max_tokens: 1 });
+  });
+
+  it('changes, plays and deletes a model whose name has a slash (deepseek-ai/DeepSeek-V3), the name URL-encoded in the path', async () => {
+    const name = 'deepseek-ai/DeepSeek-V3';
+    expect((await add(alice, { model_name: name })).status).toBe(201);
+    expect(url(name)).toBe('/api/custom-models/deepseek-ai%2FDeepSeek-V3');
+    const changed = keep(await as(t, alice).put(url('DEEPSEEK-AI/deepseek-v3'), { enable_reasoning: true }));
+    expect([changed.status, changed.body.data?.model_name, changed.body.data?.enable_reasoning]).toEqual([200, name, true]);
+    // Unencoded, the slash splits the path: no such route, and nothing changed.
+    const raw = keep(await as(t, alice).put(`/api/custom-models/${name}`, { enable_reasoning: false }));
+    expect(raw.status).toBe(404);
+    expect((await list(alice)).body.data[0]).toMatchObject({ model_name: name, enable_reasoning: true });
+
+    const story = await createStory(t, alice);
+    keep(await as(t, alice).patch(`/api/llm?id=${story}`, { model_type: 'compatible_openai', model_name: name }));
+    const played = await sendTurn(base, alice.token, story, { content: 'Hi' });
+    expect(played.events.at(-1)!.type).toBe('done');
+    expect(stub.bodies.at(-1)!.model).toBe(name);
+
+    const renamed = keep(await as(t, alice).put(url(name), { model_name: 'Qwen/Qwen2.5-72B-Instruct' }));
+    expect(renamed.body.data?.model_name).toBe('Qwen/Qwen2.5-72B-Instruct');
+    expect((await storyDoc(t, story))!.model_name).toBe('Qwen/Qwen2.5-72B-Instruct');
+    const deleted = keep(await as(t, alice).delete(url('Qwen/Qwen2.5-72B-Instruct')));
+    expect([deleted.status, deleted.body.data]).toEqual([200, { model_name: 'Qwen/Qwen2.5-72B-Instruct' }]);
+    expect((await list(alice)).body.data).toEqual([]);
+    expect(await storyDoc(t, story)).toMatchObject({ model_name: '', model_type: '' });
   });
 
   it('checks the address at connect time too (DNS rebinding): the address connected to is the one checked', async () => {

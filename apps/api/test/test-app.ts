@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Connection } from 'mongoose';
+import type { DestinationStream } from 'pino';
 import { createApp } from '../src/app.factory';
 import { AppConfig, resolveConfig } from '../src/config/app-config';
 import { validateEnv } from '../src/config/env.validation';
@@ -26,11 +27,12 @@ export interface TestApp {
 
 /**
  * The one way an API test suite gets the whole app on a clean database of its own,
- * on the server that test/global-setup.ts started.
+ * on the server that test/global-setup.ts started. `logStream` receives the app's log lines (JSON,
+ * one per write) instead of stdout: pass a LOG_LEVEL too, the default here is silent.
  */
 export async function createTestApp(
   overrides: Record<string, string> = {},
-  options: { databaseName?: string; mapUri?: (uri: string) => string } = {},
+  options: { databaseName?: string; mapUri?: (uri: string) => string; logStream?: DestinationStream } = {},
 ): Promise<TestApp> {
   const baseUri = process.env.TEST_DATABASE_URI;
   if (!baseUri) throw new Error('TEST_DATABASE_URI is not set: run API tests through jest (global-setup.ts)');
@@ -57,7 +59,7 @@ export async function createTestApp(
     uri: url.toString(),
     kind: (process.env.TEST_DATABASE_KIND as DatabaseKind) ?? 'uri',
     stop: async () => undefined,
-  });
+  }, { logStream: options.logStream });
   const connection = app.get<Connection>(getConnectionToken());
   return {
     app,

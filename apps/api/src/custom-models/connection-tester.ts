@@ -4,6 +4,7 @@ import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { providerClient } from '../models/chat-provider';
 import { classifyCustomModelFailure, type ClassifiedFailure } from '../models/provider-errors';
+import { tokenLimit, tokenLimitFields } from '../models/token-limit-field';
 import { RateLimitService } from '../verification/rate-limit.service';
 import { CustomModelsService } from './custom-models.service';
 import { GuardedTransport } from './guarded-transport';
@@ -49,12 +50,10 @@ export class ConnectionTester {
       .then((page) => page.data.map((m) => String(m.id)))
       .catch(() => null);
     try {
-      await client.chat.completions.create({
-        model: dto.model_name,
-        messages: [{ role: 'user', content: 'Hi' }],
-        max_tokens: 1,
-        stream: false,
-      }, options);
+      // The same length field generations will use, learnt the same way (OpenAI's reasoning models refuse max_tokens).
+      await tokenLimitFields.send(baseUrl, dto.model_name, (field) =>
+        client.chat.completions.create({ model: dto.model_name, messages: [{ role: 'user', content: 'Hi' }], ...tokenLimit(field, 1), stream: false }, options),
+      );
     } catch (error) {
       clearTimeout(timer);
       const failure: ClassifiedFailure = timedOut ? { code: ErrorCode.CUSTOM_MODEL_TIMEOUT, detail: 'timed out' } : classifyCustomModelFailure(error);

@@ -3,6 +3,7 @@ import { startOpenAIStub, type OpenAIStub } from '../../test/support/openai-stub
 import { ChatProvider, ProviderFailure, type ProviderChunk } from './chat-provider';
 import { DEMO_MODEL, type PlatformModel } from './model-config';
 import { startDemoModelServer } from './demo-model-server';
+import { TokenLimitFields } from './token-limit-field';
 
 describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', () => {
   let stub: OpenAIStub;
@@ -39,6 +40,29 @@ describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', (
     ]);
     expect(stub.requests).toBe(1);
     expect(stub.bodies[0]).toMatchObject({ model: 'stub-model', max_tokens: 100, stream: true, stream_options: { include_usage: true } });
+  });
+
+  it("asks once more with max_completion_tokens when the provider refuses max_tokens (OpenAI's reasoning models), and remembers it", async () => {
+    const learning = new ChatProvider(new TokenLimitFields());
+    stub.set({ refuseMaxTokens: true, chunks: ['One', ' two'] });
+    const first = await collect(learning.stream(request({ model: 'o3' })));
+    // The refusal comes before any text: the reply is there once.
+    expect(first).toEqual([
+      { type: 'delta', text: 'One' },
+      { type: 'delta', text: ' two' },
+      { type: 'usage', promptTokens: 10, completionTokens: 2 },
+    ]);
+    expect(stub.bodies.map((b) => [b.max_tokens, b.max_completion_tokens])).toEqual([
+      [100, undefined],
+      [undefined, 100],
+    ]);
+    // The next request for that address and model sends the right field first; others keep max_tokens.
+    expect(await learning.complete(request({ model: 'o3' }))).toBe('One two');
+    expect(stub.bodies.map((b) => b.max_completion_tokens)).toEqual([undefined, 100, 100]);
+    stub.set({ chunks: ['Plain'] });
+    expect(await learning.complete(request({ model: 'llama3' }))).toBe('Plain');
+    expect(stub.bodies.at(-1)).toMatchObject({ model: 'llama3', max_tokens: 100 });
+    expect(stub.bodies.at(-1)).not.toHaveProperty('max_completion_tokens');
   });
 
   it('relays reasoning_content only for models with reasoning enabled', async () => {

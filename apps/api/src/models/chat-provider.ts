@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import type { PlatformModel } from './model-config';
 import { classifyCustomModelFailure } from './provider-errors';
 import { ThinkSplitter } from './think-splitter';
+import { tokenLimit, tokenLimitFields, type TokenLimitFields } from './token-limit-field';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -61,6 +62,8 @@ interface ReasoningDelta {
 export class ChatProvider {
   private readonly clients = new Map<string, OpenAI>();
 
+  constructor(private readonly tokenFields: TokenLimitFields = tokenLimitFields) {}
+
   async *stream(req: ChatRequest): AsyncGenerator<ProviderChunk> {
     const controller = new AbortController();
     const onAbort = () => controller.abort(req.signal?.reason);
@@ -83,15 +86,19 @@ export class ChatProvider {
     // A reasoning model served without a reasoning field may put a <think> block in the content.
     const splitter = req.model.enableReasoning ? new ThinkSplitter() : null;
     try {
-      const stream = await this.client(req).chat.completions.create(
-        {
-          model: req.model.model,
-          messages: req.messages,
-          max_tokens: req.maxTokens,
-          stream: true,
-          stream_options: { include_usage: true },
-        },
-        { signal: controller.signal },
+      const client = this.client(req);
+      // A provider that refuses the length field is asked once more with the other one (before any text).
+      const stream = await this.tokenFields.send(req.model.baseURL, req.model.model, (field) =>
+        client.chat.completions.create(
+          {
+            model: req.model.model,
+            messages: req.messages,
+            ...tokenLimit(field, req.maxTokens),
+            stream: true,
+            stream_options: { include_usage: true },
+          },
+          { signal: controller.signal },
+        ),
       );
       let finished = false;
       for await (const chunk of stream) {

@@ -40,6 +40,11 @@ export interface StubBehaviour {
   requireKey?: string;
   /** The models `GET /models` lists; a completion for another model gets 404 model_not_found. Unset: no list (404). */
   models?: string[];
+  /**
+   * Refuse a chat request that carries max_tokens as OpenAI's reasoning models do (o1, o3, gpt-5:
+   * 400 unsupported_parameter); max_completion_tokens is taken.
+   */
+  refuseMaxTokens?: boolean;
   /** The next this-many task requests (suggestions or scoring) get an answer that is not JSON. */
   malformedTasks?: number;
   /** How `POST /images/generations` answers (default: a real PNG of the asked size in `b64_json`). */
@@ -75,6 +80,7 @@ export interface StubRequestBody {
   messages: { role: string; content: string }[];
   stream?: boolean;
   max_tokens?: number;
+  max_completion_tokens?: number;
   stream_options?: { include_usage?: boolean };
 }
 
@@ -170,6 +176,15 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     let b = withMarkers(behaviour, lastUser(body));
     if (b.models && !b.models.includes(body.model)) {
       fail(res, 404, { message: `The model \`${body.model}\` does not exist.`, type: 'invalid_request_error', code: 'model_not_found' });
+      return;
+    }
+    if (b.refuseMaxTokens && body.max_tokens !== undefined) {
+      fail(res, 400, {
+        message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+        type: 'invalid_request_error',
+        param: 'max_tokens',
+        code: 'unsupported_parameter',
+      });
       return;
     }
     if (isTaskRequest(body) && (malformedLeft > 0 || lastUser(body).includes(STUB_MARKERS.malformed))) {

@@ -115,6 +115,28 @@ describe('the custom model dialog', () => {
     expect(calls.find((c) => c.method === 'DELETE')!.url).toBe('/api/custom-models/b');
   }, 60_000);
 
+  it('changes and deletes a model whose name has a slash (deepseek-ai/DeepSeek-V3), the name URL-encoded as one path segment', async () => {
+    const name = 'deepseek-ai/DeepSeek-V3';
+    const calls = serve([view(name, { base_url: 'https://api.siliconflow.cn/v1' })], (_url, method, body) => {
+      if (method === 'PUT') return ok(view(name, { enable_reasoning: Boolean(body.enable_reasoning) }));
+      return method === 'DELETE' ? ok({ model_name: name }) : null;
+    });
+    renderDialog();
+    fireEvent.click(await screen.findByTestId('custom-model-edit', {}, SLOW));
+    await act(async () => fireEvent.click(await screen.findByTestId('custom-model-reasoning', {}, SLOW)));
+    await act(async () => fireEvent.click(screen.getByTestId('custom-model-save')));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true), SLOW);
+    const put = calls.find((c) => c.method === 'PUT')!;
+    expect(put.url).toBe('/api/custom-models/deepseek-ai%2FDeepSeek-V3');
+    expect(put.body).toMatchObject({ model_name: name, enable_reasoning: true });
+
+    await waitFor(() => expect(screen.getByTestId('custom-model-delete')).toBeInTheDocument(), SLOW);
+    fireEvent.click(screen.getByTestId('custom-model-delete'));
+    await act(async () => fireEvent.click(await screen.findByTestId('custom-model-delete-ok', {}, SLOW)));
+    await waitFor(() => expect(calls.some((c) => c.method === 'DELETE')).toBe(true), SLOW);
+    expect(calls.find((c) => c.method === 'DELETE')!.url).toBe('/api/custom-models/deepseek-ai%2FDeepSeek-V3');
+  }, 60_000);
+
   it('says when the list cannot be fetched', async () => {
     serve([], (url) => (url === '/api/custom-models' ? fail(503, 'DATABASE_UNAVAILABLE') : null));
     renderDialog();

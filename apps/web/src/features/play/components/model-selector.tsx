@@ -35,9 +35,9 @@ export function ModelSelector({ choice, onChange, customModels = [], onManage, d
     : PLATFORM + (platform.some((m) => m.value === choice.name) && choice.type !== CUSTOM_MODEL_TYPE ? choice.name : (platform[0]?.value ?? ''));
 
   const options = [
-    { label: t('customModels.groupPlatform'), title: 'platform', options: platform.map((m) => ({ value: PLATFORM + m.value, label: <PlatformLabel model={m} /> })) },
+    { label: t('customModels.groupPlatform'), title: t('customModels.groupPlatformTitle'), options: platform.map((m) => ({ value: PLATFORM + m.value, label: <PlatformLabel model={m} /> })) },
     ...(customModels.length
-      ? [{ label: t('customModels.groupCustom'), title: 'custom', options: customModels.map((m) => ({ value: CUSTOM + m.model_name, label: <CustomLabel model={m} /> })) }]
+      ? [{ label: t('customModels.groupCustom'), title: t('customModels.groupCustomTitle'), options: customModels.map((m) => ({ value: CUSTOM + m.model_name, label: <CustomLabel model={m} /> })) }]
       : []),
   ];
 

@@ -137,6 +137,9 @@ describe('play screen', () => {
     fireEvent.mouseDown(within(selector).getByRole('combobox'));
     expect(await screen.findByText('Platform models')).toBeInTheDocument();
     expect(screen.getByText('My models')).toBeInTheDocument();
+    // The group headers' tooltips are sentences in the user's language, not internal names.
+    expect(screen.getByText('Platform models').closest('[title]')).toHaveAttribute('title', 'Models this site serves: writing with them costs power');
+    expect(screen.getByText('My models').closest('[title]')).toHaveAttribute('title', 'Models you added: your provider bills your key, no power is spent');
     expect(screen.getByText('free · your key')).toBeInTheDocument();
     expect(screen.getByTestId('model-selector-manage')).toHaveTextContent('Custom models…');
     await act(async () => fireEvent.click(screen.getByText('my-r1')));
