@@ -11,6 +11,7 @@ import {
 import { Types } from 'mongoose';
 import { GenerationRunner } from '../src/play/generation-runner';
 import { PowerService } from '../src/power/power.service';
+import { verifyLedger } from '../src/power/verify-ledger';
 import { TaskJobRunner } from '../src/tasks/task-job-runner';
 import { balanceOf, entriesOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
@@ -127,13 +128,35 @@ describe('tasks: AI task groups, editing, scoring and play modes (/api/tasks)', 
     const second = await as(t, alice).post(`/api/tasks/${id}/add_new`, { batch: suggestions.batch, index: 0 });
     expect(second.body.data.tasks_list.map((g: TaskGroup) => g.tasks_id)).toEqual([1, 2]);
     expect(second.body.data.current_tasks_id).toBe(2);
-    // Unknown batch or index.
-    for (const bad of [{ batch: '0123456789abcdef', index: 0 }, { batch: suggestions.batch, index: 2 }]) {
-      const res2 = await as(t, alice).post(`/api/tasks/${id}/add_new`, bad);
-      if (bad.index === 2) expect(res2.status).toBe(200);
-      else expect([res2.status, res2.body.code]).toEqual([404, ErrorCode.TASKS_NOT_FOUND]);
-    }
-    expect((await as(t, alice).post(`/api/tasks/${id}/add_new`, { batch: suggestions.batch, index: 5 })).status).toBe(400);
+    // An unknown batch is not found; an index no request can hold is refused by the DTO. Neither adds a group.
+    const unknown = await as(t, alice).post(`/api/tasks/${id}/add_new`, { batch: '0123456789abcdef', index: 0 });
+    expect([unknown.status, unknown.body.code]).toEqual([404, ErrorCode.TASKS_NOT_FOUND]);
+    const outOfRange = await as(t, alice).post(`/api/tasks/${id}/add_new`, { batch: suggestions.batch, index: 5 });
+    expect([outOfRange.status, outOfRange.body.code]).toEqual([400, ErrorCode.VALIDATION_FAILED]);
+    expect((await info(id)).tasks_list.map((g) => g.tasks_id)).toEqual([1, 2]);
+  });
+
+  it('an index within range that the stored suggestions do not hold (the model wrote fewer groups) is not found', async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: PROLOGUE });
+    // The model answers two groups where three were asked for: both are kept, index 2 names nothing.
+    stub.set({
+      completionTokens: 200,
+      chunks: (body) => {
+        const { groups } = JSON.parse(stubTaskAnswer(body)!.replace(/```(json)?/g, '')) as { groups: unknown[] };
+        return [JSON.stringify({ groups: groups.slice(0, 2) })];
+      },
+    });
+    const res = await suggest(id);
+    const { suggestions } = ofType(res.events, 'task_suggestions')[0];
+    expect(suggestions.groups.map((g) => g.series_name)).toEqual(['Harbour secrets', 'Before the storm']);
+    const missing = await as(t, alice).post(`/api/tasks/${id}/add_new`, { batch: suggestions.batch, index: 2 } satisfies AddTaskGroupDto);
+    expect([missing.status, missing.body.code]).toEqual([404, ErrorCode.TASKS_NOT_FOUND]);
+    const after = await info(id);
+    expect(after.tasks_list).toEqual([]);
+    expect(after.suggestions!.groups.map((g) => g.accepted_as)).toEqual([null, null]);
+    // The groups that are there can still be accepted.
+    const last = await as(t, alice).post(`/api/tasks/${id}/add_new`, { batch: suggestions.batch, index: 1 } satisfies AddTaskGroupDto);
+    expect([last.status, last.body.data.tasks_list.map((g: TaskGroup) => g.series_name)]).toEqual([200, ['Before the storm']]);
   });
 
   it('retries a malformed answer once; a second one fails clearly and charges nothing', async () => {
@@ -195,6 +218,58 @@ describe('tasks: AI task groups, editing, scoring and play modes (/api/tasks)', 
     expect(failed.events.at(-1)).toMatchObject({ type: 'error', code: ErrorCode.PROVIDER_ERROR });
     await drain();
     expect(await balanceOf(t, alice.userID)).toBe(900);
+  });
+
+  it('scoring refused for want of power, or failed by the provider, charges nothing and completes nothing', async () => {
+    const noDrift = async () => expect((await verifyLedger(t.connection.db!)).drifts).toEqual([]);
+    // Just enough power for one suggestion: the group exists, then the scoring cannot be paid for.
+    const poor = await signUp(t, 'poor');
+    await grant(poor, 100);
+    const pid = await createStory(t, poor, { prologue_and_characters: PROLOGUE });
+    const batch = ofType((await suggest(pid, poor)).events, 'task_suggestions')[0].suggestions.batch;
+    expect((await as(t, poor).post(`/api/tasks/${pid}/add_new`, { batch, index: 0 })).status).toBe(200);
+    await drain();
+    expect(await balanceOf(t, poor.userID)).toBe(0);
+    const requests = stub.requests;
+    const broke = await score(pid, 0, {}, poor);
+    expect([broke.status, broke.body?.code]).toEqual([402, ErrorCode.NOT_ENOUGH_POWER]);
+    // Refused before the model was asked or anything was held.
+    expect(stub.requests).toBe(requests);
+    expect(await balanceOf(t, poor.userID)).toBe(0);
+    expect((await entriesOf(t, poor.userID, { kind: 'hold' })).map((e) => String(e.key).split(':')[0])).toEqual(['tasks-create']);
+    const poorInfo: TaskInfo = (await as(t, poor).get(`/api/tasks?story_id=${pid}`)).body.data;
+    expect(poorInfo).toMatchObject({ total_score: 0, total_forbidden_turns: 0 });
+    expect(poorInfo.tasks_list[0]).toMatchObject({ score: 0, tasks_scored_at_turn: null });
+    expect(poorInfo.tasks_list[0].targets.map((x) => x.completed)).toEqual([false, false]);
+    expect((await as(t, poor).get(`/api/tasks/status/${pid}`)).body.data).toMatchObject({ running: null, list: [{ can_score: true }] });
+    await noDrift();
+
+    // A provider failure after the hold: the hold is released, nothing is completed, the turn can still be scored.
+    const { id } = await storyWithGroup();
+    await playLine(id, 'I find the lighthouse key under a loose stone.');
+    await drain();
+    const before = await balanceOf(t, alice.userID);
+    const releases = (await entriesOf(t, alice.userID, { kind: 'release' })).length;
+    stub.set({ httpStatus: 500 });
+    const failed = await score(id, 0, { tasks_id: 1 });
+    expect(failed.status).toBe(200);
+    expect(ofType(failed.events, 'task_verdict')).toEqual([]);
+    expect(failed.events.at(-1)).toMatchObject({ type: 'error', code: ErrorCode.PROVIDER_ERROR });
+    await drain();
+    expect(await balanceOf(t, alice.userID)).toBe(before);
+    expect(await entriesOf(t, alice.userID, { kind: 'release' })).toHaveLength(releases + 1);
+    await noDrift();
+    const after = await info(id);
+    expect(after).toMatchObject({ total_score: 0, complete_task: 0, total_forbidden_turns: 0 });
+    expect(after.tasks_list[0]).toMatchObject({ score: 0, tasks_scored_at_turn: null });
+    expect(after.tasks_list[0].targets.map((x) => [x.completed, x.evidence])).toEqual([[false, ''], [false, '']]);
+    // The request slot is free and the same turn is scored (and charged) once the provider answers.
+    stub.set({ completionTokens: 200 });
+    const retried = await score(id, 0, { tasks_id: 1 });
+    expect(ofType(retried.events, 'task_scored')[0]).toMatchObject({ total_score: 2, current_turn: 1 });
+    await drain();
+    expect(await balanceOf(t, alice.userID)).toBe(before - 100);
+    await noDrift();
   });
 
   it('edits targets (1 to 4, new ones get ids), names and relations; errors carry task number, field and reason', async () => {
@@ -303,6 +378,22 @@ describe('tasks: AI task groups, editing, scoring and play modes (/api/tasks)', 
     expect(done).toMatchObject({ total_score: 5, complete_task: 1, current_turn: 2 });
     expect(stub.bodies.at(-1)!.messages[1].content).toContain("<targets-to-score>\n1. [emotion] Earn the harbour master's trust\n</targets-to-score>");
     expect((await info(id)).current_tasks_id).toBeNull();
+    await drain();
+
+    // A complete group has nothing left to score, on this turn or a later one: its own answer, not counted
+    // as a refused turn, nothing asked or charged.
+    const spent = await balanceOf(t, alice.userID);
+    const asked = stub.requests;
+    const nothing = await score(id, 0, { language: 'zh-CN' });
+    expect([nothing.status, nothing.body?.code, nothing.body?.message]).toEqual([409, ErrorCode.TASK_NOTHING_TO_SCORE, '该任务组的任务已全部完成，没有可以评分的任务了。']);
+    await playLine(id, 'The ferry arrives at last.');
+    const later = await score(id, 0, { tasks_id: 1 });
+    expect([later.status, later.body?.code, later.body?.message]).toEqual([409, ErrorCode.TASK_NOTHING_TO_SCORE, 'Every task of this group is completed: there is nothing left to score.']);
+    expect(stub.requests).toBe(asked + 1); // the turn played above, no scoring
+    await drain();
+    expect(await balanceOf(t, alice.userID)).toBe(spent);
+    expect(await info(id)).toMatchObject({ total_score: 5, complete_task: 1, total_forbidden_turns: 1, current_turn: 3 });
+    expect((await as(t, alice).get(`/api/tasks/status/${id}`)).body.data.list[0]).toMatchObject({ can_score: false, completed_targets: 2, total_targets: 2 });
   });
 
   it('does not count a completion whose quote is not in the story', async () => {

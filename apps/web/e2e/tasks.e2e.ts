@@ -1,3 +1,4 @@
+import { SCORE_DIALOG_CLOSE_MS } from '@taleloom/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser } from './browser';
@@ -56,6 +57,29 @@ async function sendAndSave(page: Page, line: string) {
 async function choose(page: Page, select: ReturnType<Page['getByTestId']>, option: string) {
   await select.click();
   await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
+}
+
+interface DialogTimes {
+  shown?: number;
+  closed?: number;
+}
+
+// Times the score dialog in the page itself (a slow screenshot or round trip of the test cannot skew it):
+// when the success tick appears, and when the dialog has left the page.
+async function timeScoreDialog(page: Page): Promise<() => Promise<DialogTimes>> {
+  await page.evaluate(() => {
+    const times: DialogTimes = {};
+    (window as unknown as { scoreDialogTimes: DialogTimes }).scoreDialogTimes = times;
+    const observer = new MutationObserver(() => {
+      if (times.shown === undefined && document.querySelector('[data-testid="score-success"] .tl-tasks-score__tick')) times.shown = performance.now();
+      if (times.shown !== undefined && !document.querySelector('[data-testid="score-dialog"]')) {
+        times.closed = performance.now();
+        observer.disconnect();
+      }
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { scoreDialogTimes: DialogTimes }).scoreDialogTimes);
 }
 
 async function openDashboard(page: Page) {
@@ -141,15 +165,21 @@ describe('tasks in real Chromium: suggest, accept, edit, relate, score', () => {
         // Play a line that does the first task, then score: the dialog streams the verdicts, ticks and closes.
         await sendAndSave(page, L.line);
         await openDashboard(page);
+        const dialogTimes = await timeScoreDialog(page);
         await page.getByTestId('group-score-button').click();
         await page.getByTestId('score-success').waitFor();
         expect(await page.getByTestId('score-success').innerText()).toContain(L.success);
+        expect(await page.locator('[data-testid="score-success"] .tl-tasks-score__tick').isVisible()).toBe(true);
         expect(await page.getByTestId('verdict-done').count()).toBe(1);
         expect(await page.getByTestId('score-dialog').innerText()).toContain(L.evidence);
         await screenshot(page, `tasks-score-${lang}-desktop`);
-        const shownAt = Date.now();
-        await page.getByTestId('score-dialog').waitFor({ state: 'detached', timeout: 6000 });
-        expect(Date.now() - shownAt).toBeGreaterThan(1500);
+        await page.getByTestId('score-dialog').waitFor({ state: 'detached', timeout: SCORE_DIALOG_CLOSE_MS + 5000 });
+        // Open for 3 s after the tick, then gone once its closing animation ran (the timer may start a
+        // moment before the observer notes the tick: 50 ms of slack).
+        const { shown, closed } = await dialogTimes();
+        expect([typeof shown, typeof closed]).toEqual(['number', 'number']);
+        expect(closed! - shown!).toBeGreaterThanOrEqual(SCORE_DIALOG_CLOSE_MS - 50);
+        expect(closed! - shown!).toBeLessThan(SCORE_DIALOG_CLOSE_MS + 2000);
         await expect.poll(() => page.getByTestId('target-done').count()).toBe(1);
         expect(await page.getByTestId('target-evidence').innerText()).toContain(L.evidence);
         expect(await page.getByTestId('group-score').innerText()).toMatch(/^\s*2 \/ 5/);

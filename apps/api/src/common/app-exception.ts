@@ -112,6 +112,7 @@ export function httpStatusOf(code: ErrorCode): number {
       return 400;
     case ErrorCode.TASK_COMPLETED:
     case ErrorCode.TASK_ALREADY_SCORED:
+    case ErrorCode.TASK_NOTHING_TO_SCORE:
       return 409;
     case ErrorCode.TASKS_LOCKED:
       return 403;

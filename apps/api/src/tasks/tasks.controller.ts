@@ -125,6 +125,7 @@ export class TasksController {
       `${STREAMED} Events: \`task_verdict\` per open target (a completed one quotes the passage that shows it; a quote not ` +
       'found in the story is `unproven` and does not count), `task_retry`, then `task_scored` (the group and totals), `usage` ' +
       'and `done`; or `error`. 409 TASK_ALREADY_SCORED when the group was scored at the current turn (play on first), ' +
+      '409 TASK_NOTHING_TO_SCORE when every target of the group is completed, ' +
       '404 TASKS_NOT_FOUND.',
   })
   @ApiParam({ name: 'id', description: 'The story id' })

@@ -172,8 +172,9 @@ export class TasksService {
   }
 
   /**
-   * Starts streaming the judgement of the open targets of the group at `index` (paid). The plot must
-   * have moved on (a new turn) since the group was last scored: else TASK_ALREADY_SCORED, counted.
+   * Starts streaming the judgement of the open targets of the group at `index` (paid). A group with
+   * no open target has nothing to score (TASK_NOTHING_TO_SCORE, not counted). The plot must have moved
+   * on (a new turn) since the group was last scored: else TASK_ALREADY_SCORED, counted.
    */
   async score(user: AuthUser, id: string, index: string, tasksId: number | undefined, language: Language): Promise<Generation> {
     const story = await this.own(user, id);
@@ -182,7 +183,9 @@ export class TasksService {
     const group = doc.groups[this.groupIndex(doc, index, tasksId)];
     const turn = story.rounds ?? 0;
     const open = openTargets(group);
-    if (group.tasks_scored_at_turn === turn || open.length === 0) {
+    // A completed group is not a refused turn: the player did nothing wrong, so it is not counted.
+    if (open.length === 0) throw new AppException(ErrorCode.TASK_NOTHING_TO_SCORE);
+    if (group.tasks_scored_at_turn === turn) {
       await this.store.countForbidden(story._id);
       throw new AppException(ErrorCode.TASK_ALREADY_SCORED, undefined, { turn });
     }

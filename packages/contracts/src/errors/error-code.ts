@@ -99,6 +99,8 @@ export enum ErrorCode {
   TASK_SELF_REFERENCE = 'TASK_SELF_REFERENCE',
   /** The score for the current plot was already calculated: play on first. */
   TASK_ALREADY_SCORED = 'TASK_ALREADY_SCORED',
+  /** Every target of the group is completed: there is nothing left to score. */
+  TASK_NOTHING_TO_SCORE = 'TASK_NOTHING_TO_SCORE',
   /** The model's answer could not be read as task groups or a judgement, twice; nothing was charged. */
   TASK_OUTPUT_INVALID = 'TASK_OUTPUT_INVALID',
   /** A story of an activity: its tasks and play mode cannot be changed. */

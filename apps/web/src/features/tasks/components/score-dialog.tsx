@@ -20,7 +20,7 @@ export interface ScoreDialogProps {
 /**
  * The score-calculation dialog (spec section 4): the judge's verdicts stream in, each completed
  * target with the passage that shows it; success shows a tick and the dialog closes 3 seconds later.
- * A plot already scored is a warning, not an error.
+ * A plot already scored is a warning, and a group with nothing left to score information, not errors.
  */
 export function ScoreDialog({ group, view, onClose }: ScoreDialogProps) {
   const { t } = useTranslation();
@@ -29,11 +29,16 @@ export function ScoreDialog({ group, view, onClose }: ScoreDialogProps) {
   closeRef.current = onClose;
   const open = group !== null;
 
-  // Already scored: a warning, and nothing to show. Not enough power: offer ways to get some.
+  // Already scored: a warning; every target done (the list was stale): information. Neither has
+  // anything to show. Not enough power: offer ways to get some.
   useEffect(() => {
     if (!open || view.phase !== 'error') return;
-    if (isApiClientError(view.error) && view.error.code === ErrorCode.TASK_ALREADY_SCORED) {
+    const code = isApiClientError(view.error) ? view.error.code : null;
+    if (code === ErrorCode.TASK_ALREADY_SCORED) {
       void message.warning(t('errors.TASK_ALREADY_SCORED'));
+      closeRef.current();
+    } else if (code === ErrorCode.TASK_NOTHING_TO_SCORE) {
+      void message.info(t('errors.TASK_NOTHING_TO_SCORE'));
       closeRef.current();
     } else if (isNotEnoughPower(view.error)) {
       requestGetPower();

@@ -89,6 +89,66 @@ describe('task dashboard', () => {
     expect(calls.find((c) => c.url.endsWith('/score'))!.body).toMatchObject({ tasks_id: 1, language: 'en' });
   }, 30_000);
 
+  it('a complete group (the list was stale) is information, not an error, and closes the score dialog', async () => {
+    serve({
+      tasks: info(),
+      route: (url) =>
+        url === `/api/tasks/${id}/0/score`
+          ? jsonResponse({ status: 'error', code: 'TASK_NOTHING_TO_SCORE', message: 'nothing' }, 409)
+          : undefined,
+    });
+    await openDashboard();
+    await act(async () => fireEvent.click(await screen.findByTestId('group-score-button')));
+    const notice = await screen.findByText('Every task of this group is completed: there is nothing left to score.');
+    expect(notice.closest('.ant-message-notice')?.querySelector('.anticon-info-circle')).not.toBeNull();
+    await waitFor(() => expect(screen.queryByTestId('score-dialog')).toBeNull());
+  }, 30_000);
+
+  it('shows a scoring stream that fails (TASK_OUTPUT_INVALID) in the score dialog, without a tick, and keeps it open', async () => {
+    serve({
+      tasks: info(),
+      route: (url) =>
+        url === `/api/tasks/${id}/0/score`
+          ? sse([
+              { type: 'task_verdict', verdict: { index: 0, target_id: 't1', completed: false, evidence: '', reason: 'Unreadable.', probability: 10, unproven: false } },
+              { type: 'task_retry', attempt: 2 },
+              { type: 'error', code: 'TASK_OUTPUT_INVALID', message: 'server text' },
+            ])
+          : undefined,
+    });
+    await openDashboard();
+    await act(async () => fireEvent.click(await screen.findByTestId('group-score-button')));
+    expect(await screen.findByTestId('score-error')).toHaveTextContent('The AI did not answer in a readable form, twice. Nothing was charged; please try again.');
+    expect(screen.getByTestId('score-dialog')).toBeInTheDocument();
+    expect(screen.queryByTestId('score-success')).toBeNull();
+    expect(document.querySelector('.tl-tasks-score__tick')).toBeNull();
+    // The first answer's verdicts were dropped with the retry; nothing is shown as judged.
+    expect(screen.queryAllByTestId('score-verdict')).toEqual([]);
+    expect(document.querySelector('.tl-tasks-score .tl-tasks-init__progress')).toBeNull();
+  }, 30_000);
+
+  it('shows a suggestion stream that fails (TASK_OUTPUT_INVALID) as an error and keeps no half-written set', async () => {
+    serve({
+      tasks: info({ tasks_list: [] }),
+      route: (url) =>
+        url === `/api/tasks/${id}/create`
+          ? sse([
+              { type: 'task_suggestion', batch: 'batch-0002', index: 0, group: { series_name: 'Broken', main_character: 'Mara', targets: [{ title: 'Broken goal', type: 'reality', score: 1, probability: 50 }] } },
+              { type: 'task_retry', attempt: 2 },
+              { type: 'error', code: 'TASK_OUTPUT_INVALID', message: 'server text' },
+            ])
+          : undefined,
+    });
+    await openDashboard();
+    await act(async () => fireEvent.click(await screen.findByTestId('suggestion-create')));
+    const notice = await screen.findByText('The AI did not answer in a readable form, twice. Nothing was charged; please try again.');
+    expect(notice.closest('.ant-message-notice')?.querySelector('.anticon-close-circle')).not.toBeNull();
+    await waitFor(() => expect(screen.queryByTestId('tasks-streaming')).toBeNull());
+    expect(screen.queryByTestId('task-suggestion')).toBeNull();
+    expect(screen.queryByText('Broken')).toBeNull();
+    expect(screen.getByTestId('suggestion-create')).toBeEnabled();
+  }, 30_000);
+
   it('streams suggestions, drops them on a retry, and accepts the one shown', async () => {
     const draft = (name: string) => ({ series_name: name, main_character: 'Mara', targets: [{ title: `${name} goal`, type: 'emotion' as const, score: 1, probability: 50 }] });
     const calls = serve({
