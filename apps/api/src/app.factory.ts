@@ -5,6 +5,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { join } from 'node:path';
+import type { DestinationStream } from 'pino';
 import { STORY_TEXT_BODY_LIMIT_BYTES } from '@taleloom/contracts';
 import { AppModule } from './app.module';
 import { ApiExceptionFilter } from './common/api-exception.filter';
@@ -16,9 +17,12 @@ import { setupSwagger } from './swagger/swagger';
 
 const EXPORT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 
-/** Builds the whole HTTP app (used by main.ts and by every API test). */
-export async function createApp(config: AppConfig, database: DatabaseHandle): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database), {
+/**
+ * Builds the whole HTTP app (used by main.ts and by every API test). `logDestination` (tests only):
+ * where the log lines go instead of stdout.
+ */
+export async function createApp(config: AppConfig, database: DatabaseHandle, logDestination?: DestinationStream): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database, logDestination), {
     bufferLogs: true,
     bodyParser: false,
   });

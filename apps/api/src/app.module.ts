@@ -2,6 +2,7 @@ import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { DestinationStream } from 'pino';
 import { AnalyticsModule } from './analytics/analytics.module';
 import { ArchivesModule } from './archives/archives.module';
 import { AuthModule } from './auth/auth.module';
@@ -26,7 +27,8 @@ const REQUEST_ID_HEADER = 'x-request-id';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, database: DatabaseHandle): DynamicModule {
+  /** `logDestination` (tests only): where log lines go instead of stdout, for a suite that reads them. */
+  static forRoot(config: AppConfig, database: DatabaseHandle, logDestination?: DestinationStream): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -34,7 +36,7 @@ export class AppModule {
         LoggerModule.forRoot({
           // Named wildcard (path-to-regexp 8); the default '*' makes Nest warn and convert it.
           forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
-          pinoHttp: {
+          pinoHttp: withDestination(logDestination, {
             level: config.env.LOG_LEVEL,
             // Every request gets an id (taken from the caller when it sends a sane one), echoed back.
             genReqId: (req: IncomingMessage, res: ServerResponse) => {
@@ -47,10 +49,10 @@ export class AppModule {
             redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.newPassword', 'req.body.api_key'],
             autoLogging: { ignore: (req: IncomingMessage) => req.url === '/api/health' },
             transport:
-              config.env.NODE_ENV === 'development'
+              config.env.NODE_ENV === 'development' && !logDestination
                 ? { target: 'pino-pretty', options: { singleLine: true } }
                 : undefined,
-          },
+          }),
         }),
         DatabaseModule.forRoot(database),
         AuthModule,
@@ -71,4 +73,9 @@ export class AppModule {
       ],
     };
   }
+}
+
+/** nestjs-pino takes the options alone, or with the stream to write to. */
+function withDestination<T>(destination: DestinationStream | undefined, options: T): T | [T, DestinationStream] {
+  return destination ? [options, destination] : options;
 }

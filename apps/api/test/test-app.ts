@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Connection } from 'mongoose';
+import type { DestinationStream } from 'pino';
 import { createApp } from '../src/app.factory';
 import { AppConfig, resolveConfig } from '../src/config/app-config';
 import { validateEnv } from '../src/config/env.validation';
@@ -30,7 +31,12 @@ export interface TestApp {
  */
 export async function createTestApp(
   overrides: Record<string, string> = {},
-  options: { databaseName?: string; mapUri?: (uri: string) => string } = {},
+  options: {
+    databaseName?: string;
+    mapUri?: (uri: string) => string;
+    /** Where the app's log lines go (with a LOG_LEVEL override: the default is silent). */
+    logDestination?: DestinationStream;
+  } = {},
 ): Promise<TestApp> {
   const baseUri = process.env.TEST_DATABASE_URI;
   if (!baseUri) throw new Error('TEST_DATABASE_URI is not set: run API tests through jest (global-setup.ts)');
@@ -57,7 +63,7 @@ export async function createTestApp(
     uri: url.toString(),
     kind: (process.env.TEST_DATABASE_KIND as DatabaseKind) ?? 'uri',
     stop: async () => undefined,
-  });
+  }, options.logDestination);
   const connection = app.get<Connection>(getConnectionToken());
   return {
     app,
