@@ -42,7 +42,7 @@ export class AppModule {
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.newPassword', 'req.body.api_key'],
       autoLogging: { ignore: (req: IncomingMessage) => req.url === '/api/health' },
       transport:
-        config.env.NODE_ENV === 'development'
+        config.env.NODE_ENV === 'development' && !logStream
           ? { target: 'pino-pretty', options: { singleLine: true } }
           : undefined,
     };

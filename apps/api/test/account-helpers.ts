@@ -9,8 +9,8 @@ import { createTestApp, type TestApp } from './test-app';
 export const FIXED_CAPTCHA = 'TEST';
 
 /** The app with the in-memory SMS outbox and a captcha whose answer is known. */
-export async function createAccountsApp(overrides: Record<string, string> = {}) {
-  const t = await createTestApp({ SMS_PROVIDER: 'outbox', CAPTCHA_PROVIDER: 'fixed', CAPTCHA_FIXED_ANSWER: FIXED_CAPTCHA, ...overrides });
+export async function createAccountsApp(overrides: Record<string, string> = {}, options: Parameters<typeof createTestApp>[1] = {}) {
+  const t = await createTestApp({ SMS_PROVIDER: 'outbox', CAPTCHA_PROVIDER: 'fixed', CAPTCHA_FIXED_ANSWER: FIXED_CAPTCHA, ...overrides }, options);
   const outbox = t.app.get(SmsSender) as OutboxSmsSender;
   const clock = t.app.get(Clock);
   const http = () => request(t.app.getHttpServer());

@@ -1,11 +1,43 @@
-import { ErrorCode, type BindMobileDto, type ResetPasswordDto, type SendSmsDto } from '@taleloom/contracts';
+import { ErrorCode, type BindMobileDto, type LoginDto, type ResetPasswordDto, type SendSmsDto } from '@taleloom/contracts';
 import { sign } from 'jsonwebtoken';
 import { Types } from 'mongoose';
 import { createAccountsApp } from './account-helpers';
-import { routeInventory, verbOf, type RouteInfo } from './support/route-inventory';
+import { frameworkRoutes, routeInventory, verbOf, type RouteInfo } from './support/route-inventory';
 import { TEST_JWT_SECRET } from './test-app';
 
 const PHONE = '13800138111';
+
+/**
+ * The routes that read no token ON PURPOSE, each with why and a request that works without one. Every
+ * other route must have JwtAuthGuard (or OptionalJwtAuthGuard): a route the router serves without a guard
+ * that is not listed here fails this suite by name, so an endpoint that forgets its guard cannot
+ * silently drop out of the token checks below.
+ */
+const PUBLIC_ROUTES: Record<string, { reason: string; body?: object }> = {
+  'GET /api/health': { reason: 'liveness and database reachability, for load balancers and the container health check' },
+  'POST /api/user/login': {
+    reason: 'signing in (or registering) is how a token is obtained',
+    body: { type: 'username', userName: 'publicroute', password: 'secret1' } satisfies LoginDto,
+  },
+  'GET /api/captcha': { reason: 'the captcha a phone sign-in passes before its SMS code is sent, before any token exists' },
+  'GET /api/country-codes': { reason: 'the calling codes of the phone sign-in form, before any token exists' },
+};
+
+/**
+ * The framework's routes, which the route inventory leaves out: the Swagger UI and the API document,
+ * public on purpose (they describe the API and hold no user data). A route Nest serves cannot hide
+ * here (the inventory fails when Nest knows a route it does not list).
+ */
+const PUBLIC_FRAMEWORK_ROUTES = [
+  'GET /api/docs',
+  'GET /api/docs/',
+  'GET /api/docs/index.html',
+  'GET /api/docs/swagger-ui-init.js',
+  'GET /api/docs/docs/swagger-ui-init.js',
+  'GET /api/docs/LICENSE',
+  'GET /api/docs-json',
+  'GET /api/docs-yaml',
+];
 
 /**
  * Every endpoint that reads a token (found from the router) refuses every kind of bad token with a
@@ -15,6 +47,7 @@ const PHONE = '13800138111';
 describe('tokens: every bad token is a coded 401 on every endpoint that reads one', () => {
   let a: Awaited<ReturnType<typeof createAccountsApp>>;
   let routes: RouteInfo[];
+  let unguarded: RouteInfo[];
   let user: { token: string; userID: string };
   const tokens: Record<string, string> = {};
 
@@ -22,7 +55,9 @@ describe('tokens: every bad token is a coded 401 on every endpoint that reads on
 
   beforeAll(async () => {
     a = await createAccountsApp();
-    routes = routeInventory(a.t.app).filter((r) => r.auth !== 'none');
+    const all = routeInventory(a.t.app);
+    routes = all.filter((r) => r.auth !== 'none');
+    unguarded = all.filter((r) => r.auth === 'none');
     user = await a.registerName('tokenuser');
     const [header, , signature] = user.token.split('.');
     const now = Math.floor(Date.now() / 1000);
@@ -75,6 +110,37 @@ describe('tokens: every bad token is a coded 401 on every endpoint that reads on
     if (authorization !== undefined) req.set('Authorization', authorization);
     return route.method === 'GET' ? req : req.send({});
   }
+
+  it('every route without a token guard is public on purpose (PUBLIC_ROUTES): none is left out of the checks below', () => {
+    const undeclared = unguarded.filter((r) => !PUBLIC_ROUTES[r.key]).map((r) => `${r.key} (${r.controller}.${r.handler})`);
+    if (undeclared.length) {
+      throw new Error(
+        `These routes read no token (no JwtAuthGuard or OptionalJwtAuthGuard), and PUBLIC_ROUTES in ` +
+          `test/security-tokens.e2e-spec.ts does not say they are public on purpose:\n  ${undeclared.join('\n  ')}\n` +
+          'Guard them, or add them to PUBLIC_ROUTES with the reason they need no sign-in.',
+      );
+    }
+    // A listed route that is gone, or now guarded, is taken off the list.
+    expect(Object.keys(PUBLIC_ROUTES).filter((key) => !unguarded.some((r) => r.key === key))).toEqual([]);
+    // The framework's routes, which the inventory leaves out, are the API documents and nothing else.
+    expect(frameworkRoutes(a.t.app).map((r) => `${r.method} ${r.path}`).sort()).toEqual([...PUBLIC_FRAMEWORK_ROUTES].sort());
+  });
+
+  it.each(Object.entries(PUBLIC_ROUTES))('%s works without a token, and never reads one that is sent', async (key, { body }) => {
+    const route = unguarded.find((r) => r.key === key)!;
+    for (const authorization of [undefined, `Bearer ${tokens.forged}`, `Bearer ${tokens.expired}`, 'Bearer not-a-token']) {
+      const req = a.http()[verbOf(route)](route.path);
+      if (authorization) req.set('Authorization', authorization);
+      const res = route.method === 'GET' ? await req : await req.send(body ?? {});
+      expect({ key, authorization, status: res.status }).toEqual({ key, authorization, status: 200 });
+    }
+  });
+
+  it('the API documents need no token', async () => {
+    // (GET /api/docs/LICENSE is routed by swagger-ui-express but its file is not shipped: 404.)
+    const statuses = await Promise.all(PUBLIC_FRAMEWORK_ROUTES.map(async (key) => [key, (await a.http().get(key.split(' ')[1])).status]));
+    expect(statuses).toEqual(PUBLIC_FRAMEWORK_ROUTES.map((key) => [key, key.endsWith('/LICENSE') ? 404 : 200]));
+  });
 
   it('finds the endpoints that read a token from the router', () => {
     expect(routes.length).toBeGreaterThanOrEqual(25);

@@ -32,7 +32,12 @@ export interface TestApp {
  */
 export async function createTestApp(
   overrides: Record<string, string> = {},
-  options: { databaseName?: string; mapUri?: (uri: string) => string; logStream?: DestinationStream } = {},
+  options: {
+    databaseName?: string;
+    mapUri?: (uri: string) => string;
+    /** Where the app's log lines go (with a LOG_LEVEL override: the default is silent). */
+    logStream?: DestinationStream;
+  } = {},
 ): Promise<TestApp> {
   const baseUri = process.env.TEST_DATABASE_URI;
   if (!baseUri) throw new Error('TEST_DATABASE_URI is not set: run API tests through jest (global-setup.ts)');

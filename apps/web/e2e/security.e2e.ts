@@ -4,6 +4,8 @@ import { XSS_PAYLOADS } from '../../api/test/support/xss-payloads';
 import { launchBrowser, newPage, screenshot, signUpInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
+// The local OpenAI-compatible stub (custom models point at it; empty with E2E_MODELS=demo).
+const stubURL = inject('stubURL');
 
 /** Records what a payload could do if it ever ran or ever became markup: dialogs and CSP violations. */
 async function armTraps(context: BrowserContext, page: Page): Promise<string[]> {
@@ -97,6 +99,123 @@ describe('stored text stays inert in the browser', () => {
     } finally {
       await a.context.close();
       await b.context.close();
+    }
+  });
+
+  it('task groups and targets, custom model names and save slots show <script>, onerror and javascript: as plain text', async () => {
+    const { context, page } = await newPage(browser, baseURL);
+    try {
+      const events = await armTraps(context, page);
+      const { token } = await signUpInBrowser(context, page, 'en', 'xssowner', { closeDailyPowerDialog: true });
+      const api = async (method: 'GET' | 'POST' | 'PATCH' | 'PUT', path: string, data?: object) => {
+        const res = await page.request.fetch(path, { method, data, headers: { Authorization: `Bearer ${token}` } });
+        expect({ path, ok: res.ok() }).toEqual({ path, ok: true });
+        return res;
+      };
+      const json = async (res: Awaited<ReturnType<typeof api>>) => (await res.json()).data;
+
+      const { id: storyId } = (await json(await api('POST', '/api/llm', { name: 'Payload pier', prologue_and_characters: 'Mara waits at the pier.', role: 'Mara' }))) as { id: string };
+
+      // A save slot whose ending (the text's last line) is a payload.
+      const ending = '<script>window.__pwned=41</script><img src=x onerror="window.__pwned=42">';
+      await api('PATCH', `/api/llm?id=${storyId}`, { main_text: `Mara waits at the pier.\n${ending}` });
+      await api('POST', '/api/archive/save', { story_id: storyId, archive_index: 0 });
+
+      // Two task groups from the model's suggestions, renamed to payloads; the second follows the first.
+      const stream = await (await api('POST', `/api/tasks/${storyId}/create`)).text();
+      const suggestions = stream
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => JSON.parse(line.slice(6)) as { type: string; suggestions?: { batch: string } })
+        .find((e) => e.type === 'task_suggestions');
+      const batch = suggestions!.suggestions!.batch;
+      type Group = { tasks_id: number; targets: { id: string; title: string; type: string; score: number }[] };
+      const series = ['<img src=x onerror="window.__pwned=43">Harbour', '<script>window.__pwned=44</script>Storm'];
+      const titles = ['<a href="javascript:window.__pwned=45">the key</a>', '[trust](javascript:window.__pwned=46)', '"><svg onload=window.__pwned=47>'];
+      const groups: Group[] = [];
+      for (const index of [0, 1]) {
+        const { tasks_list } = (await json(await api('POST', `/api/tasks/${storyId}/add_new`, { batch, index }))) as { tasks_list: Group[] };
+        groups.push(tasks_list.at(-1)!);
+      }
+      for (const [i, group] of groups.entries()) {
+        await api('PUT', `/api/tasks/${storyId}/${group.tasks_id}`, {
+          series_name: series[i],
+          main_character: '<b onmouseover=window.__pwned=48>Mara</b>',
+          // The suggested targets, renamed, plus new ones up to three.
+          targets: titles.map((title, n) => ({ ...(group.targets[n] ?? { type: 'reality', score: 1 }), title })),
+        });
+      }
+      await api('PUT', `/api/tasks/${storyId}/${groups[1].tasks_id}`, { preceding_task_groups: [groups[0].tasks_id] });
+
+      // Custom models with payload names (and address), the story playing on one of them.
+      const modelNames = ['<img src=x onerror="window.__pwned=51">', '<script>window.__pwned=52</script>', 'javascript:window.__pwned=53'];
+      for (const [i, model_name] of modelNames.entries()) {
+        const base_url = i === 0 && stubURL ? `${stubURL}/"><svg onload=window.__pwned=54>` : stubURL || 'https://api.example.com/v1';
+        const created = await page.request.post('/api/custom-models', {
+          data: { model_name, base_url, api_key: 'sk-xss-0000', model_type: 'compatible_openai' },
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        expect({ model_name, status: created.status() }).toEqual({ model_name, status: 201 });
+      }
+      await api('PATCH', `/api/llm?id=${storyId}`, { model_type: 'compatible_openai', model_name: modelNames[0] });
+
+      await page.goto(`/play?id=${storyId}`);
+      await page.getByTestId('play-textarea').waitFor();
+      await expect.poll(() => page.getByTestId('model-selector').innerText()).toContain(modelNames[0]);
+      await expectInert(page, 'play on a custom model', events);
+
+      // The model selector lists every name as text.
+      await expect.poll(() => page.getByTestId('model-selector').getByRole('combobox').isEnabled()).toBe(true);
+      await page.getByTestId('model-selector').click();
+      const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+      await dropdown.waitFor();
+      for (const name of modelNames) await expect.poll(() => dropdown.innerText()).toContain(name);
+      await screenshot(page, 'security-model-selector-en');
+      await expectInert(page, 'model selector', events);
+
+      // The custom model dialog: the list, a delete confirmation naming the model, the edit form.
+      await page.getByTestId('model-selector-manage').click();
+      await page.getByTestId('custom-model-list').waitFor();
+      expect(await page.getByTestId('custom-model-item-name').allInnerTexts()).toEqual(expect.arrayContaining(modelNames));
+      if (stubURL) expect(await page.getByTestId('custom-model-list').innerText()).toContain('/"><svg onload=window.__pwned=54>');
+      await page.getByTestId('custom-model-delete').first().click();
+      await page.locator('.ant-popconfirm').filter({ hasText: modelNames[0] }).waitFor();
+      await expectInert(page, 'custom model delete confirmation', events);
+      await page.locator('.ant-popconfirm').getByRole('button', { name: 'Cancel' }).click();
+      await page.getByTestId('custom-model-edit').first().click();
+      await expect.poll(() => page.getByTestId('custom-model-name').inputValue()).toBe(modelNames[0]);
+      await screenshot(page, 'security-custom-model-dialog-en');
+      await expectInert(page, 'custom model dialog', events);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('custom-model-dialog').waitFor({ state: 'hidden' });
+
+      // The archive dialog: the saved slot's ending as text.
+      await page.getByTestId('toolbar-archive').click();
+      const slot = page.getByTestId('archive-row-0');
+      await expect.poll(() => slot.innerText()).toContain(ending);
+      await screenshot(page, 'security-archive-en');
+      await expectInert(page, 'archive dialog', events);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('archive-dialog').waitFor({ state: 'hidden' });
+
+      // The tasks dashboard: the group's name, main character and targets; the second group's relation names the first.
+      await page.getByTestId('toolbar-task').click();
+      await page.getByTestId('tasks-view').waitFor();
+      await expect.poll(() => page.getByTestId('group-name').innerText()).toContain(series[0]);
+      expect(await page.getByTestId('group-target').allInnerTexts()).toEqual(titles.map((title) => expect.stringContaining(title)));
+      expect(await page.getByTestId('task-dashboard').innerText()).toContain('<b onmouseover=window.__pwned=48>Mara</b>');
+      await screenshot(page, 'security-tasks-en');
+      await expectInert(page, 'tasks dashboard', events);
+      await page.getByTestId('tasks-pagination').locator('.ant-pagination-next').click();
+      await expect.poll(() => page.getByTestId('group-name').innerText()).toContain(series[1]);
+      await expect.poll(() => page.getByTestId('relations-preceding').innerText()).toContain(series[0]);
+      await expectInert(page, 'tasks dashboard, second group', events);
+      await page.getByTestId('group-edit').click();
+      await expect.poll(() => page.getByTestId('edit-series-name').inputValue()).toBe(series[1]);
+      expect(await page.getByTestId('edit-target-title').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual(titles);
+      await expectInert(page, 'task group editor', events);
+    } finally {
+      await context.close();
     }
   });
 

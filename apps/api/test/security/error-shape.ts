@@ -7,12 +7,16 @@ export const LEAK = /\bat [\w.<>]+ \(|\(?\/[\w./-]+\.(ts|js):\d+|node_modules|\b
 /**
  * An answer is never a 5xx here, an error is always the coded envelope `{status:'error', code, message}`
  * with a known code, and nothing in it looks like a stack trace. Throws with `label` (the request) otherwise.
+ *
+ * One coded 5xx is clean: 503 DATABASE_UNAVAILABLE while the database really was away (it blinks on a
+ * loaded machine, and says nothing about the input). `databaseWasDown` answers whether it was, from what
+ * the driver saw while the request ran (see database-outages.ts): the same code answered while the
+ * database was up (a retry loop that gave up, a query an input made fail) is reported.
  */
-export function expectCleanError(res: Response, label: string): void {
-  // The database blinking on a loaded machine (the gate answers 503 DATABASE_UNAVAILABLE while the
-  // driver reconnects) says nothing about the input: that one coded 5xx is clean.
-  const blink = res.status === 503 && (res.body as { code?: unknown } | undefined)?.code === 'DATABASE_UNAVAILABLE';
-  const problem = cleanErrorProblem(res, blink ? [503] : []);
+export async function expectCleanError(res: Response, label: string, databaseWasDown: () => boolean | Promise<boolean>): Promise<void> {
+  const unavailable = res.status === 503 && (res.body as { code?: unknown } | undefined)?.code === 'DATABASE_UNAVAILABLE';
+  const blink = unavailable && (await databaseWasDown());
+  const problem = unavailable && !blink ? '503 DATABASE_UNAVAILABLE while the database was up' : cleanErrorProblem(res, blink ? [503] : []);
   if (problem) throw new Error(`${label}: ${problem}\n${res.status} ${res.text?.slice(0, 500)}`);
 }
 

@@ -34,6 +34,13 @@ export interface World {
   /** The private story's task group (the first of its suggestions, accepted) and the suggestions' batch. */
   tasksId: number;
   taskBatch: string;
+  /** The name of the owner's custom model (its address carries `secret`). */
+  customModel: string;
+  /** Ready pictures: of the private story's text; of the public story, drawn before publishing (in its published
+   * version); and of the public story's draft text, drawn after publishing (not in the published version). */
+  privatePicture: string;
+  publicPicture: string;
+  draftPicture: string;
 }
 
 export interface Call {
@@ -58,15 +65,12 @@ export type OwnershipEntry =
       /** False when `requests` are refused to the owner too (so they cannot prove the fixture). */
       ownerMay?: boolean;
     }
-  | { access: 'not-owned'; reason: string }
-  /**
-   * Proved in the feature's own suite (`suite`, a file in test/), whose fixtures build what the owner
-   * must own first: the suite must name the route and run it with `secondUser`'s token.
-   */
-  | { access: 'tested-in'; suite: string; secondUser: string; reason: string };
+  | { access: 'not-owned'; reason: string };
 
 const STORY_404: Expected = { status: 404, code: ErrorCode.STORY_NOT_FOUND };
 const ARCHIVE_404: Expected = { status: 404, code: ErrorCode.ARCHIVE_NOT_FOUND };
+const PICTURE_404: Expected = { status: 404, code: ErrorCode.PICTURE_NOT_FOUND };
+const CUSTOM_MODEL_404: Expected = { status: 404, code: ErrorCode.CUSTOM_MODEL_NOT_FOUND };
 
 const get = (url: string): Call => ({ method: 'get', url });
 const post = (url: string, body: object = {}): Call => ({ method: 'post', url, body });
@@ -173,47 +177,50 @@ export const OWNERSHIP_TABLE: Record<string, OwnershipEntry> = {
   },
   // Custom models: names are per user, so another user's call finds none of theirs.
   'PUT /api/custom-models/:name': {
-    access: 'tested-in',
-    suite: 'custom-models.e2e-spec.ts',
-    secondUser: 'as(t, bob)',
-    reason: "another user cannot read, use, test, change or delete someone's model (404 CUSTOM_MODEL_NOT_FOUND)",
+    access: 'owner-only',
+    requests: (w) => [put(`/api/custom-models/${encodeURIComponent(w.customModel)}`, { base_url: 'http://127.0.0.1:9/intruder/v1', api_key: 'sk-intruder-key' })],
+    expect: CUSTOM_MODEL_404,
   },
   'DELETE /api/custom-models/:name': {
-    access: 'tested-in',
-    suite: 'custom-models.e2e-spec.ts',
-    secondUser: 'as(t, bob)',
-    reason: "another user cannot read, use, test, change or delete someone's model (404 CUSTOM_MODEL_NOT_FOUND)",
+    access: 'owner-only',
+    requests: (w) => [del(`/api/custom-models/${encodeURIComponent(w.customModel)}`)],
+    expect: CUSTOM_MODEL_404,
   },
   // Pictures
   'GET /api/llm/:id/pictures': {
-    access: 'tested-in',
-    suite: 'pictures.e2e-spec.ts',
-    secondUser: 'as(t, bob)',
-    reason: 'another user gets 404 STORY_NOT_FOUND listing, asking for or retrying pictures of a story not theirs',
+    access: 'public-read',
+    reason: "a public story's reader sees the pictures of its published version",
+    requests: (w) => [get(`/api/llm/${w.privateStory}/pictures`)],
+    publicRequests: (w) => [get(`/api/llm/${w.publicStory}/pictures`)],
+    expect: STORY_404,
   },
   'POST /api/llm/:id/pictures': {
-    access: 'tested-in',
-    suite: 'pictures.e2e-spec.ts',
-    secondUser: 'as(t, bob)',
-    reason: 'another user gets 404 STORY_NOT_FOUND listing, asking for or retrying pictures of a story not theirs',
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => post(`/api/llm/${id}/pictures`, { from: 0, to: 5 })),
+    expect: STORY_404,
   },
   'POST /api/llm/:id/pictures/:pictureId/retry': {
-    access: 'tested-in',
-    suite: 'pictures.e2e-spec.ts',
-    secondUser: 'as(t, bob)',
-    reason: 'another user gets 404 STORY_NOT_FOUND listing, asking for or retrying pictures of a story not theirs',
+    access: 'owner-only',
+    requests: (w) => [
+      post(`/api/llm/${w.privateStory}/pictures/${w.privatePicture}/retry`),
+      post(`/api/llm/${w.publicStory}/pictures/${w.publicPicture}/retry`),
+    ],
+    expect: STORY_404,
   },
   'GET /api/images/:id': {
-    access: 'tested-in',
-    suite: 'pictures.e2e-spec.ts',
-    secondUser: 'image(bob',
-    reason: 'a picture is served only to those who may read a story that shows it (404 PICTURE_NOT_FOUND otherwise)',
+    access: 'public-read',
+    reason: 'a picture is served to those who may read a story that shows it: the published version of a public story',
+    // The private story's picture, and one drawn on the public story after publishing (in the draft only).
+    requests: (w) => [get(`/api/images/${w.privatePicture}`), get(`/api/images/${w.draftPicture}`)],
+    publicRequests: (w) => [get(`/api/images/${w.publicPicture}`)],
+    expect: PICTURE_404,
   },
   'POST /api/export': {
-    access: 'tested-in',
-    suite: 'pictures.e2e-spec.ts',
-    secondUser: 'as(t, bob)',
-    reason: "with another user's story_id the export carries none of that story's pictures",
+    access: 'public-read',
+    reason: "an export with story_id carries that story's pictures: a public story's published ones for anyone",
+    requests: (w) => [post('/api/export', { content: 'Mine.', format: 'html', story_id: w.privateStory })],
+    publicRequests: (w) => [post('/api/export', { content: 'A public prologue.\nIt ends.', format: 'html', story_id: w.publicStory })],
+    expect: STORY_404,
   },
   // Tasks (a story's task groups are its owner's, public or not)
   'GET /api/tasks': {

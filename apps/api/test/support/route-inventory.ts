@@ -38,6 +38,15 @@ interface ExpressLayer {
 
 /** Method + path of every route in the Express router of the app (framework routes left out). */
 export function routerRoutes(app: INestApplication): { method: string; path: string }[] {
+  return stackRoutes(app).filter((r) => !FRAMEWORK_ROUTES.test(r.path));
+}
+
+/** The framework's own routes in the router (the Swagger UI and document), which `routerRoutes` leaves out. */
+export function frameworkRoutes(app: INestApplication): { method: string; path: string }[] {
+  return stackRoutes(app).filter((r) => FRAMEWORK_ROUTES.test(r.path));
+}
+
+function stackRoutes(app: INestApplication): { method: string; path: string }[] {
   const express = app.getHttpAdapter().getInstance() as { router?: { stack: ExpressLayer[] }; _router?: { stack: ExpressLayer[] } };
   const stack = (express.router ?? express._router)?.stack ?? [];
   const routes: { method: string; path: string }[] = [];
@@ -46,7 +55,6 @@ export function routerRoutes(app: INestApplication): { method: string; path: str
     const methods = Object.keys(layer.route.methods).filter((m) => layer.route!.methods[m]);
     // Nest's catch-all not-found handlers answer every method: they are not endpoints.
     if (methods.length > 5) continue;
-    if (FRAMEWORK_ROUTES.test(layer.route.path)) continue;
     for (const m of methods) routes.push({ method: m.toUpperCase(), path: layer.route.path });
   }
   return routes;
