@@ -2,6 +2,7 @@ import { ErrorCode } from '@taleloom/contracts';
 import OpenAI from 'openai';
 import type { PlatformModel } from './model-config';
 import { classifyCustomModelFailure } from './provider-errors';
+import { streamFetch } from './stream-fetch';
 import { ThinkSplitter } from './think-splitter';
 import { tokenLimit, tokenLimitFields, type TokenLimitFields } from './token-limit-field';
 
@@ -173,9 +174,12 @@ export function providerClient(baseURL: string, apiKey: string, transport?: Prov
     apiKey: apiKey || 'none',
     maxRetries: 0,
     ...(timeoutMs ? { timeout: timeoutMs } : {}),
-    ...(transport ? { fetch: transport.fetch, fetchOptions: transport.fetchOptions } : {}),
+    ...(transport ? { fetch: transport.fetch, fetchOptions: transport.fetchOptions } : { fetch: platformFetch }),
   });
 }
+
+// Platform models (the operator's providers, the demo model) stream through undici's Node streams.
+const platformFetch = streamFetch();
 
 function describe(error: unknown): string {
   if (error instanceof OpenAI.APIError) return `${error.status ?? 'no status'}: ${error.message}`;
