@@ -26,6 +26,8 @@ import { startOpenAIStub, wallClock, type OpenAIStub } from '../test/support/ope
 import { record } from './support/report';
 
 const TTFT_N = Number(process.env.BENCH_TTFT_N ?? 200);
+// As many warm-up sends as timed ones: a fresh process is still optimising its hot paths for a while.
+const WARM_N = Number(process.env.BENCH_WARM_N ?? TTFT_N);
 const STREAM_LEVELS = (process.env.BENCH_STREAMS ?? '100,1000').split(',').map(Number);
 const CHUNKS = 40;
 const CHUNK_DELAY_MS = 25;
@@ -244,13 +246,12 @@ async function benchTtft(api: Api, stub: OpenAIStub) {
   for (let i = 0; i < 20; i++) await directFirstToken(stub);
   // Both sides warm (a fresh process compiles its hot paths on first use): a first and a next send on
   // stories of their own, of each kind, before anything is timed.
-  const warm = { free: await createStories(api, 30), paid: await createStories(api, 30) };
+  const warm = { free: await createStories(api, WARM_N), paid: await createStories(api, WARM_N) };
   for (const regenerate of [false, true]) {
     if (regenerate) await new Promise((r) => setTimeout(r, 1100));
     for (const kind of ['free', 'paid'] as const) for (const story of warm[kind]) await apiFirstToken(api, story, kind, regenerate);
   }
-  // The first send on each story creates its turn document; a later one (a regenerate, over a second
-  // later, as the throttle wants) finds it: the everyday path.
+  // A story's first send, and a later one (a regenerate, over a second later, as the throttle wants).
   for (const round of ['first', 'next'] as const) {
     if (round === 'next') await new Promise((r) => setTimeout(r, 1100));
     for (let i = 0; i < TTFT_N; i++) {
