@@ -419,7 +419,7 @@ async function benchConcurrency(api: Api, stub: OpenAIStub) {
       note: `added p99 ${added99.toFixed(2)} ms, ${viaApi.completed}/${n} completed, ${viaApi.errors} errors`,
     });
     if (n === Math.max(...STREAM_LEVELS)) {
-      record({ suite: 'play', measure: `memory per open stream (${n} open)`, unit: 'KB', median: (rssPeak - rssBefore) / n / 1024 });
+      record({ suite: 'play', measure: `memory per open stream (API RSS growth with ${n} open, after warm-up)`, unit: 'KB', median: (rssPeak - rssBefore) / n / 1024 });
       memoryLine = `\n3. Memory per open stream: API RSS ${(rssBefore / 1048576).toFixed(1)} MB before, ${(rssPeak / 1048576).toFixed(1)} MB peak with ${n} streams open -> ${((rssPeak - rssBefore) / n / 1024).toFixed(1)} KB per stream`;
     }
   }
