@@ -71,8 +71,9 @@ export class PlayService implements OnModuleInit {
    * Checks and claims everything, then starts the generation; throws (before anything is streamed)
    * for an unknown story or model, too-fast or concurrent sends and NOT_ENOUGH_POWER. Every round
    * trip here is added to the time to first token, so the work is overlapped:
-   *  1. at once: the story read (with the per-user limit), the claim of the story's turn (an upsert:
-   *     the first send creates the document) and, for a paid model, the balance;
+   *  1. at once: the story read (with the per-user limit), the claim of the story's turn (made with
+   *     the story; an upsert for a story older than that) and, for a paid model, the balance and the
+   *     hold's ledger entry;
    *  2. a paid model with too little power is refused here, before the provider is called; otherwise
    *     the provider request starts while the hold is taken, and nothing it sends leaves the server
    *     until the hold stands. If the hold fails after all (the balance was spent meanwhile), the
@@ -86,7 +87,9 @@ export class PlayService implements OnModuleInit {
     const now = Date.now();
     const generationId = randomUUID();
     const holdKey = `generation:${generationId}`;
-    const holdIdIfPaid = this.power.holdIdOf(user.userID, holdKey);
+    // The model is known to be paid, or may be (the story's own choice).
+    const mayPay = !named || named.model.points > 0;
+    const holdIdIfPaid = mayPay ? this.power.holdIdOf(user.userID, holdKey) : '';
     const role = (dto.role ?? '').trim();
     const content = dto.content ?? '';
     // The hold's id is on the turn from the claim on (when the model is known to be paid), so that
@@ -101,7 +104,7 @@ export class PlayService implements OnModuleInit {
     // A model known to be paid: its hold's entry is written alongside the balance read and decided
     // when the balance is known (PowerService.hold), so the hold needs one round trip after this one.
     const paidKnown = named !== null && named.model.points > 0;
-    const balanceRead = !named || paidKnown ? this.power.balance(user.userID) : Promise.resolve(null);
+    const balanceRead = mayPay ? this.power.balance(user.userID) : Promise.resolve(null);
     let hold: Promise<string> | null = paidKnown
       ? this.power.hold(user.userID, named.model.points, holdKey, { reason: PowerReason.STORY, storyID: id }, { balance: balanceRead })
       : null;
