@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { ErrorCode, type ApiError } from '@taleloom/contracts';
 import type { Request, Response } from 'express';
 import { isDatabaseUnavailable } from '../database/database-errors';
-import { AppException, httpStatusOf } from './app-exception';
+import { AppException, httpStatusOf, RetriesExhausted } from './app-exception';
 import { errorMessage } from './error-messages';
 import { requestLanguage } from './request-language';
 
@@ -18,7 +18,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const app = this.toAppException(exception);
     const status = httpStatusOf(app.code);
     // An unreachable database is one line in the log, not a stack per request.
-    if (app.code === ErrorCode.DATABASE_UNAVAILABLE) {
+    if (exception instanceof RetriesExhausted) {
+      this.logger.warn(`gave up after repeated write conflicts: ${exception.what}`);
+    } else if (app.code === ErrorCode.DATABASE_UNAVAILABLE) {
       this.logger.warn(`database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
     } else if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     if (res.headersSent) {

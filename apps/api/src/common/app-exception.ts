@@ -12,6 +12,17 @@ export class AppException extends Error {
   }
 }
 
+/**
+ * DATABASE_UNAVAILABLE from a retry loop that gave up (concurrent writes kept winning, or an insert kept
+ * vanishing): the same answer to the client, but the log says what happened instead of "database unavailable".
+ */
+export class RetriesExhausted extends AppException {
+  constructor(readonly what: string) {
+    super(ErrorCode.DATABASE_UNAVAILABLE);
+    this.name = 'RetriesExhausted';
+  }
+}
+
 /** HTTP status of each code; the `never` check makes an unmapped new code fail to compile. */
 export function httpStatusOf(code: ErrorCode): number {
   switch (code) {

@@ -13,7 +13,7 @@ import {
 } from '@taleloom/contracts';
 import { randomUUID } from 'node:crypto';
 import { Model, Types } from 'mongoose';
-import { AppException } from '../common/app-exception';
+import { AppException, RetriesExhausted } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { PlatformModel } from '../models/model-config';
 import { ModelsService } from '../models/models.service';
@@ -208,7 +208,7 @@ export class CustomModelsService {
         .exec();
       if (updated.modifiedCount === 1) return;
     }
-    throw new AppException(ErrorCode.DATABASE_UNAVAILABLE);
+    throw new RetriesExhausted(`changing the custom models of user ${userID}`);
   }
 }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { ErrorCode, type TaskTarget } from '@taleloom/contracts';
 import { Model, Types } from 'mongoose';
-import { AppException } from '../common/app-exception';
+import { AppException, RetriesExhausted } from '../common/app-exception';
 import { StoryTasks } from './story-tasks.schema';
 import { openTargets, pickCurrent, withScores } from './task-rules';
 import { isDuplicateKey } from '../database/database-errors';
@@ -32,7 +32,7 @@ export class TaskStore {
         if (!isDuplicateKey(error)) throw error;
       }
     }
-    throw new AppException(ErrorCode.DATABASE_UNAVAILABLE);
+    throw new RetriesExhausted(`creating the task document of story ${storyId.toHexString()}`);
   }
 
   /**
@@ -53,7 +53,7 @@ export class TaskStore {
         .exec();
       if (written) return written;
     }
-    throw new AppException(ErrorCode.DATABASE_UNAVAILABLE);
+    throw new RetriesExhausted(`changing the tasks of story ${storyId.toHexString()}`);
   }
 
   /** Claims the story's one running task request; false when another one is running and alive. */
