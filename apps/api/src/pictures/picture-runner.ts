@@ -70,6 +70,13 @@ export class PictureRunner implements OnApplicationShutdown {
     await Promise.race([this.drain(), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
   }
 
+  /** Counts `work` (e.g. a picture being asked for, before its drawing starts) as running until it settles. */
+  track(work: Promise<void>): Promise<void> {
+    const run = work.finally(() => this.running.delete(run));
+    this.running.add(run);
+    return run;
+  }
+
   start(job: DrawJob): void {
     const run: Promise<void> = new Promise<void>((r) => setImmediate(r))
       .then(() => this.run(job))

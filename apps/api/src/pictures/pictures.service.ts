@@ -104,7 +104,12 @@ export class PicturesService {
    * `text`) gets a picture. Never throws: a picture must not fail the turn. The price is held by the
    * drawing; without enough power the picture is recorded failed with NOT_ENOUGH_POWER.
    */
-  async illustrateAccepted(userID: string, storyId: string, text: string, appended: string): Promise<void> {
+  illustrateAccepted(userID: string, storyId: string, text: string, appended: string): Promise<void> {
+    // Tracked by the runner from here: a send that does not wait for it is still covered by drain and shutdown.
+    return this.runner.track(this.illustrate(userID, storyId, text, appended));
+  }
+
+  private async illustrate(userID: string, storyId: string, text: string, appended: string): Promise<void> {
     try {
       if (!this.generator.info.available || !appended.trim()) return;
       const story = await this.stories.own(userID, storyId, false);
