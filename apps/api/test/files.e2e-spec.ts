@@ -285,6 +285,10 @@ describe('files (POST /api/upload_parse, POST /api/export)', () => {
       expect(html).toContain('<title>&lt;script&gt;x&lt;/script&gt;</title>');
       expect(html).not.toContain('<script>');
       expect(html).toMatch(/line-height: 1\.85/);
+      // The page's language is the story's, whatever the screen's.
+      expect(html).toContain('<html lang="zh-CN">');
+      const english = (await exportAs({ content: 'The rain did not stop.', format: 'html', language: 'zh-CN' })).body.toString('utf8');
+      expect(english).toContain('<html lang="en">');
     });
 
     it('round-trips docx, rtf, txt and markdown through upload_parse', async () => {

@@ -3,6 +3,7 @@ import { ErrorCode, EXPORT_EXTENSIONS, type ExportDto, type ExportFormat, type L
 import { AppException } from '../common/app-exception';
 import { fileTimestamp, safeFileNamePart } from './exporters/content-disposition';
 import { exportDocx } from './exporters/export-docx';
+import { storyLanguage } from '../play/context/prompt-builder';
 import { exportHtml } from './exporters/export-html';
 import { exportRtf } from './exporters/export-rtf';
 import type { ExportedPicture } from './exporters/pictures-by-line';
@@ -51,7 +52,9 @@ export class ExportService {
       case 'txt':
         return Buffer.from(content, 'utf8');
       case 'html':
-        return Buffer.from(exportHtml(content, title, language, pictures), 'utf8');
+        // The page's language is the story's (what a reader's browser, screen reader or translator
+        // should assume), like the notes beside its pictures; the file name follows the screen's.
+        return Buffer.from(exportHtml(content, title, storyLanguage(content) === 'zh' ? 'zh-CN' : 'en', pictures), 'utf8');
       case 'rtf':
         return Buffer.from(exportRtf(content), 'latin1');
       case 'docx':
