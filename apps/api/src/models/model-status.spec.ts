@@ -17,6 +17,16 @@ describe('ModelStatusTracker', () => {
     expect(t.status('m')).toBe(ModelStatus.UNKNOWN);
   });
 
+  it('forgets models not called within the window (users\' models come and go), keeping the busy ones', () => {
+    const t = tracker();
+    for (let i = 0; i < 50; i++) t.recordSuccess(`custom:user${i}:gone`, 200);
+    clock += DEFAULT_THRESHOLDS.windowMs + 1;
+    for (let i = 0; i < 1000; i++) t.recordSuccess('platform', 300);
+    expect(t.size).toBe(1);
+    expect(t.status('platform')).toBe(ModelStatus.FAST);
+    expect(t.status('custom:user0:gone')).toBe(ModelStatus.UNKNOWN);
+  });
+
   it('grades by median first-token latency', () => {
     const cases: [number, ModelStatus][] = [
       [300, ModelStatus.FAST],

@@ -32,6 +32,7 @@ export const DEFAULT_THRESHOLDS: StatusThresholds = {
  */
 export class ModelStatusTracker {
   private readonly samples = new Map<string, Sample[]>();
+  private pushes = 0;
 
   constructor(
     private readonly thresholds: StatusThresholds = DEFAULT_THRESHOLDS,
@@ -60,13 +61,29 @@ export class ModelStatusTracker {
     return ModelStatus.FAST;
   }
 
+  /** Models with samples kept (platform models and users' own). */
+  get size(): number {
+    return this.samples.size;
+  }
+
   private push(model: string, sample: Sample): void {
     const list = this.samples.get(model) ?? [];
     list.push(sample);
     if (list.length > this.thresholds.keep) list.splice(0, list.length - this.thresholds.keep);
     this.samples.set(model, list);
+    if (++this.pushes % SWEEP_EVERY === 0) this.sweep();
+  }
+
+  // A model not called within the window is "unknown" anyway: its samples go, so the map does not
+  // keep every user's model ever used (renamed and deleted ones included).
+  private sweep(): void {
+    const since = this.now() - this.thresholds.windowMs;
+    for (const [model, list] of this.samples) if ((list.at(-1)?.at ?? 0) < since) this.samples.delete(model);
   }
 }
+
+// How many calls between two sweeps of models gone quiet.
+const SWEEP_EVERY = 1000;
 
 function medianOf(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
