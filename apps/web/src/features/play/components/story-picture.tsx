@@ -31,7 +31,13 @@ export function StoryPictureFigure({ picture, onRedraw, busy }: { picture: Story
   const failedCode = picture.status === 'failed' ? (picture.errorCode ?? 'PICTURE_FAILED') : file.isError ? 'PICTURE_NOT_FOUND' : null;
 
   return (
-    <figure className={`tl-picture tl-picture--${picture.status}`} data-testid="story-picture" data-status={picture.status} aria-label={t('play.pictures.figure')}>
+    <figure
+      className={`tl-picture tl-picture--${picture.status}`}
+      style={{ '--tl-picture-aspect': `${(picture.width || 1) / (picture.height || 1)}` } as CSSProperties}
+      data-testid="story-picture"
+      data-status={picture.status}
+      aria-label={t('play.pictures.figure')}
+    >
       <div className="tl-picture__frame" style={frame}>
         {picture.status === 'ready' && src ? <img src={src} alt={picture.prompt || t('play.pictures.figure')} data-testid="story-picture-img" /> : null}
         {picture.status === 'pending' || (picture.status === 'ready' && !src && !file.isError) ? (
