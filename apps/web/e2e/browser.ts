@@ -96,17 +96,26 @@ export async function screenshot(page: Page, name: string, { fullPage = true } =
 export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
 
 /**
- * What a failed test's page saw, printed with the failure: answers of 400 and above, page errors
- * and console errors. CI keeps no screenshots, so this is what tells a flake's cause.
+ * What a failed test's page saw, printed with the failure: its API calls (sent, answered, body ended),
+ * other answers of 400 and above, page errors and console errors. CI keeps no screenshots, so this is
+ * what tells a flake's cause.
  */
 function traceOnFailure(page: Page): void {
   const lines: string[] = [];
   const add = (line: string) => {
     lines.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
-    if (lines.length > 60) lines.shift();
+    if (lines.length > 80) lines.shift();
   };
+  // Every API call: its answer's status when the headers came, and when its body ended (a stream's end).
+  const api = (url: string) => new URL(url).pathname.startsWith('/api/');
+  page.on('request', (req) => {
+    if (api(req.url())) add(`-> ${req.method()} ${new URL(req.url()).pathname}`);
+  });
   page.on('response', (res) => {
-    if (res.status() >= 400) add(`${res.status()} ${res.request().method()} ${new URL(res.url()).pathname}`);
+    if (api(res.url()) || res.status() >= 400) add(`<- ${res.status()} ${res.request().method()} ${new URL(res.url()).pathname}`);
+  });
+  page.on('requestfinished', (req) => {
+    if (api(req.url())) add(`ok ${req.method()} ${new URL(req.url()).pathname} (body ended)`);
   });
   page.on('requestfailed', (req) => add(`failed ${req.method()} ${new URL(req.url()).pathname}: ${req.failure()?.errorText}`));
   page.on('pageerror', (error) => add(`page error: ${error.message}`));
