@@ -8,7 +8,7 @@
  * The API runs as its own process (as in production); the stub and the clients run here.
  * Prints figures; never fails on a time.
  *
- *   pnpm --filter @taleloom/api bench:play      (BENCH_TTFT_N, BENCH_STREAMS=100,1000, BENCH_PARTS, MONGODB_URI;
+ *   pnpm --filter @taleloom/api bench:play      (BENCH_TTFT_N, BENCH_STREAMS=100,1000, BENCH_STREAM_ROUNDS, BENCH_PARTS, MONGODB_URI;
  *   BENCH_API_NODE_ARGS / BENCH_DB_NODE_ARGS, e.g. --cpu-prof, for the API and database processes)
  */
 import 'reflect-metadata';
@@ -30,6 +30,7 @@ const TTFT_N = Number(process.env.BENCH_TTFT_N ?? 200);
 const WARM_N = Number(process.env.BENCH_WARM_N ?? TTFT_N);
 const STREAM_LEVELS = (process.env.BENCH_STREAMS ?? '100,1000').split(',').map(Number);
 const CHUNKS = 40;
+const STREAM_ROUNDS = Number(process.env.BENCH_STREAM_ROUNDS ?? 3);
 const CHUNK_DELAY_MS = 25;
 const apiDir = resolve(__dirname, '..');
 const webDir = resolve(apiDir, '..', 'web');
@@ -380,43 +381,60 @@ async function benchConcurrency(api: Api, stub: OpenAIStub) {
   stub.set({ chunks: Array(CHUNKS).fill('x'), delayMs: CHUNK_DELAY_MS });
   await streamMany(warm.length, (i) => ({ url: `${api.base}/api/llm/${warm[i]}`, headers: authJson(api), body: JSON.stringify({ role: 'Mara', content: 'Go', model_name: 'free' }) }), () => null);
   for (const n of STREAM_LEVELS) {
-    const stories = await createStories(api, n);
-    stub.set({ stamp: true, chunks: Array(CHUNKS).fill('x'), delayMs: CHUNK_DELAY_MS });
-    const stampOf = (text: string) => /t=([\d.]+);/.exec(text)?.[1] ?? null;
-    const direct = await streamMany(
-      n,
-      () => ({ url: `${stub.baseURL}/chat/completions`, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ model: 'free', stream: true, messages: [{ role: 'user', content: 'Go' }] }) }),
-      (data) => (data.includes('"content":"t=') ? stampOf(data) : null),
-    );
-    const rssBefore = rssOf(api.pid);
-    let rssPeak = rssBefore;
-    const sampler = setInterval(() => {
-      rssPeak = Math.max(rssPeak, rssOf(api.pid));
-    }, 50);
-    const winStart = process.hrtime.bigint();
-    const viaApi = await streamMany(
-      n,
-      (i) => ({ url: `${api.base}/api/llm/${stories[i]}`, headers: authJson(api), body: JSON.stringify({ role: 'Mara', content: 'Go', model_name: 'free' }) }),
-      (data) => (data.startsWith('{"type":"delta"') ? stampOf(data) : null),
-    );
-    clearInterval(sampler);
-    if (process.env.BENCH_WINDOW) console.log(`WINDOW ${n} ${winStart / 1000n} ${process.hrtime.bigint() / 1000n}`);
+    // Several rounds, their chunks pooled: one round on a small machine swings with whatever else it
+    // does at that moment; each round's own p99 is printed too.
+    const direct = { latencies: [] as number[], errors: 0 };
+    const viaApi = { latencies: [] as number[], errors: 0, completed: 0 };
+    const roundP99s: string[] = [];
+    let rssBefore = 0;
+    let rssPeak = 0;
+    for (let round = 0; round < STREAM_ROUNDS; round++) {
+      const stories = await createStories(api, n);
+      stub.set({ stamp: true, chunks: Array(CHUNKS).fill('x'), delayMs: CHUNK_DELAY_MS });
+      const stampOf = (text: string) => /t=([\d.]+);/.exec(text)?.[1] ?? null;
+      const d = await streamMany(
+        n,
+        () => ({ url: `${stub.baseURL}/chat/completions`, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ model: 'free', stream: true, messages: [{ role: 'user', content: 'Go' }] }) }),
+        (data) => (data.includes('"content":"t=') ? stampOf(data) : null),
+      );
+      const before = rssOf(api.pid);
+      let peak = before;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, rssOf(api.pid));
+      }, 50);
+      const winStart = process.hrtime.bigint();
+      const v = await streamMany(
+        n,
+        (i) => ({ url: `${api.base}/api/llm/${stories[i]}`, headers: authJson(api), body: JSON.stringify({ role: 'Mara', content: 'Go', model_name: 'free' }) }),
+        (data) => (data.startsWith('{"type":"delta"') ? stampOf(data) : null),
+      );
+      clearInterval(sampler);
+      if (process.env.BENCH_WINDOW) console.log(`WINDOW ${n} ${winStart / 1000n} ${process.hrtime.bigint() / 1000n}`);
+      // Memory is read on the first round: later ones reuse what it grew.
+      if (round === 0) [rssBefore, rssPeak] = [before, peak];
+      direct.latencies.push(...d.latencies);
+      direct.errors += d.errors;
+      viaApi.latencies.push(...v.latencies);
+      viaApi.errors += v.errors;
+      viaApi.completed += v.completed;
+      roundP99s.push(`${(pct(v.latencies, 99) - pct(d.latencies, 99)).toFixed(1)}`);
+    }
     const added99 = pct(viaApi.latencies, 99) - pct(direct.latencies, 99);
     console.log(
-      `   ${String(n).padStart(4)} streams  direct p50 ${ms(pct(direct.latencies, 50))} p99 ${ms(pct(direct.latencies, 99))} (${direct.errors} errors)` +
-        `  | via API p50 ${ms(pct(viaApi.latencies, 50))} p99 ${ms(pct(viaApi.latencies, 99))}, ${viaApi.completed}/${n} completed, ${viaApi.errors} errors` +
-        `  -> added p99 ${ms(added99)} (target < 50 ms, no errors)`,
+      `   ${String(n).padStart(4)} streams x ${STREAM_ROUNDS}  direct p50 ${ms(pct(direct.latencies, 50))} p99 ${ms(pct(direct.latencies, 99))} (${direct.errors} errors)` +
+        `  | via API p50 ${ms(pct(viaApi.latencies, 50))} p99 ${ms(pct(viaApi.latencies, 99))}, ${viaApi.completed}/${n * STREAM_ROUNDS} completed, ${viaApi.errors} errors` +
+        `  -> added p99 ${ms(added99)} (rounds: ${roundP99s.join(', ')} ms; target < 50 ms, no errors)`,
     );
     record({
       suite: 'play',
-      measure: `per-chunk latency, ${n} concurrent streams`,
+      measure: `per-chunk latency, ${n} concurrent streams (${STREAM_ROUNDS} rounds pooled)`,
       unit: 'ms',
       median: pct(viaApi.latencies, 50),
       p99: pct(viaApi.latencies, 99),
       baseline: { label: 'direct to stub', median: pct(direct.latencies, 50), p99: pct(direct.latencies, 99) },
       target: 'added p99 < 50 ms, no errors',
-      met: added99 < 50 && viaApi.errors === 0 && viaApi.completed === n,
-      note: `added p99 ${added99.toFixed(2)} ms, ${viaApi.completed}/${n} completed, ${viaApi.errors} errors`,
+      met: added99 < 50 && viaApi.errors === 0 && viaApi.completed === n * STREAM_ROUNDS,
+      note: `added p99 ${added99.toFixed(2)} ms (rounds: ${roundP99s.join(', ')} ms), ${viaApi.completed}/${n * STREAM_ROUNDS} completed, ${viaApi.errors} errors`,
     });
     if (n === Math.max(...STREAM_LEVELS)) {
       record({ suite: 'play', measure: `memory per open stream (API RSS growth with ${n} open, after warm-up)`, unit: 'KB', median: (rssPeak - rssBefore) / n / 1024 });

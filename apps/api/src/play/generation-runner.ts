@@ -225,18 +225,16 @@ export class GenerationRunner implements OnApplicationShutdown {
     await this.persist(`storing generation ${g.id}`, () =>
       this.turns.updateOne(turnFilter, { $set: { ...stored, heartbeatAt: Date.now() } }).exec(),
     );
+    const holdId = job.holdId;
     let charged = 0;
-    {
-      const holdId = job.holdId;
-      try {
-        const royalty = await this.persist(`reading the royalty of ${g.id}`, () => this.stories.royaltyRecipient(job.story));
-        // A retry takes over at once what the attempt before it left half-done.
-        const settle = (retry: boolean) => this.power.settle(holdId, cost, royalty ?? undefined, retry ? Date.now() : undefined, job.story.name);
-        charged = (await this.persist(`settling hold ${holdId}`, settle)).charged;
-      } catch (error) {
-        // The turn is shown done with nothing charged; the ledger's repair releases the hold.
-        this.logger.error(`settling hold ${holdId} failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
+    try {
+      const royalty = await this.persist(`reading the royalty of ${g.id}`, () => this.stories.royaltyRecipient(job.story));
+      // A retry takes over at once what the attempt before it left half-done.
+      const settle = (retry: boolean) => this.power.settle(holdId, cost, royalty ?? undefined, retry ? Date.now() : undefined, job.story.name);
+      charged = (await this.persist(`settling hold ${holdId}`, settle)).charged;
+    } catch (error) {
+      // The turn is shown done with nothing charged; the ledger's repair releases the hold.
+      this.logger.error(`settling hold ${holdId} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
     await this.persist(`finishing generation ${g.id}`, () =>
       this.turns
