@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { DatabaseKind } from '@taleloom/contracts';
-import { attachJournal, type Ejson, type JournalHandle, type MemoryStorage } from './stand-in-journal';
+import { attachJournal, type Bson, type JournalHandle, type MemoryStorage } from './stand-in-journal';
 
 /** A running database the app or the tests connect to. */
 export interface DatabaseHandle {
@@ -35,7 +35,7 @@ interface StandInModule {
     };
     /** Its older on-disk format (read once, to move data kept by earlier versions). */
     FileStorageAdapter: new (path: string) => MemoryStorage & { initialize(): Promise<void>; close(): Promise<void> };
-    plugins: { bson: { EJSON: Ejson } };
+    plugins: { bson: Bson };
   };
 }
 
@@ -97,7 +97,7 @@ async function startStandIn(dataDir: string | undefined, dbName: string): Promis
   let journal: JournalHandle | null = null;
   if (dataDir) {
     const legacy = join(dataDir, 'stand-in');
-    journal = await attachJournal(server.getStorage(), join(dataDir, 'stand-in-journal'), congodb.plugins.bson.EJSON, async (storage) => {
+    journal = await attachJournal(server.getStorage(), join(dataDir, 'stand-in-journal'), congodb.plugins.bson, async (storage) => {
       if (existsSync(legacy)) await copyLegacy(new congodb.FileStorageAdapter(legacy), storage);
     });
   }

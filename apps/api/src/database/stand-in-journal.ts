@@ -1,5 +1,5 @@
 // Keeps the in-memory stand-in's data on disk: a snapshot plus a journal of every change since, both
-// in MongoDB Extended JSON (so Dates, ObjectIds, Longs... come back as what they were). The stand-in
+// in canonical MongoDB Extended JSON (exact: Dates, ObjectIds, Longs, Decimal128s, Binaries...). The stand-in
 // itself stays the in-memory one, whose writes are atomic (each command runs to its end before the
 // next is read), unlike the stand-in's own file storage (which interleaves writes at every file access
 // and hands typed values back as strings).
@@ -38,10 +38,17 @@ export interface MemoryStorage {
   dropIndex(db: string, coll: string, name: string): Promise<boolean>;
 }
 
-/** The stand-in's bson EJSON (its own copy of bson, so restored values are of the classes it checks for). */
-export interface Ejson {
-  stringify(value: unknown, options?: { relaxed?: boolean }): string;
-  parse(text: string, options?: { relaxed?: boolean }): unknown;
+/**
+ * The stand-in's own copy of bson (so restored values are of the classes it checks for): EJSON for the
+ * files, and the binary codec its wire protocol decodes commands with.
+ */
+export interface Bson {
+  EJSON: {
+    stringify(value: unknown, options?: { relaxed?: boolean }): string;
+    parse(text: string, options?: { relaxed?: boolean }): unknown;
+  };
+  serialize(value: Record<string, unknown>): Uint8Array;
+  deserialize(bytes: Uint8Array): Record<string, unknown>;
 }
 
 type Change =
@@ -73,22 +80,27 @@ export interface JournalHandle {
 export async function attachJournal(
   storage: MemoryStorage,
   folder: string,
-  ejson: Ejson,
+  bson: Bson,
   migrate?: (storage: MemoryStorage) => Promise<void>,
+  options: { compactBytes?: number } = {},
 ): Promise<JournalHandle> {
+  const ejson = bson.EJSON;
+  const compactBytes = options.compactBytes ?? JOURNAL_COMPACT_BYTES;
+  const parse = (text: string) => ejson.parse(text, { relaxed: false });
   mkdirSync(folder, { recursive: true });
   const snapshotFile = join(folder, 'snapshot.ejson');
   const journalFile = join(folder, 'journal.ejsonl');
   const original = bindAll(storage);
 
   if (existsSync(snapshotFile)) {
-    const snapshot = ejson.parse(readFileSync(snapshotFile, 'utf8'), { relaxed: false }) as Snapshot;
+    const snapshot = parse(readFileSync(snapshotFile, 'utf8')) as Snapshot;
     for (const [d, collections] of Object.entries(snapshot.databases)) {
       await original.createDatabase(d);
       for (const [c, { docs, indexes }] of Object.entries(collections)) {
         await original.createCollection(d, c);
-        for (const doc of docs) await original.insertOne(d, c, doc);
-        for (const { name, ...spec } of indexes) if (name !== '_id_') await original.saveIndex(d, c, name, spec);
+        // One document at a time: a whole snapshot may pass BSON's 16 MB limit, a document cannot.
+        for (const doc of docs) await original.insertOne(d, c, revive(bson, doc) as Doc);
+        for (const { name, ...spec } of indexes) if (name !== '_id_') await original.saveIndex(d, c, name, revive(bson, spec) as Record<string, unknown>);
       }
     }
   } else if (migrate && !existsSync(journalFile)) {
@@ -100,7 +112,7 @@ export async function attachJournal(
       if (!line) continue;
       let change: Change;
       try {
-        change = ejson.parse(line, { relaxed: false }) as Change;
+        change = revive(bson, parse(line)) as Change;
       } catch (error) {
         // Only the last line can be cut short (a crash mid-write); anything else is damage.
         if (i >= lines.length - 2) break;
@@ -140,7 +152,7 @@ export async function attachJournal(
     const line = `${ejson.stringify(change, { relaxed: false })}\n`;
     writeSync(fd, line);
     written += line.length;
-    if (written > JOURNAL_COMPACT_BYTES && !compacting) {
+    if (written > compactBytes && !compacting) {
       compacting = true;
       written = 0;
       // After the command that wrote this has finished (it may write more).
@@ -209,6 +221,17 @@ export async function attachJournal(
       await compact();
     },
   };
+}
+
+/**
+ * What the stand-in would hold had the value come over the wire. Canonical EJSON parses numbers into
+ * wrapper objects (`{"$numberInt":"2"}` -> Int32, Double, Long) which the stand-in's query and update
+ * engines do not treat as numbers (`$inc` fails with "non-numeric field", ranges and sorts go wrong);
+ * its wire protocol decodes with bson's defaults, which give plain numbers (and a Long only beyond 2^53).
+ * Sending the parsed value through the same codec gives exactly that, for every BSON type, at any depth.
+ */
+export function revive(bson: Bson, value: unknown): unknown {
+  return bson.deserialize(bson.serialize({ v: value })).v;
 }
 
 function bindAll(storage: MemoryStorage): MemoryStorage {
