@@ -23,6 +23,24 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
+    // The embedded stand-in does not apply positional update paths or arrayFilters (the conformance test,
+    // apps/api/test/stand-in-conformance.e2e-spec.ts, shows it): address array elements by index instead.
+    files: ['apps/api/src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[value=/\\.\\$(\\[|\\.|$)/], TemplateElement[value.raw=/\\.\\$(\\[|\\.|$)/]',
+          message: 'Positional update paths ($, $[], $[id]) are not applied by the embedded stand-in: update the element by its index.',
+        },
+        {
+          selector: 'Property[key.name="arrayFilters"]',
+          message: 'arrayFilters are not applied by the embedded stand-in: update the element by its index.',
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/api/**/*.js'],
     languageOptions: { globals: { ...globals.node }, sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

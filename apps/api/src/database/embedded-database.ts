@@ -20,6 +20,8 @@ export interface DatabaseOptions {
   dataDir?: string;
   dbName?: string;
   log?: (message: string) => void;
+  /** The stand-in's journal is folded into its snapshot past this size (tests set it small). */
+  journalCompactBytes?: number;
 }
 
 // tsc turns import() into require() under CommonJS; the stand-in is ESM-only, so keep a real import().
@@ -61,7 +63,7 @@ export async function startDatabase(options: DatabaseOptions): Promise<DatabaseH
       log(`Database: mongodb-memory-server unavailable (${firstLine(error)}); falling back to the stand-in`);
     }
   }
-  const handle = await startStandIn(options.dataDir, dbName);
+  const handle = await startStandIn(options.dataDir, dbName, options.journalCompactBytes);
   log(
     'Database: OFFLINE STAND-IN (CongoDB, MongoDB wire protocol). It does not enforce unique indexes ' +
       'or roll back transactions: set MONGODB_URI to a real MongoDB for production.',
@@ -88,7 +90,7 @@ async function startMemoryServer(dataDir: string | undefined, dbName: string): P
   };
 }
 
-async function startStandIn(dataDir: string | undefined, dbName: string): Promise<DatabaseHandle> {
+async function startStandIn(dataDir: string | undefined, dbName: string, compactBytes?: number): Promise<DatabaseHandle> {
   const { congodb } = await importEsm('@push.rocks/smartmongo');
   const port = await freePort();
   // Always the in-memory engine (its writes are atomic); with a data folder, a journal keeps it on disk.
@@ -99,7 +101,7 @@ async function startStandIn(dataDir: string | undefined, dbName: string): Promis
     const legacy = join(dataDir, 'stand-in');
     journal = await attachJournal(server.getStorage(), join(dataDir, 'stand-in-journal'), congodb.plugins.bson, async (storage) => {
       if (existsSync(legacy)) await copyLegacy(new congodb.FileStorageAdapter(legacy), storage);
-    });
+    }, { compactBytes });
   }
   return {
     // Without poll monitoring the driver's heartbeat fails every ~10 s and clears the pool.

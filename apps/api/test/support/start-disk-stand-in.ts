@@ -12,8 +12,9 @@ import { TEST_JWT_SECRET } from '../test-app';
  * The stand-in with data on disk, as `pnpm start` runs it offline, in a child process (it is ESM-only
  * and cannot start inside a jest worker). Answers the handle startDatabase gives for that case.
  */
-export async function startDiskStandIn(dataDir: string): Promise<DatabaseHandle> {
-  const server = spawn(process.execPath, ['-r', '@swc-node/register', 'test/support/disk-stand-in.ts', dataDir], {
+export async function startDiskStandIn(dataDir: string, options: { compactBytes?: number } = {}): Promise<DiskStandIn> {
+  const args = [dataDir, ...(options.compactBytes ? [String(options.compactBytes)] : [])];
+  const server = spawn(process.execPath, ['-r', '@swc-node/register', 'test/support/disk-stand-in.ts', ...args], {
     cwd: join(__dirname, '..', '..'),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -26,17 +27,19 @@ export async function startDiskStandIn(dataDir: string): Promise<DatabaseHandle>
     });
     server.once('exit', (code) => reject(new Error(`stand-in exited with ${code}`)));
   });
-  // stop: the child has no handler for SIGTERM, so it ends as a crash would (its journal must hold).
-  return {
-    uri,
-    kind: 'stand-in',
-    stop: async () => {
-      if (server.exitCode !== null) return;
-      const exited = new Promise((done) => server.once('exit', done));
-      server.kill('SIGKILL');
-      await exited;
-    },
+  const end = async (signal: NodeJS.Signals) => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((done) => server.once('exit', done));
+    server.kill(signal);
+    await exited;
   };
+  // stop: SIGKILL, so it ends as a crash would (its journal must hold); terminate: a clean stop.
+  return { uri, kind: 'stand-in', stop: () => end('SIGKILL'), terminate: () => end('SIGTERM') };
+}
+
+export interface DiskStandIn extends DatabaseHandle {
+  /** SIGTERM: the stand-in folds its journal into a snapshot and exits. */
+  terminate(): Promise<void>;
 }
 
 /** The whole app on the on-disk stand-in, with data (and secrets) in `dataDir`, as `pnpm start` runs it. */
