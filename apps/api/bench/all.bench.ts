@@ -31,7 +31,7 @@ async function startDatabase(): Promise<{ uri: string; kind: string; stop(): Pro
   let kind = 'embedded';
   child.stderr!.on('data', (chunk: Buffer) => {
     const m = /Database: (.*)/.exec(chunk.toString());
-    if (m) kind = m[1].startsWith('OFFLINE STAND-IN') ? 'embedded stand-in (CongoDB)' : m[1];
+    if (m) kind = m[1].startsWith('embedded stand-in') ? 'embedded stand-in (CongoDB)' : m[1].split(',')[0];
   });
   const uri = await new Promise<string>((done, fail) => {
     let out = '';

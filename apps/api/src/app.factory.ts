@@ -9,6 +9,7 @@ import type { DestinationStream } from 'pino';
 import { STORY_TEXT_BODY_LIMIT_BYTES } from '@taleloom/contracts';
 import { AppModule } from './app.module';
 import { ApiExceptionFilter } from './common/api-exception.filter';
+import { BootQuietLogger } from './common/boot-quiet-logger';
 import { bodyParserErrors } from './common/body-parser-errors';
 import { createValidationPipe } from './common/validation.pipe';
 import { AppConfig } from './config/app-config';
@@ -28,7 +29,7 @@ export async function createApp(config: AppConfig, database: DatabaseHandle, opt
     bufferLogs: true,
     bodyParser: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new BootQuietLogger(app.get(Logger)));
   // The client address behind trusted proxies: per-IP limits must see users, not the proxy.
   const trustProxy = config.env.TRUST_PROXY;
   app.set('trust proxy', /^\d+$/.test(trustProxy) ? Number(trustProxy) : trustProxy.split(',').map((p) => p.trim()));

@@ -5,6 +5,7 @@ import { createApp } from './app.factory';
 import { resolveConfig } from './config/app-config';
 import { ConfigError, validateEnv } from './config/env.validation';
 import { startDatabase } from './database/embedded-database';
+import { DataFolderInUseError } from './database/stand-in-journal';
 
 async function main(): Promise<void> {
   // .env in the repository root (or the working folder) for local runs; real deployments set variables.
@@ -15,7 +16,8 @@ async function main(): Promise<void> {
     uri: env.MONGODB_URI,
     mode: env.EMBEDDED_DATABASE,
     dataDir: config.dataDir,
-    log: (m) => console.log(`[database] ${m}`),
+    log: (m) => console.log(m),
+    debug: env.LOG_LEVEL === 'debug' || env.LOG_LEVEL === 'trace' ? (m) => console.log(`[database] ${m}`) : undefined,
   });
   const app = await createApp(config, database);
   // Graceful stop: finish requests, close the connection, then stop an embedded database.
@@ -36,7 +38,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof DataFolderInUseError) {
     console.error(error.message);
   } else {
     console.error(error);

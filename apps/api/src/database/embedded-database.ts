@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { format } from 'node:util';
 import type { DatabaseKind } from '@taleloom/contracts';
 import { attachJournal, type Bson, type JournalHandle, type MemoryStorage } from './stand-in-journal';
 
@@ -19,7 +21,10 @@ export interface DatabaseOptions {
   /** Folder that keeps data across restarts; absent means in memory only. */
   dataDir?: string;
   dbName?: string;
+  /** The one line that says which database runs and why. */
   log?: (message: string) => void;
+  /** Detail (why mongodb-memory-server could not start, its own messages): shown at debug level. */
+  debug?: (message: string) => void;
   /** The stand-in's journal is folded into its snapshot past this size (tests set it small). */
   journalCompactBytes?: number;
 }
@@ -27,9 +32,12 @@ export interface DatabaseOptions {
 // tsc turns import() into require() under CommonJS; the stand-in is ESM-only, so keep a real import().
 const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<StandInModule>;
 
+// Only the stand-in's own folder of @push.rocks/smartmongo: the package's main entry also loads
+// mongodb-memory-server and smartdata (which prints debug lines as it loads) for features not used here.
+const STAND_IN_ENTRY = '@push.rocks/smartmongo/dist_ts/congodb/index.js';
+
 // The part of @push.rocks/smartmongo's API the bootstrap uses.
 interface StandInModule {
-  congodb: {
     CongoServer: new (options: { host: string; port: number; storage: 'memory' }) => {
       start(): Promise<void>;
       stop(): Promise<void>;
@@ -38,7 +46,6 @@ interface StandInModule {
     /** Its older on-disk format (read once, to move data kept by earlier versions). */
     FileStorageAdapter: new (path: string) => MemoryStorage & { initialize(): Promise<void>; close(): Promise<void> };
     plugins: { bson: Bson };
-  };
 }
 
 /**
@@ -47,39 +54,47 @@ interface StandInModule {
  */
 export async function startDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   const log = options.log ?? (() => undefined);
+  const debug = options.debug ?? (() => undefined);
   const dbName = options.dbName ?? 'taleloom';
   if (options.uri) {
-    log('Database: using MONGODB_URI');
+    log(`Database: MongoDB at ${redactUri(options.uri)} (MONGODB_URI)`);
     return { uri: options.uri, kind: 'uri', stop: async () => undefined };
   }
+  const where = options.dataDir ? `data in ${options.dataDir}` : 'in memory only';
   const mode = options.mode ?? 'auto';
+  let why = 'EMBEDDED_DATABASE=stand-in';
   if (mode !== 'stand-in') {
     try {
-      const handle = await startMemoryServer(options.dataDir, dbName);
-      log(`Database: mongodb-memory-server (real mongod)${options.dataDir ? ', data kept on disk' : ', in memory'}`);
+      const handle = await startMemoryServer(options.dataDir, dbName, debug);
+      log(`Database: embedded MongoDB (mongodb-memory-server, a real mongod), ${where}`);
       return handle;
     } catch (error) {
       if (mode === 'memory-server') throw error;
-      log(`Database: mongodb-memory-server unavailable (${firstLine(error)}); falling back to the stand-in`);
+      debug(`mongodb-memory-server could not start: ${format(error)}`);
+      why = /download/i.test(firstLine(error))
+        ? 'no mongod binary is installed here and none could be downloaded'
+        : `mongodb-memory-server could not start (${firstLine(error)})`;
     }
   }
   const handle = await startStandIn(options.dataDir, dbName, options.journalCompactBytes);
   log(
-    'Database: OFFLINE STAND-IN (CongoDB, MongoDB wire protocol). It does not enforce unique indexes ' +
-      'or roll back transactions: set MONGODB_URI to a real MongoDB for production.',
+    `Database: embedded stand-in (CongoDB, offline), ${where}, because ${why}. ` +
+      'For production set MONGODB_URI to a MongoDB replica set (docs/embedded-database.md).',
   );
   return handle;
 }
 
-async function startMemoryServer(dataDir: string | undefined, dbName: string): Promise<DatabaseHandle> {
+async function startMemoryServer(dataDir: string | undefined, dbName: string, debug: (message: string) => void): Promise<DatabaseHandle> {
   // One attempt: offline, three download retries only delay the fallback.
   process.env.MONGOMS_MAX_RETRIES ??= '0';
   const { MongoMemoryServer } = await import('mongodb-memory-server-core');
   const dbPath = dataDir ? join(dataDir, 'mongo') : undefined;
   if (dbPath) mkdirSync(dbPath, { recursive: true });
-  const server = await MongoMemoryServer.create({
-    instance: { dbName, ...(dbPath ? { dbPath, storageEngine: 'wiredTiger' as const } : {}) },
-  });
+  const server = await withMemoryServerDebug(debug, () =>
+    MongoMemoryServer.create({
+      instance: { dbName, ...(dbPath ? { dbPath, storageEngine: 'wiredTiger' as const } : {}) },
+    }),
+  );
   return {
     uri: withDbName(server.getUri(), dbName),
     kind: 'memory-server',
@@ -91,7 +106,7 @@ async function startMemoryServer(dataDir: string | undefined, dbName: string): P
 }
 
 async function startStandIn(dataDir: string | undefined, dbName: string, compactBytes?: number): Promise<DatabaseHandle> {
-  const { congodb } = await importEsm('@push.rocks/smartmongo');
+  const congodb = await importEsm(STAND_IN_ENTRY);
   const port = await freePort();
   // Always the in-memory engine (its writes are atomic); with a data folder, a journal keeps it on disk.
   const server = new congodb.CongoServer({ host: '127.0.0.1', port, storage: 'memory' });
@@ -145,6 +160,32 @@ export function freePort(): Promise<number> {
       srv.close(() => resolvePort(port));
     });
   });
+}
+
+/**
+ * mongodb-memory-server prints a failed start (offline: a long DownloadError stack) with console.warn
+ * unless its `debug` namespace is on. Turn the namespace on for the attempt and send what it writes to
+ * `debug`, so a newcomer sees one line and an operator who asks for debug logs sees everything.
+ */
+async function withMemoryServerDebug<T>(debug: (message: string) => void, run: () => Promise<T>): Promise<T> {
+  type Debug = { enable(ns: string): void; disable(): string; log: (...args: unknown[]) => void };
+  // Its own copy of `debug` (the one its loggers check), not whichever the app might resolve.
+  const createDebug = createRequire(require.resolve('mongodb-memory-server-core'))('debug') as Debug;
+  const previous = createDebug.disable();
+  const previousLog = createDebug.log;
+  createDebug.enable([previous, 'MongoMS:*'].filter(Boolean).join(','));
+  createDebug.log = (...args: unknown[]) => debug(format(...args));
+  try {
+    return await run();
+  } finally {
+    createDebug.log = previousLog;
+    createDebug.enable(previous);
+  }
+}
+
+/** The URI without its password, for the log. */
+export function redactUri(uri: string): string {
+  return uri.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
 }
 
 function firstLine(error: unknown): string {

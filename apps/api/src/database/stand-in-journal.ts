@@ -8,7 +8,7 @@
 // killed process (kill -9) loses nothing it acknowledged; a power cut may lose what the OS had not
 // flushed. The snapshot is rewritten (to a temporary file, then renamed) on start, on a clean stop and
 // whenever the journal passes JOURNAL_COMPACT_BYTES.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const JOURNAL_COMPACT_BYTES = 64 * 1024 * 1024;
@@ -88,6 +88,7 @@ export async function attachJournal(
   const compactBytes = options.compactBytes ?? JOURNAL_COMPACT_BYTES;
   const parse = (text: string) => ejson.parse(text, { relaxed: false });
   mkdirSync(folder, { recursive: true });
+  const releaseLock = lockFolder(folder);
   const snapshotFile = join(folder, 'snapshot.ejson');
   const journalFile = join(folder, 'journal.ejsonl');
   const original = bindAll(storage);
@@ -219,8 +220,61 @@ export async function attachJournal(
       closeSync(fd);
       fd = null;
       await compact();
+      releaseLock();
     },
   };
+}
+
+/** Another process keeps this data folder (said as one sentence, without a stack). */
+export class DataFolderInUseError extends Error {}
+
+/**
+ * One process at a time may keep a folder: two journals appended to by two processes would each lose
+ * the other's writes. A lock left by a killed process (its pid no longer runs node) is taken over.
+ */
+function lockFolder(folder: string): () => void {
+  const file = join(folder, 'lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return () => {
+        if (readLock(file) === process.pid) unlinkSync(file);
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = readLock(file);
+      if (holder !== null && holder !== process.pid && runsNode(holder)) {
+        throw new DataFolderInUseError(
+          `The data folder ${folder} is in use by process ${holder} (TaleLoom, or verify:ledger, already runs on this DATA_DIR): stop it first`,
+        );
+      }
+      unlinkSync(file);
+    }
+  }
+  throw new Error(`could not lock ${file}`);
+}
+
+function readLock(file: string): number | null {
+  try {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+// Alive, and (where /proc tells) a node process: a pid reused by something else after a reboot is not a holder.
+function runsNode(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('node');
+  } catch {
+    return true;
+  }
 }
 
 /**

@@ -1,7 +1,12 @@
-// `pnpm --filter @taleloom/api verify:ledger`: checks every balance against its ledger (needs MONGODB_URI).
+// `pnpm --filter @taleloom/api verify:ledger`: checks every balance against its ledger, on MONGODB_URI,
+// or (without it) on the embedded database kept in DATA_DIR while the app is stopped.
 import { config as loadDotenv } from 'dotenv';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import mongoose, { Types, type mongo } from 'mongoose';
+import { validateEnv } from '../config/env.validation';
+import { startDatabase, type DatabaseHandle } from '../database/embedded-database';
+import { DataFolderInUseError } from '../database/stand-in-journal';
 
 export interface LedgerDrift {
   userID: string;
@@ -102,26 +107,39 @@ export function formatReport(report: LedgerReport): string {
 
 async function main(): Promise<number> {
   loadDotenv({ path: [resolve(process.cwd(), '.env'), resolve(__dirname, '..', '..', '..', '..', '.env')], quiet: true });
-  const uri = process.env.MONGODB_URI;
-  if (!uri) {
-    console.error('MONGODB_URI is required: the connection string of the database to verify.');
-    return 2;
-  }
-  const connection = await mongoose.createConnection(uri, { serverSelectionTimeoutMS: 5000 }).asPromise();
+  const database = await openDatabase();
+  if (!database) return 2;
   try {
-    const report = await verifyLedger(connection.db!);
-    console.log(formatReport(report));
-    return report.drifts.length === 0 ? 0 : 1;
+    const connection = await mongoose.createConnection(database.uri, { serverSelectionTimeoutMS: 5000 }).asPromise();
+    try {
+      const report = await verifyLedger(connection.db!);
+      console.log(formatReport(report));
+      return report.drifts.length === 0 ? 0 : 1;
+    } finally {
+      await connection.close();
+    }
   } finally {
-    await connection.close();
+    await database.stop();
   }
+}
+
+// MONGODB_URI, else the embedded database the app keeps in DATA_DIR (the same bootstrap as `pnpm start`).
+async function openDatabase(): Promise<DatabaseHandle | null> {
+  const env = validateEnv(process.env);
+  if (env.MONGODB_URI) return startDatabase({ uri: env.MONGODB_URI });
+  const dataDir = resolve(process.cwd(), env.DATA_DIR);
+  if (!existsSync(join(dataDir, 'stand-in-journal')) && !existsSync(join(dataDir, 'mongo'))) {
+    console.error(`No embedded database in ${dataDir}: set MONGODB_URI, or DATA_DIR to the folder the app keeps its data in.`);
+    return null;
+  }
+  return startDatabase({ mode: env.EMBEDDED_DATABASE, dataDir, log: (m) => console.log(m) });
 }
 
 if (require.main === module) {
   main().then(
     (code) => process.exit(code),
     (error: unknown) => {
-      console.error(error);
+      console.error(error instanceof DataFolderInUseError ? error.message : error);
       process.exit(2);
     },
   );

@@ -103,10 +103,11 @@ export async function startAppProcess(env: Record<string, string>, killFile?: st
  * Runs the compiled `verify:ledger` command against a database: its exit code and output. Not
  * spawnSync: when jest runs in band, the test database server lives in this very process.
  */
-export function verifyLedgerCommand(mongodbUri: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export function verifyLedgerCommand(target: string | { DATA_DIR: string }): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [join(API_DIR, 'dist', 'power', 'verify-ledger.js')], {
     cwd: API_DIR,
-    env: { PATH: process.env.PATH ?? '', MONGODB_URI: mongodbUri },
+    // A connection string, or (the app stopped) the data folder of its embedded database.
+    env: { PATH: process.env.PATH ?? '', ...(typeof target === 'string' ? { MONGODB_URI: target } : target) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
