@@ -1,4 +1,4 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { isIP } from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import type { ProviderTransport } from '../models/chat-provider';
@@ -14,7 +14,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
  * connections through the same agent, so they are checked too.
  */
 @Injectable()
-export class GuardedTransport implements ProviderTransport, OnModuleDestroy {
+export class GuardedTransport implements ProviderTransport, OnApplicationShutdown {
   readonly key = 'guarded';
   private readonly agent: Agent;
 
@@ -39,7 +39,8 @@ export class GuardedTransport implements ProviderTransport, OnModuleDestroy {
 
   readonly fetch = undiciFetch as unknown as typeof globalThis.fetch;
 
-  async onModuleDestroy(): Promise<void> {
+  // After the runners drained (beforeApplicationShutdown), which may still be reading a custom model.
+  async onApplicationShutdown(): Promise<void> {
     await this.agent.close().catch(() => undefined);
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ErrorCode, type ModelListEntry } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -9,7 +9,7 @@ import { ModelStatusTracker } from './model-status';
 
 /** The platform models: the list users pick from, their measured status and the provider to call them. */
 @Injectable()
-export class ModelsService implements OnModuleInit, OnModuleDestroy {
+export class ModelsService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('ModelsService');
   private readonly models: PlatformModel[];
   private demoServer: DemoModelServer | null = null;
@@ -30,7 +30,8 @@ export class ModelsService implements OnModuleInit, OnModuleDestroy {
     this.logger.log(`Models: ${this.models.map((m) => m.value).join(', ')}`);
   }
 
-  async onModuleDestroy(): Promise<void> {
+  // After the runners drained (beforeApplicationShutdown): a turn streaming at a stop still finishes.
+  async onApplicationShutdown(): Promise<void> {
     await this.demoServer?.close();
   }
 

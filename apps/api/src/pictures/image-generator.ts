@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ErrorCode, picSizeDimensions, type PicSize, type PictureGeneratorInfo } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -14,7 +14,7 @@ const DEMO_IMAGE_MODEL = 'taleloom-demo-pictures';
  * offline demo generator (the embedded default, started here on 127.0.0.1), or nobody.
  */
 @Injectable()
-export class ImageGenerator implements OnModuleInit, OnModuleDestroy {
+export class ImageGenerator implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('ImageGenerator');
   private readonly provider = new ImageProvider();
   private readonly sizeMap: Partial<Record<PicSize, string>>;
@@ -40,7 +40,8 @@ export class ImageGenerator implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
+  // After the runners drained (beforeApplicationShutdown): a picture being drawn at a stop still finishes.
+  async onApplicationShutdown(): Promise<void> {
     await this.demoServer?.close();
   }
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { CHARACTER_SHEET_MAX_LENGTH, ErrorCode, PowerReason, placePictures } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -39,7 +39,7 @@ export interface DrawJob {
  * stores it in GridFS, then settles — or releases the power and records why it failed.
  */
 @Injectable()
-export class PictureRunner implements OnApplicationShutdown {
+export class PictureRunner implements BeforeApplicationShutdown {
   private readonly logger = new Logger('PictureRunner');
   private readonly running = new Set<Promise<void>>();
 
@@ -64,7 +64,7 @@ export class PictureRunner implements OnApplicationShutdown {
     while (this.running.size) await Promise.all([...this.running]);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.running.size === 0) return;
     this.logger.log(`Waiting for ${this.running.size} picture(s) being drawn`);
     await Promise.race([this.drain(), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);

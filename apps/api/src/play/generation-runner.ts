@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { ErrorCode, type Language } from '@taleloom/contracts';
 import { Model } from 'mongoose';
@@ -70,7 +70,7 @@ export function generationCost(model: Pick<PlatformModel, 'points' | 'maxOutput'
  * then settles the power (or releases it on failure, keeping the partial text).
  */
 @Injectable()
-export class GenerationRunner implements OnApplicationShutdown {
+export class GenerationRunner implements BeforeApplicationShutdown {
   private readonly logger = new Logger('GenerationRunner');
   private readonly running = new Set<Generation>();
 
@@ -94,7 +94,7 @@ export class GenerationRunner implements OnApplicationShutdown {
   }
 
   /** On shutdown, running generations get a few seconds to finish and settle before the app closes. */
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.running.size === 0) return;
     this.logger.log(`Waiting for ${this.running.size} running generation(s) to finish`);
     await Promise.race([this.drain(), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);

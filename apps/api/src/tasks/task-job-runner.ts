@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { ErrorCode, type Language, type StreamEvent, type TaskGroupDraft, type TaskVerdict } from '@taleloom/contracts';
 import type { Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
@@ -56,7 +56,7 @@ export type TaskJob = CreateJob | ScoreJob;
  * stores the result, then settles the power held for it, or releases it on any failure.
  */
 @Injectable()
-export class TaskJobRunner implements OnApplicationShutdown {
+export class TaskJobRunner implements BeforeApplicationShutdown {
   private readonly logger = new Logger('TaskJobRunner');
   private readonly running = new Set<Generation>();
 
@@ -72,7 +72,7 @@ export class TaskJobRunner implements OnApplicationShutdown {
     await Promise.all([...this.running].map((g) => g.done));
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.running.size === 0) return;
     await Promise.race([this.drain(), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
   }
