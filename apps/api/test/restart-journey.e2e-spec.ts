@@ -53,7 +53,10 @@ describe('restart journey: the embedded default keeps everything across SIGTERM 
   const probes: { step: string; prober: string; run: () => Promise<void> }[] = [];
   const facts: Record<string, unknown> = {};
 
+  // With TEST_MONGODB_URI (a real MongoDB) the same journey runs on it: only the app restarts.
+  const mongodbUri = process.env.TEST_MONGODB_URI ? databaseNamed(process.env.TEST_MONGODB_URI, `journey_${Date.now()}`) : undefined;
   const env = () => ({
+    ...(mongodbUri ? { MONGODB_URI: mongodbUri } : {}),
     DATA_DIR: dataDir,
     DEMO_MODEL_POINTS: String(DEMO_POINTS),
     DEMO_MODEL_CHUNK_DELAY_MS: '1',
@@ -503,13 +506,14 @@ describe('restart journey: the embedded default keeps everything across SIGTERM 
     const lines = app!.output.split('\n').filter(Boolean);
     const database = lines.filter((l) => l.startsWith('Database: '));
     expect(database).toHaveLength(1);
+    if (mongodbUri) return expect(database[0]).toMatch(/^Database: MongoDB at /);
     expect(database[0]).toMatch(/^Database: embedded (stand-in \(CongoDB, offline\), data in .+, because .+|MongoDB \(mongodb-memory-server, a real mongod\), data in .+)$/);
     expect(lines.findIndex((l) => l.startsWith('TaleLoom is running at'))).toBeGreaterThan(lines.indexOf(database[0]));
     // No mongodb-memory-server download stack, no debug lines of the stand-in's package, no Nest boot chatter.
     expect(app!.output).not.toMatch(/DownloadError|MongoBinary|svDb|InstanceLoader|RouterExplorer|^\s+at /m);
   });
 
-  it('a second app on the same DATA_DIR is refused with one sentence, and the first keeps running', async () => {
+  (mongodbUri ? it.skip : it)('a second app on the same DATA_DIR is refused with one sentence, and the first keeps running', async () => {
     await expect(startAppProcess(env())).rejects.toThrow(/The data folder .+ is in use by process \d+ .+: stop it first/);
     expect((await get('/api/health')).status).toBe(200);
   }, STEP_TIMEOUT);
@@ -525,7 +529,7 @@ describe('restart journey: the embedded default keeps everything across SIGTERM 
     if (graceful) await app!.stop();
     else await app!.kill();
     // While it is stopped: every balance equals the sum of its ledger.
-    const verify = await verifyLedgerCommand({ DATA_DIR: dataDir });
+    const verify = await verifyLedgerCommand(mongodbUri ?? { DATA_DIR: dataDir });
     expect({ status: verify.status, out: verify.stdout.trim().split('\n').at(-1), err: verify.stderr }).toEqual({
       status: 0,
       out: 'No drift: every balance equals the sum of its ledger.',
@@ -562,3 +566,9 @@ describe('restart journey: the embedded default keeps everything across SIGTERM 
     expect(facts.regenerated).toBe(true);
   });
 });
+
+function databaseNamed(uri: string, name: string): string {
+  const url = new URL(uri);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
