@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { ErrorCode, PowerReason } from '@taleloom/contracts';
 import { Types } from 'mongoose';
 import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppException } from '../src/common/app-exception';
 import { LedgerRepairService } from '../src/power/ledger-repair.service';
@@ -364,12 +366,14 @@ describe('the power ledger (PowerService)', () => {
       const uri = new URL(process.env.TEST_DATABASE_URI!);
       uri.pathname = `/${t.databaseName}`;
       // Run asynchronously: a test run in band hosts the database in this process.
+      // Without MONGODB_URI it reads the embedded database in DATA_DIR: here an empty folder.
+      const emptyDataDir = mkdtempSync(join(tmpdir(), 'taleloom-no-data-'));
       const run = (mongodbUri: string) =>
         new Promise<{ stdout: string; stderr: string; status: number | null }>((done) => {
           execFile(
             process.execPath,
             ['-r', '@swc-node/register', 'src/power/verify-ledger.ts'],
-            { cwd: join(__dirname, '..'), env: { ...process.env, MONGODB_URI: mongodbUri }, encoding: 'utf8' },
+            { cwd: join(__dirname, '..'), env: { ...process.env, MONGODB_URI: mongodbUri, DATA_DIR: emptyDataDir }, encoding: 'utf8' },
             (error, stdout, stderr) => done({ stdout, stderr, status: error ? (typeof error.code === 'number' ? error.code : null) : 0 }),
           );
         });
@@ -381,7 +385,7 @@ describe('the power ledger (PowerService)', () => {
       expect(drifting.stdout).toContain(`${user}  cli  balance 99  ledger 100  diff -1`);
       expect(drifting.status).toBe(1);
       const missing = await run('');
-      expect(missing.stderr).toContain('MONGODB_URI is required');
+      expect(missing.stderr).toContain(`No embedded database in ${emptyDataDir}: set MONGODB_URI`);
       expect(missing.status).toBe(2);
     });
   });
