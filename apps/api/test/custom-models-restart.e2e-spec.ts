@@ -3,7 +3,7 @@ import { ErrorCode, type CreateCustomModelDto, type TestCustomModelDto } from '@
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseEncryptionKey } from '../src/custom-models/key-cipher';
+import { parseEncryptionKey } from '../src/config/encryption-key';
 import { GenerationRunner } from '../src/play/generation-runner';
 import { as, createStory, signUp, type TestUser } from './story-factories';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';

@@ -6,9 +6,9 @@ import { PassportModule } from '@nestjs/passport';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { User, UserSchema } from '../users/user.schema';
 import { AuthService } from './auth.service';
-import { JwtAuthGuard } from './jwt-auth.guard';
+import { JwtAuthGuard } from '../common/jwt-auth.guard';
 import { JwtStrategy } from './jwt.strategy';
-import { OptionalJwtAuthGuard } from './optional-jwt-auth.guard';
+import { OptionalJwtAuthGuard } from '../common/optional-jwt-auth.guard';
 import { TokenUsers } from './token-users';
 
 @Module({

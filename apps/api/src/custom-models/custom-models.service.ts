@@ -15,13 +15,13 @@ import { randomUUID } from 'node:crypto';
 import { Model, Types } from 'mongoose';
 import { AppException, RetriesExhausted } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import type { PlatformModel } from '../models/model-config';
+import type { PlatformModel } from '../config/platform-models';
 import { ModelsService } from '../models/models.service';
 import { Story } from '../stories/story.schema';
 import { AddressGuard } from './address-guard';
 import { CustomModelEntry, CustomModelSet } from './custom-model-set.schema';
 import { KeyCipher, KeyUnreadableError, maskKey } from './key-cipher';
-import { isDuplicateKey } from '../database/database-errors';
+import { isDuplicateKey } from '../common/database-errors';
 
 // What play assumes of a model it knows nothing about: a modest window, and room for reasoning.
 const CUSTOM_CONTEXT_WINDOW = 16_384;

@@ -3,7 +3,7 @@ import { CUSTOM_MODEL_TYPE, ErrorCode } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
 import { CustomModelsService } from '../custom-models/custom-models.service';
 import { GuardedTransport } from '../custom-models/guarded-transport';
-import type { PlatformModel } from '../models/model-config';
+import type { PlatformModel } from '../config/platform-models';
 import { ModelsService } from '../models/models.service';
 import type { ChosenModel } from './generation-runner';
 

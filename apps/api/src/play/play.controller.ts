@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } fro
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { AcceptTurnDto, SendTurnDto } from '@taleloom/contracts';
 import type { Request, Response } from 'express';
-import { JwtAuthGuard } from '../auth/jwt-auth.guard';
+import { JwtAuthGuard } from '../common/jwt-auth.guard';
 import { ok } from '../common/api-envelope';
 import { AuthUser, CurrentUser } from '../common/current-user.decorator';
 import { requestLanguage } from '../common/request-language';

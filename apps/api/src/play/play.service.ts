@@ -12,7 +12,7 @@ import {
 } from '@taleloom/contracts';
 import { randomUUID } from 'node:crypto';
 import { Model, Types } from 'mongoose';
-import { isDuplicateKey } from '../database/database-errors';
+import { isDuplicateKey } from '../common/database-errors';
 import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
 import { INSTANCE_TAG } from '../common/instance';

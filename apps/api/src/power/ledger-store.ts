@@ -6,7 +6,7 @@ import { Model, Types, type mongo } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import { User } from '../users/user.schema';
 import { LedgerEntry, type LedgerEntryState } from './ledger-entry.schema';
-import { isDuplicateKey } from '../database/database-errors';
+import { isDuplicateKey } from '../common/database-errors';
 
 /** Points where tests make the process "die" (see PowerService.faults). */
 export type FaultStep =

@@ -6,7 +6,7 @@ import { StoryNumbersService } from './story-numbers.service';
 import { StoryPlayer } from './story-player.schema';
 import { textSnippets } from './story-text';
 import { Story, StoryDocument, StoryState } from './story.schema';
-import { isDuplicateKey } from '../database/database-errors';
+import { isDuplicateKey } from '../common/database-errors';
 
 // How many sources back a clone keeps crediting; deeper chains credit only the nearest ones.
 export const MAX_LINEAGE = 32;

@@ -5,7 +5,7 @@ import { Model, Types } from 'mongoose';
 import { AppException, RetriesExhausted } from '../common/app-exception';
 import { StoryTasks } from './story-tasks.schema';
 import { openTargets, pickCurrent, withScores } from './task-rules';
-import { isDuplicateKey } from '../database/database-errors';
+import { isDuplicateKey } from '../common/database-errors';
 
 type Changes = Partial<Pick<StoryTasks, 'groups' | 'nextTasksId' | 'current_tasks_id' | 'suggestions'>>;
 

@@ -5,7 +5,7 @@ import { Model, Types } from 'mongoose';
 import { Clock } from '../verification/clock';
 import { PhoneReward } from './phone-reward.schema';
 import { REWARD_REASONS, RewardsPort } from './rewards.port';
-import { isDuplicateKey } from '../database/database-errors';
+import { isDuplicateKey } from '../common/database-errors';
 
 /**
  * The two phone rewards. First binding: 100000 to the user, once per user and once per phone number.

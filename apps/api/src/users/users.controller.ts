@@ -10,8 +10,8 @@ import {
 } from '@taleloom/contracts';
 import { ok } from '../common/api-envelope';
 import { AuthUser, CurrentUser } from '../common/current-user.decorator';
-import { JwtAuthGuard } from '../auth/jwt-auth.guard';
-import { OptionalJwtAuthGuard } from '../auth/optional-jwt-auth.guard';
+import { JwtAuthGuard } from '../common/jwt-auth.guard';
+import { OptionalJwtAuthGuard } from '../common/optional-jwt-auth.guard';
 import { ApiDtoBody, ApiErrorResponses } from '../swagger/api-dto-body.decorator';
 import { AccountService } from './account.service';
 import { InvitesService } from './invites.service';

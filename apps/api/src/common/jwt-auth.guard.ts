@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
 import { ErrorCode } from '@taleloom/contracts';
-import { AppException } from '../common/app-exception';
-import { isDatabaseUnavailable } from '../database/database-errors';
+import { AppException } from './app-exception';
+import { isDatabaseUnavailable } from './database-errors';
 
 const NO_TOKEN = 'No auth token';
 

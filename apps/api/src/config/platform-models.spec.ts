@@ -1,5 +1,5 @@
-import { ConfigError } from '../config/env.validation';
-import { loadPlatformModels, parseModelList } from './model-config';
+import { ConfigError } from './env.validation';
+import { loadPlatformModels, parseModelList } from './platform-models';
 
 const base = { MODELS_FILE: undefined, MODELS_JSON: undefined, DEMO_MODEL: 'auto' as const, DEMO_MODEL_POINTS: 0 };
 const entry = { label: 'Fast', value: 'fast', points: 20, contextWindow: 32000, maxOutput: 800, baseURL: 'https://api.example.com/v1/', apiKeyEnv: 'EXAMPLE_KEY' };

@@ -1,7 +1,7 @@
 import { DEMO_MODEL_VALUE } from '@taleloom/contracts';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { ConfigError, type EnvironmentVariables } from '../config/env.validation';
+import { ConfigError, type EnvironmentVariables } from './env.validation';
 
 /** One platform model as the operator configures it (MODELS_FILE / MODELS_JSON). */
 export interface PlatformModel {
