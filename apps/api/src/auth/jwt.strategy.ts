@@ -8,7 +8,7 @@ import { AppException } from '../common/app-exception';
 import { isDatabaseUnavailable } from '../common/database-errors';
 import type { AuthUser } from '../common/current-user.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { TokenUsers } from './token-users';
+import { TokenUsers } from './token-user.cache';
 
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy) {

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { AuthModule } from '../auth/auth.module';
 import { ModelsModule } from '../models/models.module';
 import { Story, StorySchema } from '../stories/story.schema';
 import { VerificationModule } from '../verification/verification.module';
@@ -20,7 +19,6 @@ import { GuardedTransport } from './guarded-transport';
       // custom model): renames and deletes move the stories that chose a model.
       { name: Story.name, schema: StorySchema },
     ]),
-    AuthModule,
     ModelsModule,
     VerificationModule,
   ],

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { AuthModule } from '../auth/auth.module';
 import { ModelsModule } from '../models/models.module';
 import { ModelChooserModule } from '../play/model-chooser.module';
 import { PowerModule } from '../power/power.module';
@@ -19,7 +18,6 @@ import { PicturesService } from './pictures.service';
 @Module({
   imports: [
     MongooseModule.forFeature([{ name: Picture.name, schema: PictureSchema }]),
-    AuthModule,
     ModelsModule,
     // The story's model, platform or the user's own, chosen as play chooses it.
     ModelChooserModule,

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { AuthModule } from '../auth/auth.module';
 import { CustomModelsModule } from '../custom-models/custom-models.module';
 import { ModelsModule } from '../models/models.module';
 import { PicturesModule } from '../pictures/pictures.module';
@@ -20,7 +19,6 @@ import { TurnRepairService } from './turn-repair.service';
 @Module({
   imports: [
     MongooseModule.forFeature([{ name: PlayTurn.name, schema: PlayTurnSchema }]),
-    AuthModule,
     ModelsModule,
     CustomModelsModule,
     PowerModule,

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { StoryArchive, StoryArchiveSchema } from '../archives/story-archive.schema';
-import { AuthModule } from '../auth/auth.module';
 import { CustomModelsModule } from '../custom-models/custom-models.module';
 import { Counter, CounterSchema } from './counter.schema';
 import { LlmStoriesController } from './llm-stories.controller';
@@ -20,7 +19,6 @@ import { Story, StorySchema } from './story.schema';
       { name: StoryPlayer.name, schema: StoryPlayerSchema },
       { name: Counter.name, schema: CounterSchema },
     ]),
-    AuthModule,
     CustomModelsModule,
   ],
   controllers: [StoriesController, LlmStoriesController],

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
 import { ModelsModule } from '../models/models.module';
 import { PlayModule } from '../play/play.module';
 import { PowerModule } from '../power/power.module';
@@ -11,7 +10,7 @@ import { TasksService } from './tasks.service';
 
 /** Tasks: AI-suggested task groups of a story, their editing and their AI scoring. */
 @Module({
-  imports: [AuthModule, ModelsModule, PowerModule, StoriesModule, PlayModule, TaskStoreModule],
+  imports: [ModelsModule, PowerModule, StoriesModule, PlayModule, TaskStoreModule],
   controllers: [TasksController],
   providers: [TasksService, TaskJobRunner],
 })

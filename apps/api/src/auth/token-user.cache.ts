@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
 import { LRUCache } from 'lru-cache';
-import { Model, Types } from 'mongoose';
-import { User } from '../users/user.schema';
+import { UserRepository } from '../users/user.repository';
 
 /** How long this instance trusts what it read of a token's user (its name and last password change). */
 export const TOKEN_USER_TTL_MS = 5_000;
@@ -24,7 +22,7 @@ export class TokenUsers {
   private readonly cache = new LRUCache<string, TokenUser>({ max: 50_000, ttl: TOKEN_USER_TTL_MS });
   private readonly reading = new Map<string, Promise<TokenUser | null>>();
 
-  constructor(@InjectModel(User.name) private readonly users: Model<User>) {}
+  constructor(private readonly users: UserRepository) {}
 
   async get(userID: string): Promise<TokenUser | null> {
     const known = this.cache.get(userID);
@@ -45,7 +43,7 @@ export class TokenUsers {
   }
 
   private async read(userID: string): Promise<TokenUser | null> {
-    const user = await this.users.findById(new Types.ObjectId(userID), { userName: 1, tokensValidAfter: 1 }).lean().exec();
+    const user = await this.users.tokenFields(userID);
     if (!user) return null;
     // new Date(): the offline stand-in's file storage hands Dates back as strings.
     const found = { userName: user.userName, validAfter: user.tokensValidAfter ? new Date(user.tokensValidAfter).getTime() : 0 };

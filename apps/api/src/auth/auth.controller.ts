@@ -15,13 +15,13 @@ import { OptionalJwtAuthGuard } from '../common/optional-jwt-auth.guard';
 import { ApiDtoBody, ApiErrorResponses } from '../swagger/api-dto-body.decorator';
 import { AccountService } from './account.service';
 import { InvitesService } from './invites.service';
-import { UsersService } from './users.service';
+import { SignInService } from './sign-in.service';
 
 @ApiTags('user')
 @Controller('user')
-export class UsersController {
+export class AuthController {
   constructor(
-    private readonly users: UsersService,
+    private readonly users: SignInService,
     private readonly account: AccountService,
     private readonly invites: InvitesService,
   ) {}

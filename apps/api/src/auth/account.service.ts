@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
 import {
   ErrorCode,
   type BindMobileDto,
@@ -9,25 +8,26 @@ import {
   type SendSmsDto,
   type UserInfo,
 } from '@taleloom/contracts';
-import { Model, Types } from 'mongoose';
-import { TokenUsers } from '../auth/token-users';
-import { AuthService } from '../auth/auth.service';
+import { Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
 import { CaptchaService } from '../verification/captcha/captcha.service';
 import { Clock } from '../verification/clock';
 import { parsePhone } from '../verification/phone';
 import { SmsCodeService } from '../verification/sms-code.service';
+import { toUserInfo } from '../users/user-info.mapper';
+import { UserRepository } from '../users/user.repository';
+import type { UserDocument } from '../users/user.schema';
+import { AuthService } from './auth.service';
+import { hashPassword } from './password';
 import { PhoneRewardsService } from './phone-rewards.service';
-import { toUserInfo } from './user-info.mapper';
-import { User, UserDocument } from './user.schema';
-import { hashPassword } from './users.service';
+import { TokenUsers } from './token-user.cache';
 
 /** Sending codes, binding a phone and resetting the password. */
 @Injectable()
 export class AccountService {
   constructor(
-    @InjectModel(User.name) private readonly users: Model<User>,
+    private readonly users: UserRepository,
     private readonly auth: AuthService,
     private readonly tokenUsers: TokenUsers,
     private readonly captcha: CaptchaService,
@@ -64,24 +64,15 @@ export class AccountService {
     await this.assertCanBind(user, phone.e164);
     await this.codes.consume(phone.e164, ['register'], dto.smsCode);
     const now = this.clock.now();
-    const bound = await this.users
-      .findOneAndUpdate(
-        { _id: user._id, phoneVerified: { $ne: true } },
-        {
-          $set: {
-            phone: phone.national,
-            phoneCountryCode: phone.countryCode,
-            phoneE164: phone.e164,
-            phoneVerified: true,
-            phoneVerifiedAt: now,
-          },
-        },
-        { new: true },
-      )
-      .exec();
+    const bound = await this.users.verifyPhone(user._id, {
+      phone: phone.national,
+      phoneCountryCode: phone.countryCode,
+      phoneE164: phone.e164,
+      phoneVerifiedAt: now,
+    });
     if (!bound) throw new AppException(ErrorCode.PHONE_ALREADY_VERIFIED);
     await this.rewards.onPhoneVerified(bound._id, phone.e164, bound.invitedBy ?? null);
-    return toUserInfo((await this.users.findById(bound._id).exec())!);
+    return toUserInfo((await this.users.byId(bound._id))!);
   }
 
   /** New password for a phone-verified user; every token issued before now stops working. */
@@ -91,16 +82,14 @@ export class AccountService {
     await this.codes.consume(user.phoneE164, ['reset_password'], dto.smsCode);
     const passwordHash = await hashPassword(dto.newPassword);
     // Real time, like the tokens' iat: the fresh token below is issued after this instant.
-    const updated = await this.users
-      .findByIdAndUpdate(user._id, { $set: { passwordHash, tokensValidAfter: new Date() } }, { new: true })
-      .exec();
+    const updated = await this.users.setPassword(user._id, passwordHash, new Date());
     this.tokenUsers.forget(user._id.toHexString());
     return { token: this.auth.sign(updated!), userInfo: toUserInfo(updated!) };
   }
 
   private async signedIn(who: AuthUser | undefined): Promise<UserDocument> {
     if (!who) throw new AppException(ErrorCode.UNAUTHORIZED);
-    const user = await this.users.findById(new Types.ObjectId(who.userID)).exec();
+    const user = await this.users.byId(new Types.ObjectId(who.userID));
     if (!user) throw new AppException(ErrorCode.USER_NOT_FOUND);
     return user;
   }
@@ -109,12 +98,6 @@ export class AccountService {
   // (a phone-registered account of the same number is the person's other identity: see PhoneLoginService).
   private async assertCanBind(user: UserDocument, e164: string): Promise<void> {
     if (user.phoneVerified) throw new AppException(ErrorCode.PHONE_ALREADY_VERIFIED);
-    const taken = await this.users.exists({
-      _id: { $ne: user._id },
-      phoneE164: e164,
-      phoneVerified: true,
-      registeredBy: 'username',
-    });
-    if (taken) throw new AppException(ErrorCode.PHONE_ALREADY_BOUND);
+    if (await this.users.phoneBoundElsewhere(user._id, e164)) throw new AppException(ErrorCode.PHONE_ALREADY_BOUND);
   }
 }

@@ -1,27 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { hash, verify } from '@node-rs/argon2';
+import { verify } from '@node-rs/argon2';
 import { ErrorCode, type LoginData, type LoginDto, type UserInfo } from '@taleloom/contracts';
-import { Model, Types } from 'mongoose';
-import { AuthService } from '../auth/auth.service';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { RateLimitService } from '../verification/rate-limit.service';
+import { toUserInfo } from '../users/user-info.mapper';
+import { UserRepository } from '../users/user.repository';
+import type { UserDocument } from '../users/user.schema';
+import { AuthService } from './auth.service';
 import { InvitesService } from './invites.service';
 import { LoginLockoutService } from './login-lockout.service';
+import { hashPassword } from './password';
 import { PhoneLoginService } from './phone-login.service';
-import { toUserInfo } from './user-info.mapper';
-import { User, UserDocument } from './user.schema';
-
-export { toUserInfo };
-
-// argon2id with the library's recommended defaults (19 MiB, 2 passes).
-export const hashPassword = (password: string) => hash(password);
 
 @Injectable()
-export class UsersService {
+export class SignInService {
   constructor(
-    @InjectModel(User.name) private readonly users: Model<User>,
+    private readonly users: UserRepository,
     private readonly auth: AuthService,
     private readonly invites: InvitesService,
     private readonly lockout: LoginLockoutService,
@@ -43,29 +38,18 @@ export class UsersService {
     const invitedBy = await this.invites.resolve(dto.inviteCode);
     await this.lockout.assertNotLocked(userNameKey);
 
-    let user = await this.users.findOne({ userNameKey }).exec();
+    let user = await this.users.byNameKey(userNameKey);
     if (!user) {
       const passwordHash = await hashPassword(password);
       // One atomic upsert: of two concurrent registrations of a name, exactly one inserts.
-      const result = await this.users
-        .findOneAndUpdate(
-          { userNameKey },
-          {
-            $setOnInsert: {
-              userName,
-              userNameKey,
-              passwordHash,
-              points: 0,
-              registeredBy: 'username',
-              invitedByCode: invitedBy ? dto.inviteCode!.trim().toLowerCase() : null,
-              invitedBy,
-            },
-          },
-          { upsert: true, new: true, includeResultMetadata: true },
-        )
-        .exec();
-      user = result.value!;
-      if (result.lastErrorObject?.updatedExisting === false) return this.answer(user);
+      const registered = await this.users.registerByName(userNameKey, {
+        userName,
+        passwordHash,
+        invitedByCode: invitedBy ? dto.inviteCode!.trim().toLowerCase() : null,
+        invitedBy,
+      });
+      user = registered.user;
+      if (registered.created) return this.answer(user);
     }
     if (!user.passwordHash || !(await verify(user.passwordHash, password))) {
       return this.lockout.recordFailure(userNameKey);
@@ -75,7 +59,7 @@ export class UsersService {
   }
 
   async userInfo(userID: string): Promise<UserInfo> {
-    const user = Types.ObjectId.isValid(userID) ? await this.users.findById(userID).exec() : null;
+    const user = await this.users.byId(userID);
     if (!user) throw new AppException(ErrorCode.USER_NOT_FOUND);
     return toUserInfo(user);
   }

@@ -4,9 +4,9 @@ import { ErrorCode } from '@taleloom/contracts';
 import { createHash, randomUUID } from 'node:crypto';
 import { Model, Types, type mongo } from 'mongoose';
 import { AppException } from '../common/app-exception';
-import { User } from '../users/user.schema';
-import { LedgerEntry, type LedgerEntryState } from './ledger-entry.schema';
 import { isDuplicateKey } from '../common/database-errors';
+import { UserBalances, type BalanceView } from '../users/user-balance.repository';
+import { LedgerEntry, type LedgerEntryState } from './ledger-entry.schema';
 
 /** Points where tests make the process "die" (see PowerService.faults). */
 export type FaultStep =
@@ -18,14 +18,7 @@ export type FaultStep =
   | 'royalty-applied';
 export type FaultHook = (step: FaultStep, entry: LedgerEntry) => void;
 
-/** What a movement needs to know of a balance. */
-export interface BalanceView {
-  _id: Types.ObjectId;
-  points: number;
-  powerApplied?: string[];
-  powerVoided?: string[];
-  powerFence?: number;
-}
+export type { BalanceView };
 
 export type Outcome = Exclude<LedgerEntryState, 'pending'>;
 
@@ -50,29 +43,23 @@ const MAX_ATTEMPTS = 200;
 const WAIT_STEP_MS = 10;
 const REPAIR_WAIT_MS = 5000;
 
-const BALANCE_PROJECTION = { points: 1, powerApplied: 1, powerVoided: 1, powerFence: 1 } as const;
-
 const has = (ids: string[] | undefined, id: string) => !!ids?.includes(id);
 const oid = (hex: string) => new Types.ObjectId(hex);
-const fenceIs = (fence: number | undefined) =>
-  fence === undefined ? { powerFence: { $exists: false } } : { powerFence: fence };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * The single-document steps every movement is made of (the design is described in power.service.ts).
- * Only this class writes `users.points`.
+ * The `ledger_entries` collection, and the single-document steps every movement is made of (the
+ * design is described in power.service.ts). Only this class moves a balance (through UserBalances).
  */
 @Injectable()
-export class LedgerStore {
+export class LedgerRepository {
   faults?: FaultHook;
   readonly entries: mongo.Collection<LedgerEntry>;
-  readonly users: mongo.Collection<User>;
   constructor(
     @InjectModel(LedgerEntry.name) entryModel: Model<LedgerEntry>,
-    @InjectModel(User.name) userModel: Model<User>,
+    readonly balances: UserBalances,
   ) {
     this.entries = entryModel.collection as unknown as mongo.Collection<LedgerEntry>;
-    this.users = userModel.collection as unknown as mongo.Collection<User>;
   }
 
   /** The entry id of a movement: the same (user, namespace, key) always gives the same id. */
@@ -86,7 +73,7 @@ export class LedgerStore {
   }
 
   readBalance(userID: string): Promise<BalanceView | null> {
-    return this.users.findOne({ _id: oid(userID) }, { projection: BALANCE_PROJECTION }) as Promise<BalanceView | null>;
+    return this.balances.read(userID);
   }
 
   find(id: Types.ObjectId): Promise<LedgerEntry | null> {
@@ -147,7 +134,7 @@ export class LedgerStore {
         { $set: { claim, claimedAt: Date.now() } },
       );
     if (taken.modifiedCount !== 1) return null;
-    await this.users.updateOne({ _id: oid(entry.userID) }, { $inc: { powerFence: 1 } } as never);
+    await this.balances.bumpFence(entry.userID);
     return claim;
   }
 
@@ -178,18 +165,15 @@ export class LedgerStore {
       }
       const min = options.minPoints;
       const voiding = options.voidIfUnresolved === true || (min !== undefined && view.points < min);
-      const filter = {
-        _id: oid(entry.userID),
-        powerApplied: { $ne: id },
-        powerVoided: { $ne: id },
-        ...fenceIs(view.powerFence),
-        ...(min !== undefined && !options.voidIfUnresolved ? { points: voiding ? { $lt: min } : { $gte: min } } : {}),
-      };
-      const update = voiding
-        ? { $push: { powerVoided: id } }
-        : { $inc: { points: entry.points }, $push: { powerApplied: id } };
-      const result = await this.users.updateOne(filter, update as never);
-      if (result.modifiedCount === 1) {
+      // Matched only while the id is in neither list and the fence is the one read (and, for a hold, on the points).
+      const decided = await this.balances.decide(
+        entry.userID,
+        id,
+        view.powerFence,
+        voiding ? 'void' : { apply: entry.points },
+        min !== undefined && !options.voidIfUnresolved ? { points: min, covered: !voiding } : undefined,
+      );
+      if (decided) {
         this.fault('user-updated', entry);
         const outcome: Outcome = voiding ? 'voided' : 'applied';
         if (!options.markLater) return this.mark(entry, claim, outcome);
@@ -208,10 +192,7 @@ export class LedgerStore {
     const marked = await this.entries.updateOne({ _id: entry._id, state: 'pending', claim }, { $set: { state, resolvedAt: new Date() } });
     if (marked.modifiedCount !== 1) return state;
     this.fault('entry-marked', entry);
-    const id = entry._id.toHexString();
-    await this.users.updateOne({ _id: oid(entry.userID) }, {
-        $pull: state === 'applied' ? { powerApplied: id } : { powerVoided: id },
-      } as never);
+    await this.balances.forget(entry.userID, entry._id.toHexString(), state);
     return state;
   }
 
@@ -228,6 +209,6 @@ export class LedgerStore {
     const done = await this.entries.find({ _id: { $in: ids.map(oid) }, state: { $ne: 'pending' } }, { projection: { _id: 1 } }).toArray();
     if (done.length === 0) return;
     const doneIds = done.map((d) => d._id.toHexString());
-    await this.users.updateOne({ _id: oid(userID) }, { $pullAll: { powerApplied: doneIds, powerVoided: doneIds } } as never);
+    await this.balances.forgetAll(userID, doneIds);
   }
 }

@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
 import type { LoginData, LoginDto } from '@taleloom/contracts';
 import { randomInt } from 'node:crypto';
-import { Model, Types } from 'mongoose';
-import { AuthService } from '../auth/auth.service';
+import type { Types } from 'mongoose';
 import { Clock } from '../verification/clock';
 import { parsePhone, type ParsedPhone } from '../verification/phone';
 import { SmsCodeService } from '../verification/sms-code.service';
+import { toUserInfo } from '../users/user-info.mapper';
+import { UserRepository } from '../users/user.repository';
+import type { UserDocument } from '../users/user.schema';
+import { AuthService } from './auth.service';
 import { InvitesService } from './invites.service';
 import { PhoneRewardsService } from './phone-rewards.service';
-import { User, UserDocument } from './user.schema';
-import { toUserInfo } from './user-info.mapper';
 
 /**
  * Phone sign-in and registration. A person may own two identities for one number: the account a phone
@@ -26,7 +26,7 @@ import { toUserInfo } from './user-info.mapper';
 @Injectable()
 export class PhoneLoginService {
   constructor(
-    @InjectModel(User.name) private readonly users: Model<User>,
+    private readonly users: UserRepository,
     private readonly auth: AuthService,
     private readonly codes: SmsCodeService,
     private readonly invites: InvitesService,
@@ -40,8 +40,8 @@ export class PhoneLoginService {
     await this.codes.consume(phone.e164, ['login'], dto.verifyCode!);
 
     const [phoneUser, nameUser] = await Promise.all([
-      this.users.findOne({ phoneE164: phone.e164, registeredBy: 'phone' }).exec(),
-      this.users.findOne({ phoneE164: phone.e164, registeredBy: 'username', phoneVerified: true }).exec(),
+      this.users.byPhoneAccount(phone.e164),
+      this.users.byVerifiedPhone(phone.e164),
     ]);
     if (phoneUser && nameUser) {
       const phoneInfo = toUserInfo(phoneUser);
@@ -58,30 +58,17 @@ export class PhoneLoginService {
   private async register(phone: ParsedPhone, invitedBy: Types.ObjectId | null): Promise<UserDocument> {
     const userName = await this.freeUserName();
     const now = this.clock.now();
-    const result = await this.users
-      .findOneAndUpdate(
-        { phoneE164: phone.e164, registeredBy: 'phone' },
-        {
-          $setOnInsert: {
-            userName,
-            userNameKey: userName.toLowerCase(),
-            points: 0,
-            registeredBy: 'phone',
-            phone: phone.national,
-            phoneCountryCode: phone.countryCode,
-            phoneE164: phone.e164,
-            phoneVerified: true,
-            phoneVerifiedAt: now,
-            invitedBy,
-          },
-        },
-        { upsert: true, new: true, includeResultMetadata: true },
-      )
-      .exec();
-    const user = result.value!;
-    if (result.lastErrorObject?.updatedExisting === false) {
+    const { user, created } = await this.users.registerByPhone(phone.e164, {
+      userName,
+      userNameKey: userName.toLowerCase(),
+      phone: phone.national,
+      phoneCountryCode: phone.countryCode,
+      phoneVerifiedAt: now,
+      invitedBy,
+    });
+    if (created) {
       await this.rewards.onPhoneVerified(user._id, phone.e164, invitedBy);
-      return (await this.users.findById(user._id).exec())!;
+      return (await this.users.byId(user._id))!;
     }
     return user;
   }
@@ -90,7 +77,7 @@ export class PhoneLoginService {
   private async freeUserName(): Promise<string> {
     for (;;) {
       const name = `user_${randomInt(36 ** 6).toString(36).padStart(6, '0')}`;
-      if (!(await this.users.exists({ userNameKey: name }))) return name;
+      if (!(await this.users.nameKeyTaken(name))) return name;
     }
   }
 }
