@@ -2,7 +2,7 @@ import { countTokens } from 'gpt-tokenizer';
 import { ACCEPT_PART_MAX_LENGTH, ErrorCode, ModelStatus, STORY_TEXT_MAX_LENGTH, type AcceptTurnDto, type SendTurnDto } from '@taleloom/contracts';
 import { AppException } from '../src/common/app-exception';
 import { INSTANCE, INSTANCE_TAG } from '../src/common/instance';
-import { GenerationRunner } from '../src/play/generation-runner';
+import { TurnRunner } from '../src/play/turn.runner';
 import { TurnRepairService } from '../src/play/turn-repair.service';
 import { PowerService } from '../src/power/power.service';
 import { verifyLedger } from '../src/power/verify-ledger';
@@ -17,7 +17,7 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
   let stub: OpenAIStub;
   let base: string;
   let alice: TestUser;
-  const drain = () => t.app.get(GenerationRunner).drain();
+  const drain = () => t.app.get(TurnRunner).drain();
   const grant = (user: TestUser, amount: number) =>
     t.app.get(PowerService).grant(user.userID, amount, 'test', `test-grant-${Math.random()}`);
 

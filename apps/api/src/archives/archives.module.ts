@@ -3,7 +3,7 @@ import { StoriesModule } from '../stories/stories.module';
 import { ArchivesController } from './archives.controller';
 import { ArchivesService } from './archives.service';
 
-// The Story and StoryArchive models come from StoriesModule, which registers both.
+// Stories and their snapshots are read and written through StoriesModule's repositories.
 @Module({
   imports: [StoriesModule],
   controllers: [ArchivesController],

@@ -2,11 +2,14 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { CHARACTER_SHEET_MAX_LENGTH, ErrorCode, PowerReason, placePictures } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { HeldPower } from '../generation/held-power';
+import { JobTracker } from '../generation/job-tracker';
+import { ModelChooser, type ChosenModel } from '../generation/model-chooser';
 import { ProviderFailure } from '../models/chat-provider';
 import { ModelsService } from '../models/models.service';
-import type { ChosenModel } from '../play/generation-runner';
-import { ModelChooser } from '../play/model-chooser';
 import { PowerService } from '../power/power.service';
+import { StoryPictureRepository, type StoryForPictures } from '../stories/story-picture.repository';
+import { StoryRepository } from '../stories/story.repository';
 import { ImageGenerator } from './image-generator';
 import { PictureFailure } from './image-provider';
 import {
@@ -17,12 +20,8 @@ import {
   PICTURE_PROMPT_MAX_TOKENS,
   picturePromptMessages,
 } from './picture-prompt';
-import { PictureRecords } from './picture-records';
-import { PictureStories, type PictureStory } from './picture-stories';
-import { PictureStore } from './picture-store';
-
-// How long shutdown waits for running drawings (an unfinished one is shown failed later).
-const SHUTDOWN_GRACE_MS = 10_000;
+import { PictureFileRepository } from './picture-file.repository';
+import { PictureRepository } from './picture.repository';
 
 export interface DrawJob {
   pictureId: string;
@@ -41,7 +40,9 @@ export interface DrawJob {
 @Injectable()
 export class PictureRunner implements OnApplicationShutdown {
   private readonly logger = new Logger('PictureRunner');
-  private readonly running = new Set<Promise<void>>();
+  // Drawings running on this instance, and pictures being asked for before their drawing starts.
+  private readonly jobs = new JobTracker(this.logger, 'picture(s) being drawn');
+  private readonly held: HeldPower;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -49,40 +50,33 @@ export class PictureRunner implements OnApplicationShutdown {
     private readonly chooser: ModelChooser,
     private readonly power: PowerService,
     private readonly generator: ImageGenerator,
-    private readonly records: PictureRecords,
-    private readonly stories: PictureStories,
-    private readonly store: PictureStore,
-  ) {}
-
-  /** Drawings running on this instance. */
-  get active(): number {
-    return this.running.size;
+    private readonly records: PictureRepository,
+    private readonly stories: StoryPictureRepository,
+    private readonly storyRoyalty: StoryRepository,
+    private readonly store: PictureFileRepository,
+  ) {
+    this.held = new HeldPower(power, this.logger);
   }
 
   /** Waits for every running drawing (tests and shutdown). */
-  async drain(): Promise<void> {
-    while (this.running.size) await Promise.all([...this.running]);
+  drain(): Promise<void> {
+    return this.jobs.drain();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.running.size === 0) return;
-    this.logger.log(`Waiting for ${this.running.size} picture(s) being drawn`);
-    await Promise.race([this.drain(), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
+  onApplicationShutdown(): Promise<void> {
+    return this.jobs.shutdown();
   }
 
   /** Counts `work` (e.g. a picture being asked for, before its drawing starts) as running until it settles. */
   track(work: Promise<void>): Promise<void> {
-    const run = work.finally(() => this.running.delete(run));
-    this.running.add(run);
-    return run;
+    return this.jobs.track(work);
   }
 
   start(job: DrawJob): void {
-    const run: Promise<void> = new Promise<void>((r) => setImmediate(r))
+    const run = new Promise<void>((r) => setImmediate(r))
       .then(() => this.run(job))
-      .catch((error: unknown) => this.logger.error(error instanceof Error ? error.stack : String(error)))
-      .finally(() => this.running.delete(run));
-    this.running.add(run);
+      .catch((error: unknown) => this.logger.error(error instanceof Error ? error.stack : String(error)));
+    void this.jobs.track(run);
   }
 
   private async run(job: DrawJob): Promise<void> {
@@ -121,29 +115,19 @@ export class PictureRunner implements OnApplicationShutdown {
       const demo = this.generator.info.demo;
       await this.store.put(job.pictureId, image.data, { storyId: job.storyId, userID: job.userID, contentType: image.contentType, width, height, demo });
 
-      let cost = 0;
-      if (holdId) {
-        try {
-          const royalty = await this.stories.royaltyRecipient(story);
-          cost = (await this.power.settle(holdId, env.IMAGES_POINTS, royalty ?? undefined)).charged;
-        } catch (error) {
-          // The hold stays open for the ledger's repair; the user keeps the picture.
-          this.logger.error(`settling hold ${holdId} failed: ${error instanceof Error ? error.message : String(error)}`);
-        }
-      }
+      // A failed settle leaves the hold to the ledger's repair; the user keeps the picture.
+      const cost = holdId ? await this.held.settle(holdId, env.IMAGES_POINTS, () => this.storyRoyalty.royaltyRecipient(story)) : 0;
       await this.records.updatePending(job.pictureId, { status: 'ready', prompt, width, height, contentType: image.contentType, demo, cost, holdId: null });
     } catch (error) {
       const code = codeOf(error, deadline);
       this.logger.warn(`picture ${job.pictureId} of story ${job.storyId} failed: ${error instanceof Error ? error.message : String(error)}`);
-      if (holdId) {
-        await this.power.release(holdId).catch((e: unknown) => this.logger.error(`releasing hold ${holdId} failed: ${String(e)}`));
-      }
+      if (holdId) await this.held.release(holdId);
       await this.records.updatePending(job.pictureId, { status: 'failed', errorCode: code, prompt, cost: 0, holdId: null }).catch(() => undefined);
     }
   }
 
   // The story's character sheet, written by its model the first time (consistent pictures).
-  private async sheet(story: PictureStory, chosen: ChosenModel, passage: string, signal: AbortSignal): Promise<string> {
+  private async sheet(story: StoryForPictures, chosen: ChosenModel, passage: string, signal: AbortSignal): Promise<string> {
     if (story.picture_character_sheet.trim()) return story.picture_character_sheet.trim();
     const written = (await this.complete(chosen, characterSheetMessages({ characters: story.prologue_and_characters, passage }), CHARACTER_SHEET_MAX_TOKENS, signal))
       .trim()
@@ -167,7 +151,7 @@ export class PictureRunner implements OnApplicationShutdown {
 }
 
 // The text the picture shows: its passage, found again in the story's text as it is now.
-function passageOf(story: PictureStory, pictureId: string): string {
+function passageOf(story: StoryForPictures, pictureId: string): string {
   const ref = story.pictures.find((p) => p.id === pictureId);
   if (!ref) throw new PictureFailure(ErrorCode.PICTURE_NOT_FOUND, 'the story no longer references the picture');
   const [placed] = placePictures(story.main_text, [ref]);

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
+import { isHexId } from '../common/object-id';
 import { Picture } from './picture.schema';
 
 /**
- * Reads and writes of the drawings (`story_pictures`). Each is a single-document operation; a
- * drawing's writes match on its pending state, so a late one changes nothing.
+ * The `story_pictures` collection: the drawings. Each operation is single-document; a drawing's
+ * writes match on its pending state, so a late one changes nothing.
  */
 @Injectable()
-export class PictureRecords {
+export class PictureRepository {
   constructor(@InjectModel(Picture.name) private readonly pictures: Model<Picture>) {}
 
   insert(picture: Picture): Promise<unknown> {
@@ -41,5 +42,3 @@ export class PictureRecords {
     return result.matchedCount === 1;
   }
 }
-
-export const isHexId = (id: unknown): id is string => typeof id === 'string' && /^[0-9a-f]{24}$/i.test(id);

@@ -5,20 +5,22 @@ import { AppException } from '../common/app-exception';
 import { errorMessage } from '../common/error-messages';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ProviderFailure, type ChatMessage } from '../models/chat-provider';
+import { generationCost } from '../generation/generation-cost';
+import type { Generation } from '../generation/generation-stream';
+import { HeldPower } from '../generation/held-power';
+import { JobTracker } from '../generation/job-tracker';
+import type { ChosenModel } from '../generation/model-chooser';
+import { sharedTokenCounter } from '../generation/token-counter';
 import { ModelsService } from '../models/models.service';
-import { sharedTokenCounter } from '../play/context/token-counter';
-import { Generation } from '../play/generation';
-import { generationCost, type ChosenModel } from '../play/generation-runner';
 import { PowerService, type RoyaltyRecipient } from '../power/power.service';
 import { SuggestionReader, VerdictReader, type AnswerReader, type OpenTarget } from './task-answer-readers';
 import { TaskOutputInvalid } from './task-output';
 import { applyVerdicts, totals } from './task-rules';
-import { TaskStore } from './task-store';
+import { TaskRepository } from './task.repository';
 
 // A malformed answer is asked for once more; then the request fails and nothing is charged.
 const ATTEMPTS = 2;
 const HEARTBEAT_MS = 5000;
-const SHUTDOWN_GRACE_MS = 10_000;
 
 /** What every task request carries: who, which model (platform or the user's own), the power held, and how to answer errors. */
 export interface TaskJobBase extends ChosenModel {
@@ -56,35 +58,35 @@ export type TaskJob = CreateJob | ScoreJob;
  * stores the result, then settles the power held for it, or releases it on any failure.
  */
 @Injectable()
-export class TaskJobRunner implements OnApplicationShutdown {
-  private readonly logger = new Logger('TaskJobRunner');
-  private readonly running = new Set<Generation>();
+export class TaskRunner implements OnApplicationShutdown {
+  private readonly logger = new Logger('TaskRunner');
+  private readonly jobs = new JobTracker(this.logger, 'task request(s)');
+  private readonly held: HeldPower;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly models: ModelsService,
-    private readonly power: PowerService,
-    private readonly store: TaskStore,
-  ) {}
-
-  /** Waits for every running request (tests and shutdown). */
-  async drain(): Promise<void> {
-    await Promise.all([...this.running].map((g) => g.done));
+    power: PowerService,
+    private readonly store: TaskRepository,
+  ) {
+    this.held = new HeldPower(power, this.logger);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.running.size === 0) return;
-    await Promise.race([this.drain(), new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS).unref())]);
+  /** Waits for every running request (tests and shutdown). */
+  drain(): Promise<void> {
+    return this.jobs.drain();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.jobs.shutdown();
   }
 
   start(job: TaskJob): void {
-    this.running.add(job.generation);
     // Started on the next turn of the event loop, after the caller has subscribed.
-    setImmediate(() => {
-      this.run(job)
-        .catch((error: unknown) => this.logger.error(error instanceof Error ? error.stack : String(error)))
-        .finally(() => this.running.delete(job.generation));
-    });
+    const run = new Promise<void>((r) => setImmediate(r))
+      .then(() => this.run(job))
+      .catch((error: unknown) => this.logger.error(error instanceof Error ? error.stack : String(error)));
+    void this.jobs.track(run);
   }
 
   private async run(job: TaskJob): Promise<void> {
@@ -113,15 +115,8 @@ export class TaskJobRunner implements OnApplicationShutdown {
       await this.fail(job, error);
       return;
     }
-    let charged = 0;
-    if (job.holdId) {
-      try {
-        charged = (await this.power.settle(job.holdId, generationCost(job.model, answer.completionTokens, answer.text), (await job.royalty()) ?? undefined)).charged;
-      } catch (error) {
-        // The hold stays open for the ledger's repair; the result is kept.
-        this.logger.error(`settling hold ${job.holdId} failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
+    // A failed settle leaves the hold to the ledger's repair; the result is kept.
+    const charged = job.holdId ? await this.held.settle(job.holdId, generationCost(job.model, answer.completionTokens, answer.text), job.royalty) : 0;
     await this.store.release(job.storyId, job.id).catch(() => undefined);
     emit(final);
     emit({ type: 'usage', promptTokens: 0, completionTokens: answer.completionTokens, cost: charged });
@@ -192,9 +187,7 @@ export class TaskJobRunner implements OnApplicationShutdown {
       error instanceof ProviderFailure ? error.code : error instanceof AppException ? error.code : ErrorCode.INTERNAL_ERROR;
     if (code === ErrorCode.INTERNAL_ERROR) this.logger.error(error instanceof Error ? error.stack : String(error));
     else this.logger.warn(`task ${job.kind} ${job.id} failed: ${error instanceof Error ? error.message : String(error)}`);
-    if (job.holdId) {
-      await this.power.release(job.holdId).catch((e: unknown) => this.logger.error(`releasing hold ${job.holdId} failed: ${String(e)}`));
-    }
+    if (job.holdId) await this.held.release(job.holdId);
     await this.store.release(job.storyId, job.id).catch(() => undefined);
     job.generation.emit({ type: 'error', code, message: errorMessage(code, job.language) });
   }

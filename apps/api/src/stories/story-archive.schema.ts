@@ -1,7 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { HydratedDocument } from 'mongoose';
 import { ARCHIVE_SLOT_MAX, PUBLIC_ARCHIVE_INDEX } from '@taleloom/contracts';
-import { StoryState, StoryStateSchema } from '../stories/story.schema';
+import { StoryState, StoryStateSchema } from './story.schema';
 
 // Archive slots 0..998 are the user's saves; -1 is the public version others see and clone (limits in contracts).
 export { ARCHIVE_SLOT_MAX, PUBLIC_ARCHIVE_INDEX };

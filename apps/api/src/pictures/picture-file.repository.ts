@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { mongo, Types, type Connection } from 'mongoose';
-import { isHexId } from './picture-records';
+import { isHexId } from '../common/object-id';
 
-/** GridFS bucket of story pictures: collections `pictures.files` and `pictures.chunks`. */
+/** GridFS bucket of story pictures: collections `pictures.files` and `pictures.chunks` (owned here). */
 export const PICTURE_BUCKET = 'pictures';
 // GridFS's default chunk size.
 const CHUNK_BYTES = 255 * 1024;
@@ -25,7 +25,7 @@ export interface PictureFile {
 
 /** Picture files in MongoDB GridFS, through the driver's GridFSBucket. A file's id is its picture's id. */
 @Injectable()
-export class PictureStore {
+export class PictureFileRepository {
   private readonly bucket: mongo.GridFSBucket;
 
   constructor(@InjectConnection() connection: Connection) {

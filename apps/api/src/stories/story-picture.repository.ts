@@ -2,15 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { ErrorCode, type PicSize, type PromptSwitch } from '@taleloom/contracts';
 import { Model, Types } from 'mongoose';
-import { PUBLIC_ARCHIVE_INDEX, StoryArchive } from '../archives/story-archive.schema';
 import { AppException } from '../common/app-exception';
-import type { RoyaltyRecipient } from '../power/power.service';
-import { royaltyRecipientOf } from '../stories/story-royalty';
-import { Story } from '../stories/story.schema';
+import { toObjectId } from '../common/object-id';
+import { StoryArchiveRepository } from './story-archive.repository';
 import type { StoryPictureRef } from './story-picture-ref.schema';
+import { Story } from './story.schema';
 
 /** What drawing reads of a story. */
-export interface PictureStory {
+export interface StoryForPictures {
   _id: Types.ObjectId;
   userID: string;
   name: string;
@@ -35,23 +34,26 @@ const FIELDS = {
   settings_pic_size: 1, picture_character_sheet: 1, pictures: 1,
 } as const;
 
-/** The pictures' reads and writes of stories and their public versions (single-document updates only). */
+/**
+ * The pictures' reads and writes of stories: the references a story keeps to its pictures, its
+ * character sheet, and who may read a picture (single-document updates only).
+ */
 @Injectable()
-export class PictureStories {
+export class StoryPictureRepository {
   constructor(
     @InjectModel(Story.name) private readonly stories: Model<Story>,
-    @InjectModel(StoryArchive.name) private readonly archives: Model<StoryArchive>,
+    private readonly archives: StoryArchiveRepository,
   ) {}
 
   /** The caller's own story (without its text unless asked: the text can be long); anyone else's is not found. */
-  async own(userID: string, id: string, withText = true): Promise<PictureStory> {
+  async own(userID: string, id: string, withText = true): Promise<StoryForPictures> {
     const story = await this.find({ _id: toObjectId(id), userID }, withText);
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     return story;
   }
 
   /** A story by id, whoever owns it (a drawing reads the story it was asked for); null when gone. */
-  byId(id: string): Promise<PictureStory | null> {
+  byId(id: string): Promise<StoryForPictures | null> {
     return this.find({ _id: toObjectId(id) });
   }
 
@@ -60,21 +62,14 @@ export class PictureStories {
     const story = await this.stories.findById(toObjectId(id), { userID: 1, permission: 1, pictures: 1 }).lean().exec();
     if (story && story.userID === userID) return story.pictures ?? [];
     if (story?.permission !== '1') throw new AppException(ErrorCode.STORY_NOT_FOUND);
-    const snapshot = await this.archives
-      .findOne({ story_id: story._id.toHexString(), archive_index: PUBLIC_ARCHIVE_INDEX }, { 'state.pictures': 1 })
-      .lean()
-      .exec();
-    return snapshot?.state?.pictures ?? [];
+    return this.archives.publicPictures(story._id.toHexString());
   }
 
   /** Whether the caller may read the picture: a story of theirs, or a public story's public version, references it. */
   async canRead(userID: string, pictureId: string): Promise<boolean> {
     if (await this.stories.exists({ userID, 'pictures.id': pictureId }).exec()) return true;
-    const snapshots = await this.archives
-      .find({ archive_index: PUBLIC_ARCHIVE_INDEX, 'state.pictures.id': pictureId }, { story_id: 1 })
-      .lean()
-      .exec();
-    const ids = snapshots.map((s) => s.story_id).filter((id) => Types.ObjectId.isValid(id)).map((id) => new Types.ObjectId(id));
+    const shown = await this.archives.storiesShowingPublicly(pictureId);
+    const ids = shown.filter((id) => Types.ObjectId.isValid(id)).map((id) => new Types.ObjectId(id));
     if (ids.length === 0) return false;
     return Boolean(await this.stories.exists({ _id: { $in: ids }, permission: '1' }).exec());
   }
@@ -109,16 +104,12 @@ export class PictureStories {
     return story?.picture_character_sheet || sheet;
   }
 
-  royaltyRecipient(story: PictureStory): Promise<RoyaltyRecipient | null> {
-    return royaltyRecipientOf(this.stories, story);
-  }
-
-  private async find(filter: object, withText = true): Promise<PictureStory | null> {
+  private async find(filter: object, withText = true): Promise<StoryForPictures | null> {
     const { main_text: _text, ...withoutText } = FIELDS;
-    const s = (await this.stories.findOne(filter, withText ? FIELDS : withoutText).lean().exec()) as Partial<PictureStory> | null;
+    const s = (await this.stories.findOne(filter, withText ? FIELDS : withoutText).lean().exec()) as Partial<StoryForPictures> | null;
     if (!s) return null;
     return {
-      ...(s as PictureStory),
+      ...(s as StoryForPictures),
       name: s.name ?? '',
       model_name: s.model_name ?? '',
       lineage: s.lineage ?? [],
@@ -133,10 +124,4 @@ export class PictureStories {
       pictures: s.pictures ?? [],
     };
   }
-}
-
-/** A malformed id is answered like an unknown one: 404, never a 500. */
-export function toObjectId(id: string): Types.ObjectId {
-  if (typeof id !== 'string' || !/^[0-9a-f]{24}$/i.test(id)) throw new AppException(ErrorCode.STORY_NOT_FOUND);
-  return new Types.ObjectId(id);
 }

@@ -9,9 +9,9 @@ import { isDuplicateKey } from '../common/database-errors';
 
 type Changes = Partial<Pick<StoryTasks, 'groups' | 'nextTasksId' | 'current_tasks_id' | 'suggestions'>>;
 
-/** Reads and writes of the `story_tasks` documents: single-document conditional updates only. */
+/** The `story_tasks` collection (one document per story): single-document conditional updates only. */
 @Injectable()
-export class TaskStore {
+export class TaskRepository {
   constructor(@InjectModel(StoryTasks.name) private readonly docs: Model<StoryTasks>) {}
 
   read(storyId: Types.ObjectId): Promise<StoryTasks | null> {

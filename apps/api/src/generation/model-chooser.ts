@@ -4,8 +4,17 @@ import { AppException } from '../common/app-exception';
 import { CustomModelsService } from '../custom-models/custom-models.service';
 import { GuardedTransport } from '../custom-models/guarded-transport';
 import type { PlatformModel } from '../config/platform-models';
+import type { ProviderTransport } from '../models/chat-provider';
 import { ModelsService } from '../models/models.service';
-import type { ChosenModel } from './generation-runner';
+
+/** The model a generation runs on: a platform model, or one of the user's own (its key, its transport). */
+export interface ChosenModel {
+  model: PlatformModel;
+  apiKey: string;
+  /** Where its measured status is kept (ModelsService.tracker). */
+  statusKey: string;
+  custom?: { transport: ProviderTransport };
+}
 
 /** Which model a request runs on: one named in the request, or the story's choice (platform or the user's own). */
 @Injectable()

@@ -1,5 +1,5 @@
 import type { StreamEvent } from '@taleloom/contracts';
-import { Generation } from './generation';
+import { Generation } from './generation-stream';
 
 describe('Generation', () => {
   it('gives the first listener the events sent before it subscribed, then live ones', () => {
