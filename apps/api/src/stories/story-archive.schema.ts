@@ -1,5 +1,4 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import type { HydratedDocument } from 'mongoose';
 import { ARCHIVE_SLOT_MAX, PUBLIC_ARCHIVE_INDEX } from '@taleloom/contracts';
 import { StoryState, StoryStateSchema } from './story.schema';
 
@@ -19,7 +18,6 @@ export class StoryArchive {
   @Prop({ type: StoryStateSchema, required: true }) state: StoryState;
 }
 
-export type StoryArchiveDocument = HydratedDocument<StoryArchive>;
 export const StoryArchiveSchema = SchemaFactory.createForClass(StoryArchive);
 // One snapshot per slot. Save slots are upserted by an _id derived from (story, slot) (see archive-slot-id.ts),
 // so two concurrent saves hit one document even where this index is not enforced; it protects production.

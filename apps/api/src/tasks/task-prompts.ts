@@ -1,6 +1,6 @@
 import type { TaskGroup, TaskTarget } from '@taleloom/contracts';
 import type { ChatMessage } from '../models/chat-provider';
-import type { PromptLanguage } from '../play/context/default-prompts';
+import type { StoryLanguage as PromptLanguage } from '../common/story-language';
 import { sharedTokenCounter, type TokenCounter } from '../generation/token-counter';
 
 /**

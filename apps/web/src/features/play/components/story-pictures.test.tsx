@@ -3,7 +3,7 @@ import type { PendingTurnData, PicturesData, StoryPicture } from '@taleloom/cont
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../../lib/i18n';
 import { jsonResponse, mockFetch, renderApp, storeLoggedInUser, testUser } from '../../../test/render-app';
-import { ok, storyData } from '../../stories/test-fixtures';
+import { ok, storyData } from '../../../test/story-fixtures';
 
 const id = 'b'.repeat(24);
 const text = 'Mara waits at the pier.\nThe ferry is late.';

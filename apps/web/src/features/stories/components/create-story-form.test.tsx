@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, mockFetch, renderApp, storeLoggedInUser, testUser } from '../../../test/render-app';
-import { ok } from '../test-fixtures';
+import { ok } from '../../../test/story-fixtures';
 
 describe('the create screen', () => {
   it('checks the name length and the prologue, then creates and opens the story', async () => {

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderApp, storeLoggedInUser, testUser } from '../../../test/render-app';
-import { ok, storyItem, storyList } from '../test-fixtures';
+import { ok, storyItem, storyList } from '../../../test/story-fixtures';
 
 const siteConfig = { qqGroup: { number: '123456', imageUrl: '', link: '' }, discordUrl: 'https://discord.gg/x', activity: null };
 

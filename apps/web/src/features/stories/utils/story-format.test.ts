@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { storyItem } from '../test-fixtures';
+import { storyItem } from '../../../test/story-fixtures';
 import { decideOpen, formatSnippet, formatStoryTitle, needsCloneBeforePlay, shareLink, storyBadges } from './story-format';
 
 const item = storyItem;

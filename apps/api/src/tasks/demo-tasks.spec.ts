@@ -1,7 +1,7 @@
-import { readGroups, readJudgements, quoteIsInText } from '../tasks/task-output';
-import { judgementMessages, suggestionMessages } from '../tasks/task-prompts';
-import { ChatProvider } from './chat-provider';
-import { startDemoModelServer, type DemoModelServer } from './demo-model-server';
+import { readGroups, readJudgements, quoteIsInText } from './task-output';
+import { judgementMessages, suggestionMessages } from './task-prompts';
+import { ChatProvider } from '../models/chat-provider';
+import { startDemoModelServer, type DemoModelServer } from '../models/demo-model-server';
 import { DEMO_MODEL } from '../config/platform-models';
 
 // The demo model answers the real task prompts over HTTP, so a fresh install can suggest and score goals.

@@ -1,0 +1,94 @@
+// The API's layering, checked by `pnpm lint` (dependency-cruiser). README "Architecture" shows the same table.
+// Each folder of src/ may import only itself, the folders listed here, contracts and packages.
+// Every folder may use `config` and `common` (the ground floor), which import no feature.
+const MAY_IMPORT = {
+  config: [],
+  common: [],
+  database: [],
+  swagger: [],
+  health: ['database'],
+  users: [],
+  verification: ['swagger'],
+  models: ['swagger'],
+  'site-config': ['swagger'],
+  analytics: ['verification', 'swagger'],
+  power: ['users', 'swagger'],
+  'custom-models': ['models', 'verification', 'swagger'],
+  auth: ['users', 'power', 'verification', 'swagger'],
+  generation: ['models', 'custom-models', 'power'],
+  stories: ['custom-models', 'power', 'swagger'],
+  tasks: ['generation', 'models', 'power', 'stories', 'swagger'],
+  archives: ['stories', 'swagger'],
+  play: ['generation', 'models', 'power', 'stories', 'tasks', 'verification', 'swagger'],
+  // pictures react to play's events (turn.events.ts) and import nothing else of play (rule below).
+  pictures: ['generation', 'models', 'power', 'stories', 'play', 'swagger'],
+  files: ['pictures', 'swagger'],
+};
+
+const GROUND = { config: [], common: ['config'] };
+
+const layerRules = Object.entries(MAY_IMPORT).map(([folder, allowed]) => {
+  const own = [folder, ...(GROUND[folder] ?? ['config', 'common']), ...allowed];
+  return {
+    name: `layers-${folder}`,
+    comment: `src/${folder} may import only ${own.filter((f) => f !== folder).join(', ') || 'nothing of the app'} (see README "Architecture")`,
+    severity: 'error',
+    from: { path: `^src/${folder}/` },
+    to: { path: '^src/', pathNot: `^src/(${own.join('|')})/` },
+  };
+});
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'Modules must not import each other in a circle.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'unknown-folder',
+      comment: 'Every folder of src/ has a place in the layering (MAY_IMPORT in .dependency-cruiser.cjs).',
+      severity: 'error',
+      from: { path: '^src/[^/]+/', pathNot: `^src/(${Object.keys(MAY_IMPORT).join('|')})/` },
+      to: {},
+    },
+    ...layerRules,
+    {
+      name: 'only-events-upward',
+      comment: 'Pictures react to play through its events (play/*.events.ts), never by calling it.',
+      severity: 'error',
+      from: { path: '^src/pictures/' },
+      to: { path: '^src/play/', pathNot: '^src/play/[^/]+\\.events\\.ts$' },
+    },
+    {
+      name: 'app-root-only-from-main',
+      comment: 'The app root (app.module, app.factory, main) is imported by nothing in a feature.',
+      severity: 'error',
+      from: { path: '^src/[^/]+/' },
+      to: { path: '^src/[^/]+\\.ts$' },
+    },
+    {
+      name: 'no-test-code-in-app',
+      comment: 'App code does not import tests (unit specs beside the code may use test/support).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^(test|bench)/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'Every import resolves.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '(^|/)(dist|node_modules)/' },
+  },
+};
