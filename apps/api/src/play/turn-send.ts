@@ -265,15 +265,15 @@ export class TurnSend {
 
   /**
    * Sending while an unaccepted turn exists accepts it first (a regenerate replaces it instead): as the
-   * user left it (`dto.accept`, the edited AI part) when it names this turn, else as stored. An `accept`
-   * naming another turn (accepted meanwhile) appends nothing.
+   * user left it (`dto.accept`, the edited AI part) when it names this turn; else, a done turn as stored
+   * (what a client that did not see it, or sent no `accept`, gets: the same as POST /accept naming an
+   * older turn, then a send).
    */
   private async acceptPending(claimed: PlayTurn): Promise<void> {
     if (this.dto.regenerate || claimed.state === 'idle') return;
     const edited = this.dto.accept;
     let piece: string;
-    if (edited) {
-      if (edited.turnId !== claimed.generationId || claimed.state === 'generating') return;
+    if (edited && edited.turnId === claimed.generationId) {
       piece = joinParts(edited.userContent, edited.newContent);
       if (!piece) return;
     } else {

@@ -84,6 +84,40 @@ describe('play screen', () => {
     expect(screen.queryByTestId('turn-card')).toBeNull();
   }, 30_000);
 
+  it('a send after an edited turn carries the edit: the server accepts it in the same request (no accept call) and the text shows it', async () => {
+    storeLoggedInUser();
+    window.localStorage.setItem('showGuide', 'false');
+    let n = 0;
+    const calls = serve((body) => {
+      n += 1;
+      const accepted = (body.accept as { userContent: string; newContent: string } | undefined) ?? null;
+      return sse([
+        { type: 'user', text: `Mara: ${String(body.content)}`, role: 'Mara', turnId: `t${n}`, ...(accepted ? { appended: `\n${accepted.userContent}\n${accepted.newContent}` } : {}) },
+        { type: 'delta', text: n === 1 ? 'The door creaks open.' : 'A draught blows in.' },
+        { type: 'usage', promptTokens: 10, completionTokens: 3, cost: 0 },
+        { type: 'done', turnId: `t${n}` },
+      ]);
+    });
+    renderApp(`/play?id=${id}`);
+    const area = await screen.findByTestId('play-textarea', {}, { timeout: 5000 });
+    fireEvent.change(area, { target: { value: 'I open the door.' } });
+    await act(async () => fireEvent.click(screen.getByTestId('send-button')));
+    await waitFor(() => expect(screen.getByTestId('turn-ai')).toHaveTextContent('The door creaks open.'));
+    await act(async () => fireEvent.click(screen.getByTestId('turn-edit')));
+    fireEvent.change(screen.getByTestId('turn-ai-edit'), { target: { value: 'The door swings open.' } });
+    // Past the one-send-per-second throttle.
+    await act(async () => new Promise((r) => setTimeout(r, 1100)));
+    fireEvent.change(area, { target: { value: 'I step inside.' } });
+    await act(async () => fireEvent.click(screen.getByTestId('send-button')));
+    await waitFor(() => expect(screen.getByTestId('turn-ai')).toHaveTextContent('A draught blows in.'));
+    const sends = calls.filter((c) => c.url === `/api/llm/${id}` && c.method === 'POST');
+    expect(sends).toHaveLength(2);
+    expect(sends[0].body.accept).toBeUndefined();
+    expect(sends[1].body).toMatchObject({ content: 'I step inside.', accept: { turnId: 't1', userContent: 'Mara: I open the door.', newContent: 'The door swings open.' } });
+    expect(calls.some((c) => c.url.endsWith('/accept'))).toBe(false);
+    expect(screen.getByTestId('play-text')).toHaveTextContent('The door swings open.');
+  }, 30_000);
+
   it('keeps the partial text of a failed stream, says why, and undo restores the line', async () => {
     storeLoggedInUser();
     window.localStorage.setItem('showGuide', 'false');

@@ -1,4 +1,4 @@
-import { SEND_THROTTLE_MS, type PendingTurnData, type StreamEvent } from '@taleloom/contracts';
+import { SEND_THROTTLE_MS, type PendingTurnData, type PendingTurnEditDto, type StreamEvent } from '@taleloom/contracts';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { ApiClientError, isApiClientError } from '../../../lib/api-client';
 import { acceptTurn } from '../api/accept-turn';
@@ -41,7 +41,8 @@ function fromPending(p: PendingTurnData): TurnView {
 /**
  * The generation flow of spec section 4: send (empty input continues), the streamed user and AI
  * parts, then undo / regenerate / edit / save / continue. One send per second and none while
- * generating; sending while an AI part is unsaved saves it first. A generation the page did not
+ * generating; sending while an AI part is unsaved saves it first (the send carries it as edited: one
+ * request, the server accepts it before the new turn). A generation the page did not
  * see finish (a reload, a dropped connection) is picked up from the server's pending turn.
  */
 export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCallbacks) {
@@ -59,13 +60,15 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
   // Bumped by every send: a pending-turn answer that started before a send is stale on arrival.
   const epoch = useRef(0);
 
-  const poll = useCallback(async () => {
+  // `edited`: the AI part as the user left it, kept while the server still holds that turn unsaved.
+  const poll = useCallback(async (edited?: { turnId: string; aiText: string }) => {
     clearTimeout(pollTimer.current);
     const started = epoch.current;
     try {
       const pending = await getPendingTurn(storyId);
       if (!alive.current || started !== epoch.current) return;
-      setView(fromPending(pending));
+      const kept = edited && pending.turnId === edited.turnId && (pending.state === 'done' || pending.state === 'failed');
+      setView(kept ? { ...fromPending(pending), aiText: edited.aiText } : fromPending(pending));
       if (pending.state === 'generating') pollTimer.current = setTimeout(() => void poll(), POLL_MS);
     } catch (error) {
       if (alive.current) {
@@ -110,13 +113,18 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
       lastSend.current = now;
       epoch.current++;
       clearTimeout(pollTimer.current);
+      // The unsaved turn, as the user edited it: the send accepts it first (a regenerate replaces it).
+      const before = viewRef.current;
+      const pending: PendingTurnEditDto | undefined = !regenerate && (before.phase === 'review' || before.phase === 'failed') && before.turnId
+        ? { turnId: before.turnId, userContent: before.userText, newContent: before.aiText }
+        : undefined;
       try {
-        if (!regenerate && !(await accept())) return false;
         setView({ ...EMPTY, phase: 'generating', role, input: content });
         let finished = false;
         const onEvent = (event: StreamEvent) => {
           switch (event.type) {
             case 'user':
+              if (event.appended) cb.current.onAppended(event.appended);
               setView((v) => ({ ...v, userText: event.text, turnId: event.turnId }));
               break;
             case 'delta':
@@ -151,14 +159,16 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
               model_name: model.name || undefined,
               model_type: model.name && model.type === CUSTOM_MODEL_TYPE ? CUSTOM_MODEL_TYPE : undefined,
               regenerate,
+              accept: pending,
             },
             onEvent,
           );
         } catch (error) {
           if (isApiClientError(error) && error.status > 0 && !finished && viewRef.current.userText === '' && viewRef.current.aiText === '') {
-            // Refused before streaming: nothing happened, the line stays in the box.
+            // Refused before streaming: nothing happened (an unsaved turn is still there, shown as
+            // edited), the line stays in the box.
             cb.current.onError(error);
-            void poll();
+            void poll(pending && { turnId: pending.turnId, aiText: pending.newContent });
             return false;
           }
         }
@@ -169,7 +179,7 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
         busy.current = false;
       }
     },
-    [accept, model.name, model.type, poll, storyId],
+    [model.name, model.type, poll, storyId],
   );
 
   const undo = useCallback(async (): Promise<{ role: string; input: string } | null> => {
