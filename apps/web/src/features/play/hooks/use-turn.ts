@@ -1,11 +1,10 @@
-import { SEND_THROTTLE_MS, type PendingTurnData, type PendingTurnEditDto, type StreamEvent } from '@taleloom/contracts';
+import { CUSTOM_MODEL_TYPE, SEND_THROTTLE_MS, type ModelChoice, type PendingTurnData, type PendingTurnEditDto, type StreamEvent } from '@taleloom/contracts';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { ApiClientError, isApiClientError } from '../../../lib/api-client';
 import { acceptTurn } from '../api/accept-turn';
 import { discardTurn } from '../api/discard-turn';
 import { getPendingTurn } from '../api/get-pending-turn';
 import { sendTurn } from '../api/send-turn';
-import { CUSTOM_MODEL_TYPE, type ModelChoice } from '../model-choice';
 
 export type TurnPhase = 'loading' | 'idle' | 'generating' | 'review' | 'failed';
 

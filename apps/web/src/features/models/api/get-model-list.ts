@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ApiSuccess, ModelListEntry } from '@taleloom/contracts';
 import { apiClient } from '../../../lib/api-client';
-import { playKeys } from './play-keys';
+import { modelKeys } from './model-keys';
 
 /** `GET /api/model_list`: the platform models with their measured status. */
 export async function getModelList(): Promise<ModelListEntry[]> {
@@ -9,7 +9,7 @@ export async function getModelList(): Promise<ModelListEntry[]> {
 }
 
 export const modelListQueryOptions = () =>
-  queryOptions({ queryKey: playKeys.models, queryFn: getModelList, staleTime: 60_000 });
+  queryOptions({ queryKey: modelKeys.list, queryFn: getModelList, staleTime: 60_000 });
 
 export function useModelList() {
   return useQuery(modelListQueryOptions());

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { PICTURE_POLL_MS, type ApiSuccess, type PicturesData } from '@taleloom/contracts';
 import { apiClient } from '../../../lib/api-client';
-import { playKeys } from './play-keys';
+import { pictureKeys } from './picture-keys';
 
 const NONE: PicturesData = { pictures: [], generator: { available: false, demo: false, points: 0 } };
 
@@ -13,7 +13,7 @@ export async function getPictures(id: string): Promise<PicturesData> {
 
 export const picturesQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: playKeys.pictures(id),
+    queryKey: pictureKeys.ofStory(id),
     queryFn: () => getPictures(id),
     // Asked again while a picture is being drawn, until none is.
     refetchInterval: (query) => (query.state.data?.pictures.some((p) => p.status === 'pending') ? PICTURE_POLL_MS : false),

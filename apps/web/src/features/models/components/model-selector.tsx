@@ -1,10 +1,9 @@
 import { SettingOutlined } from '@ant-design/icons';
-import { customModelNameKey, type CustomModelView, type ModelListEntry, type ModelStatus } from '@taleloom/contracts';
+import { CUSTOM_MODEL_TYPE, customModelNameKey, type CustomModelView, type ModelChoice, type ModelListEntry, type ModelStatus } from '@taleloom/contracts';
 import { Button, Divider, Select, Tag } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useModelList } from '../api/get-model-list';
-import { CUSTOM_MODEL_TYPE, type ModelChoice } from '../model-choice';
 
 const STATUS_COLORS = ['#22c55e', '#3b82f6', '#f59e0b', '#ef4444', '#9ca3af'];
 const PLATFORM = 'platform:';

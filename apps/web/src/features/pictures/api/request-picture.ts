@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiSuccess, RequestPictureDto, StoryPicture } from '@taleloom/contracts';
 import { apiClient } from '../../../lib/api-client';
-import { playKeys } from './play-keys';
+import { pictureKeys } from './picture-keys';
 
 /** `POST /api/llm/{id}/pictures`: illustrate the passage from..to (or redraw its picture). */
 export async function requestPicture(id: string, body: Omit<RequestPictureDto, 'language'>): Promise<StoryPicture> {
@@ -19,6 +19,6 @@ export function useDrawPicture(id: string) {
   return useMutation({
     mutationFn: (target: { range: { from: number; to: number } } | { pictureId: string }) =>
       'pictureId' in target ? retryPicture(id, target.pictureId) : requestPicture(id, target.range),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: playKeys.pictures(id) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: pictureKeys.ofStory(id) }),
   });
 }

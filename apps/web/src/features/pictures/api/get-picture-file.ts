@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ApiClientError, CLIENT_ERROR_CODES, notifyUnauthorized } from '../../../lib/api-client';
 import { getToken } from '../../../lib/storage';
-import { playKeys } from './play-keys';
+import { pictureKeys } from './picture-keys';
 
 /**
  * `GET /api/images/{id}`: the picture itself. An <img> cannot send the bearer token, so it is fetched
@@ -28,7 +28,7 @@ export async function getPictureFile(url: string): Promise<Blob> {
 /** The picture's Blob; a picture never changes, so it is fetched once per page. */
 export function usePictureFile(url: string | null) {
   return useQuery({
-    queryKey: playKeys.pictureFile(url ?? ''),
+    queryKey: pictureKeys.file(url ?? ''),
     queryFn: () => getPictureFile(url!),
     enabled: Boolean(url),
     staleTime: Infinity,
