@@ -1,6 +1,7 @@
 // The API's layering, checked by `pnpm lint` (dependency-cruiser). README "Architecture" shows the same table.
 // Each folder of src/ may import only itself, the folders listed here, contracts and packages.
 // Every folder may use `config` and `common` (the ground floor), which import no feature.
+const { baseRules, options } = require('../../dependency-cruiser.base.cjs');
 const MAY_IMPORT = {
   config: [],
   common: [],
@@ -41,13 +42,7 @@ const layerRules = Object.entries(MAY_IMPORT).map(([folder, allowed]) => {
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    {
-      name: 'no-circular',
-      comment: 'Modules must not import each other in a circle.',
-      severity: 'error',
-      from: {},
-      to: { circular: true },
-    },
+    ...baseRules,
     {
       name: 'unknown-folder',
       comment: 'Every folder of src/ has a place in the layering (MAY_IMPORT in .dependency-cruiser.cjs).',
@@ -77,18 +72,6 @@ module.exports = {
       from: { path: '^src/', pathNot: '\\.spec\\.ts$' },
       to: { path: '^(test|bench)/' },
     },
-    {
-      name: 'not-to-unresolvable',
-      comment: 'Every import resolves.',
-      severity: 'error',
-      from: {},
-      to: { couldNotResolve: true },
-    },
   ],
-  options: {
-    doNotFollow: { path: 'node_modules' },
-    tsPreCompilationDeps: true,
-    tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '(^|/)(dist|node_modules)/' },
-  },
+  options,
 };

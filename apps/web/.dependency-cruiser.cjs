@@ -1,18 +1,13 @@
 // The web app's layering, checked by `pnpm lint` (dependency-cruiser). README "Architecture" shows it.
 // Imports flow one way: lib -> components -> features -> app. A feature never imports another
 // feature: screens compose features in app/routes. Unit tests may also use app/ and src/test/.
+const { baseRules, options } = require('../../dependency-cruiser.base.cjs');
 const TEST_FILE = '\\.(test|spec)\\.tsx?$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    {
-      name: 'no-circular',
-      comment: 'Modules must not import each other in a circle.',
-      severity: 'error',
-      from: {},
-      to: { circular: true },
-    },
+    ...baseRules,
     {
       name: 'no-cross-feature',
       comment: 'A feature does not import another feature: share through components, lib or contracts, or compose them in app/routes.',
@@ -48,18 +43,6 @@ module.exports = {
       from: { path: '^src/', pathNot: [TEST_FILE, '^src/test/'] },
       to: { path: ['^src/test/', TEST_FILE, '^e2e/'] },
     },
-    {
-      name: 'not-to-unresolvable',
-      comment: 'Every import resolves.',
-      severity: 'error',
-      from: {},
-      to: { couldNotResolve: true },
-    },
   ],
-  options: {
-    doNotFollow: { path: 'node_modules' },
-    tsPreCompilationDeps: true,
-    tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '(^|/)(dist|node_modules)/' },
-  },
+  options,
 };

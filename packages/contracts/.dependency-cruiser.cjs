@@ -1,15 +1,11 @@
 // Contracts are imported by the browser and the server alike: they import nothing but class-validator
 // and class-transformer (no Node built-ins, no Nest, no Swagger), and no file imports a circle.
+const { baseRules, options } = require('../../dependency-cruiser.base.cjs');
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    {
-      name: 'no-circular',
-      severity: 'error',
-      from: {},
-      to: { circular: true },
-    },
+    ...baseRules,
     {
       name: 'contracts-import-nothing',
       comment: 'Contracts may import only class-validator and class-transformer (the browser imports them too).',
@@ -17,17 +13,6 @@ module.exports = {
       from: { path: '^src/', pathNot: '\\.spec\\.ts$' },
       to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'core'], pathNot: 'node_modules/(class-validator|class-transformer)/' },
     },
-    {
-      name: 'not-to-unresolvable',
-      severity: 'error',
-      from: {},
-      to: { couldNotResolve: true },
-    },
   ],
-  options: {
-    doNotFollow: { path: 'node_modules' },
-    tsPreCompilationDeps: true,
-    tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '(^|/)(dist|node_modules)/' },
-  },
+  options,
 };

@@ -1,9 +1,9 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CHARACTER_SHEET_MAX_LENGTH, ErrorCode, PowerReason, placePictures } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { HeldPower } from '../generation/held-power';
-import { JobTracker } from '../generation/job-tracker';
+import { JobRunner } from '../generation/job-runner';
 import { ModelChooser, type ChosenModel } from '../generation/model-chooser';
 import { ProviderFailure } from '../models/chat-provider';
 import { ModelsService } from '../models/models.service';
@@ -38,10 +38,7 @@ export interface DrawJob {
  * stores it in GridFS, then settles — or releases the power and records why it failed.
  */
 @Injectable()
-export class PictureRunner implements OnApplicationShutdown {
-  private readonly logger = new Logger('PictureRunner');
-  // Drawings running on this instance, and pictures being asked for before their drawing starts.
-  private readonly jobs = new JobTracker(this.logger, 'picture(s) being drawn');
+export class PictureRunner extends JobRunner {
   private readonly held: HeldPower;
 
   constructor(
@@ -55,16 +52,9 @@ export class PictureRunner implements OnApplicationShutdown {
     private readonly storyRoyalty: StoryRepository,
     private readonly store: PictureFileRepository,
   ) {
+    // Drawings running on this instance, and pictures being asked for before their drawing starts.
+    super('PictureRunner', 'picture(s) being drawn');
     this.held = new HeldPower(power, this.logger);
-  }
-
-  /** Waits for every running drawing (tests and shutdown). */
-  drain(): Promise<void> {
-    return this.jobs.drain();
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    return this.jobs.shutdown();
   }
 
   /** Counts `work` (e.g. a picture being asked for, before its drawing starts) as running until it settles. */
@@ -73,10 +63,7 @@ export class PictureRunner implements OnApplicationShutdown {
   }
 
   start(job: DrawJob): void {
-    const run = new Promise<void>((r) => setImmediate(r))
-      .then(() => this.run(job))
-      .catch((error: unknown) => this.logger.error(error instanceof Error ? error.stack : String(error)));
-    void this.jobs.track(run);
+    this.startSoon(() => this.run(job));
   }
 
   private async run(job: DrawJob): Promise<void> {

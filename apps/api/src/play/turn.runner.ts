@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
 import { isDatabaseUnavailable } from '../common/database-errors';
@@ -6,7 +6,7 @@ import { errorMessage } from '../common/error-messages';
 import { storyLanguage } from '../common/story-language';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { generationCost } from '../generation/generation-cost';
-import { JobTracker } from '../generation/job-tracker';
+import { JobRunner } from '../generation/job-runner';
 import { sharedTokenCounter } from '../generation/token-counter';
 import { ProviderFailure, type ChatMessage } from '../models/chat-provider';
 import { ModelsService } from '../models/models.service';
@@ -28,26 +28,15 @@ const HEARTBEAT_MS = 10_000;
  * document as it comes, then hands the outcome to its send (TurnSend.settle or TurnSend.fail).
  */
 @Injectable()
-export class TurnRunner implements OnApplicationShutdown {
-  private readonly logger = new Logger('TurnRunner');
-  private readonly jobs = new JobTracker(this.logger, 'generation(s)');
-
+export class TurnRunner extends JobRunner {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly models: ModelsService,
     private readonly stories: StoryRepository,
     private readonly tasks: TaskRepository,
     private readonly turns: TurnRepository,
-  ) {}
-
-  /** Waits for every running generation (tests and shutdown). */
-  drain(): Promise<void> {
-    return this.jobs.drain();
-  }
-
-  /** On shutdown, running generations get a few seconds to finish and settle before the app closes. */
-  onApplicationShutdown(): Promise<void> {
-    return this.jobs.shutdown();
+  ) {
+    super('TurnRunner', 'generation(s)');
   }
 
   start(send: TurnSend): void {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode, type Language, type StreamEvent, type TaskGroupDraft, type TaskVerdict } from '@taleloom/contracts';
 import type { Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
@@ -8,7 +8,7 @@ import { ProviderFailure, type ChatMessage } from '../models/chat-provider';
 import { generationCost } from '../generation/generation-cost';
 import type { Generation } from '../generation/generation-stream';
 import { HeldPower } from '../generation/held-power';
-import { JobTracker } from '../generation/job-tracker';
+import { JobRunner } from '../generation/job-runner';
 import type { ChosenModel } from '../generation/model-chooser';
 import { sharedTokenCounter } from '../generation/token-counter';
 import { ModelsService } from '../models/models.service';
@@ -58,9 +58,7 @@ export type TaskJob = CreateJob | ScoreJob;
  * stores the result, then settles the power held for it, or releases it on any failure.
  */
 @Injectable()
-export class TaskRunner implements OnApplicationShutdown {
-  private readonly logger = new Logger('TaskRunner');
-  private readonly jobs = new JobTracker(this.logger, 'task request(s)');
+export class TaskRunner extends JobRunner {
   private readonly held: HeldPower;
 
   constructor(
@@ -69,24 +67,12 @@ export class TaskRunner implements OnApplicationShutdown {
     power: PowerService,
     private readonly store: TaskRepository,
   ) {
+    super('TaskRunner', 'task request(s)');
     this.held = new HeldPower(power, this.logger);
   }
 
-  /** Waits for every running request (tests and shutdown). */
-  drain(): Promise<void> {
-    return this.jobs.drain();
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    return this.jobs.shutdown();
-  }
-
   start(job: TaskJob): void {
-    // Started on the next turn of the event loop, after the caller has subscribed.
-    const run = new Promise<void>((r) => setImmediate(r))
-      .then(() => this.run(job))
-      .catch((error: unknown) => this.logger.error(error instanceof Error ? error.stack : String(error)));
-    void this.jobs.track(run);
+    this.startSoon(() => this.run(job));
   }
 
   private async run(job: TaskJob): Promise<void> {
