@@ -52,6 +52,15 @@ module.exports = {
     },
     ...layerRules,
     {
+      name: 'models-stay-with-their-owner',
+      comment:
+        "A collection's schema (its mongoose model) is used only in the folder that owns the collection; other features " +
+        'go through its repository (importing the document type is fine).',
+      severity: 'error',
+      from: { path: '^src/([^/]+)/' },
+      to: { path: '^src/[^/]+/[^/]+\\.schema\\.ts$', pathNot: '^src/$1/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'only-events-upward',
       comment: 'Pictures react to play through its events (play/*.events.ts), never by calling it.',
       severity: 'error',
