@@ -123,8 +123,9 @@ export function PlayScreen(props: PlayScreenProps) {
 
   const turn = useTurn(story.id, model, {
     onAppended: (appended) => {
-      onLocalChange({ main_text: story.main_text + appended });
-      // The saved passage's picture is on its way: show it pending at once.
+      if (appended) onLocalChange({ main_text: story.main_text + appended });
+      // The saved passage's picture is on its way: show it pending (asked again when a send that
+      // accepted the turn ends, by when the server has surely asked for the picture).
       pictures?.refresh();
     },
     onSummary: (summary) => {

@@ -21,7 +21,10 @@ export interface TurnView {
 }
 
 export interface TurnCallbacks {
-  /** Text was appended to the story (an accepted turn). */
+  /**
+   * Text was appended to the story (an accepted turn). A send that accepted the earlier turn calls it
+   * again with nothing appended when it ends: what the server started for that turn (its picture) is there.
+   */
   onAppended(appended: string): void;
   /** Older text was folded into the previous summary. */
   onSummary(summary: string): void;
@@ -120,10 +123,14 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
       try {
         setView({ ...EMPTY, phase: 'generating', role, input: content });
         let finished = false;
+        let accepted = '';
         const onEvent = (event: StreamEvent) => {
           switch (event.type) {
             case 'user':
-              if (event.appended) cb.current.onAppended(event.appended);
+              if (event.appended) {
+                accepted = event.appended;
+                cb.current.onAppended(accepted);
+              }
               setView((v) => ({ ...v, userText: event.text, turnId: event.turnId }));
               break;
             case 'delta':
@@ -140,10 +147,12 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
               break;
             case 'done':
               finished = true;
+              if (accepted) cb.current.onAppended('');
               setView((v) => ({ ...v, phase: 'review', turnId: event.turnId }));
               break;
             case 'error':
               finished = true;
+              if (accepted) cb.current.onAppended('');
               setView((v) => ({ ...v, phase: 'failed', errorCode: event.code }));
               cb.current.onError(new ApiClientError(502, event.code, event.message));
               break;
