@@ -18,13 +18,14 @@ import { ModelChooser } from '../generation/model-chooser';
 import { PowerService } from '../power/power.service';
 import { StoriesService } from '../stories/stories.service';
 import { StoryCreated } from '../stories/story.events';
-import { StoryRepository, type StoryForPlay } from '../stories/story.repository';
+import { StoryRepository } from '../stories/story.repository';
 import { RateLimitService } from '../verification/rate-limit.service';
 import type { PlayTurn } from './play-turn.schema';
 import { TurnAccepted } from './turn.events';
 import { TurnRepairService } from './turn-repair.service';
 import { TurnRunner } from './turn.runner';
-import { joinParts, TurnSend, userTextOf, type TurnSendDeps } from './turn-send';
+import { TurnSend, type TurnSendDeps } from './turn-send';
+import { joinParts, userTextOf, type StoryText } from './turn-text';
 import { TurnRepository } from './turn.repository';
 
 /**
@@ -132,7 +133,7 @@ export class PlayService {
     return closed ? { ...turn, state: closed.state, cost: closed.cost } : turn;
   }
 
-  private view(turn: PlayTurn | null, story: Pick<StoryForPlay, 'main_text' | 'prologue_and_characters'>): PendingTurnData {
+  private view(turn: PlayTurn | null, story: StoryText): PendingTurnData {
     const now = Date.now();
     if (!turn) {
       return { state: 'idle', role: '', input: '', userText: '', aiText: '', reasoning: '', model: '', errorCode: null, cost: 0, turnId: null, retryAfterMs: 0 };

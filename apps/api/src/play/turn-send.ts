@@ -18,6 +18,7 @@ import type { StoryForPlay, StoryRepository } from '../stories/story.repository'
 import type { RateLimitService } from '../verification/rate-limit.service';
 import { formatUserPart } from './context/prompt-builder';
 import type { PlayTurn } from './play-turn.schema';
+import { joinParts, userTextOf } from './turn-text';
 import type { TurnRepairService } from './turn-repair.service';
 import type { TurnRepository } from './turn.repository';
 
@@ -302,22 +303,6 @@ export class TurnSend {
     if (this.hold) await this.hold.then((h) => deps.power.release(h), () => undefined).catch(() => undefined);
     if (taken) await deps.turns.restore(this.storyId, taken.before, this.generation.id);
   }
-}
-
-/** The user part and the AI part of a turn as one piece of story text. */
-export function joinParts(userText: string, aiText: string): string {
-  return [userText.trim(), aiText.trim()].filter(Boolean).join('\n');
-}
-
-type StoryText = Pick<StoryForPlay, 'main_text' | 'prologue_and_characters'>;
-
-/**
- * The user part of a turn: stored with its text, or (a generation whose text was not stored yet, or
- * died first) made again from its role and input, as the send that started it made it.
- */
-export function userTextOf(turn: Pick<PlayTurn, 'state' | 'userText' | 'role' | 'input'>, story: StoryText): string {
-  if (turn.userText || turn.state === 'idle') return turn.userText ?? '';
-  return formatUserPart(turn.role ?? '', turn.input ?? '', storyLanguage(story.main_text || story.prologue_and_characters));
 }
 
 // What a turn the first send created was before: idle, never sent.
