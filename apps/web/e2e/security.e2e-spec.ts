@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { XSS_PAYLOADS } from '../../api/test/support/xss-payloads';
-import { launchBrowser, newPage, screenshot, signUpInBrowser } from './browser';
+import { launchBrowser, newPage, screenshot, signUpInBrowser, uniqueName } from './browser';
 
 const baseURL = inject('baseURL');
 // The local OpenAI-compatible stub (custom models point at it; empty with E2E_MODELS=demo).
@@ -63,7 +63,9 @@ describe('stored text stays inert in the browser', () => {
         return (await res.json()).data as { id: string };
       };
       const text = XSS_PAYLOADS.join('\n');
-      const name = `<img src=x onerror="window.__pwned=11"> Tale`;
+      // A name no other suite's story has: the square is shared by every browser suite, in any order.
+      const tale = `Tale ${uniqueName('')}`;
+      const name = `<img src=x onerror="window.__pwned=11"> ${tale}`;
       const { id: mine } = await api('POST', '/api/llm', { name: '<script>window.__pwned=12</script>', prologue_and_characters: text, role: '<b onmouseover=x>' });
       const { id: shared } = await api('POST', '/api/llm', { name, prologue_and_characters: text });
       await api('PATCH', `/api/llm?id=${shared}`, { main_text: `${text}\n[last](javascript:window.__pwned=13)` });
@@ -71,13 +73,13 @@ describe('stored text stays inert in the browser', () => {
 
       // My list: both stories, names and snippets as text.
       await a.page.goto('/stories');
-      await a.page.getByTestId('story-item').filter({ hasText: 'Tale' }).waitFor();
+      await a.page.getByTestId('story-item').filter({ hasText: tale }).waitFor();
       expect(await a.page.getByTestId('story-list-mine').innerText()).toContain('<script>window.__pwned=12</script>');
       await expectInert(a.page, 'my stories', aEvents);
 
       // The square.
       await a.page.getByTestId('stories-tab-public').click();
-      const item = a.page.getByTestId('story-list-public').getByTestId('story-item').filter({ hasText: 'Tale' });
+      const item = a.page.getByTestId('story-list-public').getByTestId('story-item').filter({ hasText: tale });
       await item.waitFor();
       expect(await item.getByTestId('story-title').innerText()).toContain('<img src=x onerror=');
       await screenshot(a.page, 'security-square-en');
