@@ -41,6 +41,12 @@ export default tseslint.config(
     },
   },
   {
+    // dependency-cruiser configurations (CommonJS).
+    files: ['**/*.cjs'],
+    languageOptions: { globals: { ...globals.node }, sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['apps/api/**/*.js'],
     languageOptions: { globals: { ...globals.node }, sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -42,7 +42,7 @@ for (const s of suites) {
 
 check('build', run('build', 'pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']));
 check('typecheck', run('typecheck', 'pnpm', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']));
-check('lint', run('lint', 'pnpm', ['exec', 'turbo', 'run', 'lint', '--output-logs=errors-only']));
+check('lint', run('lint', 'pnpm', ['run', 'lint']));
 run('unit and API tests', 'pnpm', ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue', '--output-logs=full']);
 run('browser tests', 'pnpm', ['--filter', '@taleloom/web', 'run', 'test:e2e']);
 

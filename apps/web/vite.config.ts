@@ -31,7 +31,7 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.spec.{ts,tsx}'],
     css: false,
     testTimeout: 15000,
   },

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assemblePrompt } from '../src/play/context/prompt-builder';
 import type { PromptStory } from '../src/play/context/prompt-types';
-import { TokenCounter } from '../src/play/context/token-counter';
+import { TokenCounter } from '../src/generation/token-counter';
 import { startOpenAIStub, wallClock, type OpenAIStub } from '../test/support/openai-stub';
 import { record } from './support/report';
 

@@ -1,4 +1,5 @@
 import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { EventEmitterModule } from '@nestjs/event-emitter';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
@@ -56,6 +57,8 @@ export class AppModule {
           pinoHttp: logStream ? [pinoHttp, logStream] : pinoHttp,
         }),
         DatabaseModule.forRoot(database),
+        // Features tell each other what happened (story created, turn accepted, custom model renamed).
+        EventEmitterModule.forRoot(),
         AuthModule,
         HealthModule,
         UsersModule,

@@ -1,6 +1,6 @@
 import type { LoginDto, SendSmsDto } from '@taleloom/contracts';
 import request from 'supertest';
-import { PhoneRewardsService } from '../src/users/phone-rewards.service';
+import { PhoneRewardsService } from '../src/auth/phone-rewards.service';
 import { Clock } from '../src/verification/clock';
 import { OutboxSmsSender } from '../src/verification/sms/outbox-sms.sender';
 import { SmsSender } from '../src/verification/sms/sms-sender';

@@ -3,8 +3,8 @@ import { ErrorCode, type CreateCustomModelDto, type TestCustomModelDto } from '@
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseEncryptionKey } from '../src/custom-models/key-cipher';
-import { GenerationRunner } from '../src/play/generation-runner';
+import { parseEncryptionKey } from '../src/config/encryption-key';
+import { TurnRunner } from '../src/play/turn.runner';
 import { as, createStory, signUp, type TestUser } from './story-factories';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
 import { listenOnLoopback, sendTurn, textOf } from './support/play-helpers';
@@ -71,7 +71,7 @@ describe('custom models: the encryption key in DATA_DIR across restarts', () => 
     const played = await sendTurn(await listenOnLoopback(second), alice.token, story, { content: 'Hi', model_type: 'compatible_openai', model_name: 'kept' });
     expect(played.events.at(-1)!.type).toBe('done');
     expect(textOf(played.events)).toContain('Reply');
-    await second.app.get(GenerationRunner).drain();
+    await second.app.get(TurnRunner).drain();
     expect(stub.keys.length).toBeGreaterThanOrEqual(2);
     expect(new Set(stub.keys)).toEqual(new Set([KEY]));
     // The ciphertext was only read.

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { mongo } from 'mongoose';
 import type { Response } from 'supertest';
-import { GenerationRunner } from '../src/play/generation-runner';
+import { TurnRunner } from '../src/play/turn.runner';
 import { as, createStory, signUp, type TestUser } from './story-factories';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
 import { listenOnLoopback, sendTurn, type StreamResult } from './support/play-helpers';
@@ -72,7 +72,7 @@ describe('custom models: the API key never leaves in plain text (database, answe
     keep(await as(t, alice).patch(`/api/llm?id=${story}`, { model_type: 'compatible_openai', model_name: 'my-gpt' }));
     const played = keepStream(await sendTurn(base, alice.token, story, { content: 'I wave.' }));
     expect(played.events.at(-1)!.type).toBe('done');
-    await t.app.get(GenerationRunner).drain();
+    await t.app.get(TurnRunner).drain();
     expect(keep(await as(t, alice).get(`/api/llm/${story}/pending`)).body.data.state).toBe('done');
     keep(await as(t, alice).get(`/api/llm?id=${story}`));
     keep(await as(t, alice).get('/api/user/story-list'));
@@ -122,7 +122,7 @@ describe('custom models: the API key never leaves in plain text (database, answe
     const story = await createStory(t, alice);
     const failed = keepStream(await sendTurn(base, alice.token, story, { content: 'Hi', model_type: 'compatible_openai', model_name: 'echo' }));
     expect(failed.events.at(-1)).toMatchObject({ type: 'error', code: ErrorCode.CUSTOM_MODEL_PROVIDER_ERROR });
-    await t.app.get(GenerationRunner).drain();
+    await t.app.get(TurnRunner).drain();
     const pending = keep(await as(t, alice).get(`/api/llm/${story}/pending`));
     expect([pending.body.data.state, pending.body.data.errorCode]).toEqual(['failed', ErrorCode.CUSTOM_MODEL_PROVIDER_ERROR]);
     // The provider did send the key back in both failures.

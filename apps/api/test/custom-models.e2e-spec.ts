@@ -10,7 +10,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { Types } from 'mongoose';
 import type { Response } from 'supertest';
 import { AddressGuard, systemResolver } from '../src/custom-models/address-guard';
-import { GenerationRunner } from '../src/play/generation-runner';
+import { TurnRunner } from '../src/play/turn.runner';
 import { PowerService } from '../src/power/power.service';
 import { balanceOf, entriesOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
@@ -46,7 +46,7 @@ describe('custom models (GET/POST /api/custom-models, PUT/DELETE /api/custom-mod
     ({ model_name: 'stub-chat', base_url: stub.baseURL, api_key: KEY, model_type: 'compatible_openai', ...over }) satisfies CreateCustomModelDto;
   const add = async (user: TestUser, over: Partial<CreateCustomModelDto> = {}) => keep(await as(t, user).post('/api/custom-models', model(over)));
   const list = async (user: TestUser) => keep(await as(t, user).get('/api/custom-models'));
-  const drain = () => t.app.get(GenerationRunner).drain();
+  const drain = () => t.app.get(TurnRunner).drain();
   const url = (name: string) => `/api/custom-models/${encodeURIComponent(name)}`;
 
   beforeAll(async () => {

@@ -2,7 +2,7 @@
 // connection reset, as when the database goes away) or blackholes (a network partition), then restores.
 import { ErrorCode } from '@taleloom/contracts';
 import request from 'supertest';
-import { GenerationRunner } from '../src/play/generation-runner';
+import { TurnRunner } from '../src/play/turn.runner';
 import { PowerService } from '../src/power/power.service';
 import { balanceOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
@@ -62,7 +62,7 @@ describe('faults: the database goes away and comes back', () => {
   afterEach(() => proxy.restore());
   afterAll(async () => {
     proxy.restore();
-    await t.app.get(GenerationRunner).drain();
+    await t.app.get(TurnRunner).drain();
     await t.close();
     await proxy.close();
     await stub.close();
@@ -107,7 +107,7 @@ describe('faults: the database goes away and comes back', () => {
     await unthrottle(t, story);
     const again = await sendTurn(base, alice.token, story, { content: 'Go', regenerate: true });
     expect(again.events.at(-1)?.type).toBe('done');
-    await t.app.get(GenerationRunner).drain();
+    await t.app.get(TurnRunner).drain();
     expect(await chargedOf(t.connection.db!, alice.userID)).toBe(PRICE);
     await expectLedgerExact(t.connection.db!);
   }, 45_000);

@@ -3,7 +3,7 @@
 // nothing is charged twice (a failed turn not at all), balance == ledger, and the story plays on.
 import { ErrorCode, type StreamEvent } from '@taleloom/contracts';
 import { errorMessage } from '../src/common/error-messages';
-import { GenerationRunner } from '../src/play/generation-runner';
+import { TurnRunner } from '../src/play/turn.runner';
 import { PowerService } from '../src/power/power.service';
 import { balanceOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
@@ -23,7 +23,7 @@ describe('faults: the provider and the browser', () => {
   let stub: OpenAIStub;
   let base: string;
   let alice: TestUser;
-  const drain = () => t.app.get(GenerationRunner).drain();
+  const drain = () => t.app.get(TurnRunner).drain();
   const db = () => t.connection.db!;
 
   beforeAll(async () => {

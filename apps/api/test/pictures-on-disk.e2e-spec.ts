@@ -9,8 +9,8 @@ import type { Connection } from 'mongoose';
 import request from 'supertest';
 import type { DatabaseHandle } from '../src/database/embedded-database';
 import { imageDimensions } from '../src/pictures/image-provider';
-import { PictureRunner } from '../src/pictures/picture-runner';
-import { PICTURE_BUCKET, PictureStore } from '../src/pictures/picture-store';
+import { PictureRunner } from '../src/pictures/picture.runner';
+import { PICTURE_BUCKET, PictureFileRepository } from '../src/pictures/picture-file.repository';
 import { createDiskApp, startDiskStandIn } from './support/start-disk-stand-in';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
 
@@ -78,7 +78,7 @@ describe('pictures on the embedded stand-in with data on disk', () => {
     // And a file of several chunks.
     const big = Buffer.alloc(700_000, 3);
     big.write('the middle', 350_000);
-    await app.get(PictureStore).put('65f0c0ffee0123456789abce', big, { storyId: id, userID: 'u', contentType: 'image/png', width: 1, height: 1, demo: false });
+    await app.get(PictureFileRepository).put('65f0c0ffee0123456789abce', big, { storyId: id, userID: 'u', contentType: 'image/png', width: 1, height: 1, demo: false });
 
     // The stand-in is killed (SIGKILL) and started again on the same folder.
     await stop();
@@ -88,6 +88,6 @@ describe('pictures on the embedded stand-in with data on disk', () => {
       expect(after.status).toBe(200);
       expect((after.body as Buffer).equals(before[i].body as Buffer)).toBe(true);
     }
-    expect((await app.get(PictureStore).get('65f0c0ffee0123456789abce'))!.data.equals(big)).toBe(true);
+    expect((await app.get(PictureFileRepository).get('65f0c0ffee0123456789abce'))!.data.equals(big)).toBe(true);
   });
 });

@@ -9,8 +9,8 @@ import {
 import { PNG } from 'pngjs';
 import request from 'supertest';
 import { ImageProvider, imageDimensions, PictureFailure } from '../src/pictures/image-provider';
-import { PictureRunner } from '../src/pictures/picture-runner';
-import { PICTURE_BUCKET, PictureStore } from '../src/pictures/picture-store';
+import { PictureRunner } from '../src/pictures/picture.runner';
+import { PICTURE_BUCKET, PictureFileRepository } from '../src/pictures/picture-file.repository';
 import { PowerService } from '../src/power/power.service';
 import { unzip } from './file-factories';
 import { balanceOf, entriesOf } from './power-factories';
@@ -399,7 +399,7 @@ describe('pictures: AI illustrations of stories (/api/llm/{id}/pictures, /api/im
   });
 
   it('keeps picture files in GridFS (pictures.files / pictures.chunks), in chunks, and deletes them', async () => {
-    const store = t.app.get(PictureStore);
+    const store = t.app.get(PictureFileRepository);
     const id = '65f0c0ffee0123456789abcd';
     const data = Buffer.alloc(600_000, 7);
     data.write('a picture', 100_000);

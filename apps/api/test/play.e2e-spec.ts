@@ -2,7 +2,7 @@ import { countTokens } from 'gpt-tokenizer';
 import { ACCEPT_PART_MAX_LENGTH, ErrorCode, ModelStatus, STORY_TEXT_MAX_LENGTH, type AcceptTurnDto, type SendTurnDto } from '@taleloom/contracts';
 import { AppException } from '../src/common/app-exception';
 import { INSTANCE, INSTANCE_TAG } from '../src/common/instance';
-import { GenerationRunner } from '../src/play/generation-runner';
+import { TurnRunner } from '../src/play/turn.runner';
 import { TurnRepairService } from '../src/play/turn-repair.service';
 import { PowerService } from '../src/power/power.service';
 import { verifyLedger } from '../src/power/verify-ledger';
@@ -17,7 +17,7 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
   let stub: OpenAIStub;
   let base: string;
   let alice: TestUser;
-  const drain = () => t.app.get(GenerationRunner).drain();
+  const drain = () => t.app.get(TurnRunner).drain();
   const grant = (user: TestUser, amount: number) =>
     t.app.get(PowerService).grant(user.userID, amount, 'test', `test-grant-${Math.random()}`);
 
@@ -151,6 +151,51 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
     expect(story!.rounds).toBe(1);
     // The accepted text is in the next prompt.
     expect(JSON.stringify(stub.bodies[1].messages)).toContain('Reply 1: The lamp flickered');
+  });
+
+  it('a send carrying the edited pending turn accepts the edit (one request, no /accept) and says what it appended', async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: 'Start.' });
+    const first = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'Go', model_name: 'free' });
+    const turnId = first.events.find((e) => e.type === 'done')!.turnId as string;
+    await unthrottle(t, id);
+    const accept = { turnId, userContent: 'Mara: Go', newContent: 'The edited reply.' } satisfies SendTurnDto['accept'];
+    const second = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'Next', model_name: 'free', accept });
+    expect(second.events[0]).toMatchObject({ type: 'user', text: 'Mara: Next', appended: '\nMara: Go\nThe edited reply.' });
+    let story = await storyDoc(t, id);
+    expect(story!.main_text).toBe('Start.\nMara: Go\nThe edited reply.');
+    expect(story!.rounds).toBe(1);
+    expect(JSON.stringify(stub.bodies[1].messages)).toContain('The edited reply.');
+    // A regenerate replaces the pending turn, whatever `accept` says.
+    await unthrottle(t, id);
+    const again = await sendTurn(base, alice.token, id, { content: 'More', model_name: 'free', accept, regenerate: true });
+    expect(again.events[0]).not.toHaveProperty('appended');
+    expect((await storyDoc(t, id))!.main_text).toBe('Start.\nMara: Go\nThe edited reply.');
+    // Sent again (a retry) naming a turn that is no longer pending: that turn is not appended twice; the
+    // pending one (which this client did not edit) is accepted as stored, as after POST /accept then a send.
+    await unthrottle(t, id);
+    const stale = await sendTurn(base, alice.token, id, { content: 'Last', model_name: 'free', accept });
+    expect(stale.events[0]).toMatchObject({ type: 'user', appended: '\nMore\nReply 3: The lamp flickered and the story went on.' });
+    story = await storyDoc(t, id);
+    expect(story!.main_text).toBe('Start.\nMara: Go\nThe edited reply.\nMore\nReply 3: The lamp flickered and the story went on.');
+    expect(story!.rounds).toBe(2);
+    // A malformed edit is a 400 before anything happens.
+    await unthrottle(t, id);
+    const bad = await as(t, alice).post(`/api/llm/${id}`).send({ content: 'x', accept: { turnId: 7, userContent: '', newContent: '' } });
+    expect(bad.status).toBe(400);
+  });
+
+  it('a send with the edited pending turn that is refused (too little power) accepts nothing: the turn stays pending', async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: 'Start.' });
+    const first = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'free' });
+    const turnId = first.events.find((e) => e.type === 'done')!.turnId as string;
+    await unthrottle(t, id);
+    const refused = await as(t, alice)
+      .post(`/api/llm/${id}`)
+      .send({ content: 'Next', model_name: 'stub', accept: { turnId, userContent: 'Go', newContent: 'Edited.' } } satisfies SendTurnDto);
+    expect(refused.status).toBe(402);
+    expect((await storyDoc(t, id))!.main_text).toBe('Start.');
+    const pending = await as(t, alice).get(`/api/llm/${id}/pending`);
+    expect(pending.body.data).toMatchObject({ state: 'done', turnId });
   });
 
   it('allows one send per second and none while generating, and says so before calling the provider', async () => {

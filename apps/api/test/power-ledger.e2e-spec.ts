@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppException } from '../src/common/app-exception';
 import { LedgerRepairService } from '../src/power/ledger-repair.service';
-import { LedgerStore, type FaultStep } from '../src/power/ledger-store';
+import { LedgerRepository, type FaultStep } from '../src/power/ledger.repository';
 import { PowerService } from '../src/power/power.service';
 import { verifyLedger } from '../src/power/verify-ledger';
 import { balanceOf, entriesOf, insertUser, ledgerSum } from './power-factories';
@@ -326,15 +326,16 @@ describe('the power ledger (PowerService)', () => {
       // The first call stalls right before its balance update, long enough to be presumed dead.
       let release!: () => void;
       const stalled = new Promise<void>((r) => (release = r));
-      const store = t.app.get(LedgerStore);
-      const updateOne = store.users.updateOne.bind(store.users);
+      const balances = t.app.get(LedgerRepository).balances;
+      const decide = balances.decide.bind(balances);
       let stalledOnce = false;
-      jest.spyOn(store.users, 'updateOne').mockImplementation((async (filter: never, update: never) => {
-        if (!stalledOnce && (update as { $inc?: { points?: number } }).$inc?.points) {
+      jest.spyOn(balances, 'decide').mockImplementation((async (...args: Parameters<typeof decide>) => {
+        // The balance update that applies points (its filter already holds the fence that was read).
+        if (!stalledOnce && args[3] !== 'void' && args[3].apply) {
           stalledOnce = true;
           await stalled;
         }
-        return updateOne(filter, update);
+        return decide(...args);
       }) as never);
       const first = power.grant(user, 10, 'x', 'k');
       await new Promise((r) => setTimeout(r, 50));

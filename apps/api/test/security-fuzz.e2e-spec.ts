@@ -1,7 +1,7 @@
 import { ErrorCode } from '@taleloom/contracts';
 import fc from 'fast-check';
 import request from 'supertest';
-import { TaskStore } from '../src/tasks/task-store';
+import { TaskRepository } from '../src/tasks/task.repository';
 import { createAccountsApp } from './account-helpers';
 import { malformedBody, malformedQuery, rawRequest } from './security/arbitraries';
 import { DatabaseOutages } from './security/database-outages';
@@ -81,7 +81,7 @@ describe(`fuzz: malformed input never makes a 5xx (seed ${SEED}, ${RUNS} runs pe
 
   it('a 503 DATABASE_UNAVAILABLE counts as a database blink only while the database really is away', async () => {
     // A retry loop that gives up answers that code with the database up: reported, not excused.
-    const store = a.t.app.get(TaskStore);
+    const store = a.t.app.get(TaskRepository);
     const docs = (store as unknown as { docs: { create: (doc: object) => Promise<unknown> } }).docs;
     const spies = [
       jest.spyOn(store, 'read').mockResolvedValue(null),

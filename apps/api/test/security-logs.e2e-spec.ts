@@ -2,7 +2,7 @@ import { ErrorCode, type CreateCustomModelDto, type LoginDto, type TestCustomMod
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import request from 'supertest';
-import { GenerationRunner } from '../src/play/generation-runner';
+import { TurnRunner } from '../src/play/turn.runner';
 import { as, createStory, type TestUser } from './story-factories';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
 import { sendTurn, unthrottle } from './support/play-helpers';
@@ -88,7 +88,7 @@ describe('logs: custom model keys, passwords and tokens never reach a log line',
   });
 
   afterAll(async () => {
-    await t?.app.get(GenerationRunner).drain();
+    await t?.app.get(TurnRunner).drain();
     await t?.close();
     await stub?.close();
     for (const spy of spies) spy.mockRestore();
@@ -127,7 +127,7 @@ describe('logs: custom model keys, passwords and tokens never reach a log line',
     expect(fine.events.at(-1)!.type).toBe('done');
     expect(stub.keys).toEqual([KEY]);
     for (const status of [401, 500]) {
-      await t.app.get(GenerationRunner).drain();
+      await t.app.get(TurnRunner).drain();
       await unthrottle(t, story);
       echoingProvider(status, KEY);
       const failed = await sendTurn(base, user.token, story, { content: 'Again', ...custom, regenerate: true });
@@ -138,13 +138,13 @@ describe('logs: custom model keys, passwords and tokens never reach a log line',
     const updated = await as(t, user).put('/api/custom-models/stub-chat', { api_key: NEW_KEY, base_url: `${stub.baseURL}/`, enable_reasoning: true });
     expect(updated.status).toBe(200);
     expect((await as(t, user).put('/api/custom-models/stub-chat', { api_key: KEY, base_url: 'http://10.1.2.3/v1' })).body.code).toBe(ErrorCode.CUSTOM_MODEL_ADDRESS_BLOCKED);
-    await t.app.get(GenerationRunner).drain();
+    await t.app.get(TurnRunner).drain();
     await unthrottle(t, story);
     echoingProvider(401, NEW_KEY);
     const rejected = await sendTurn(base, user.token, story, { content: 'Once more', ...custom, regenerate: true });
     expect(rejected.events.at(-1)).toMatchObject({ type: 'error' });
     expect(stub.keys.at(-1)).toBe(NEW_KEY);
-    await t.app.get(GenerationRunner).drain();
+    await t.app.get(TurnRunner).drain();
 
     // The log is really there and verbose: a line per request above (with its headers, the token
     // redacted), and the failed generations' warnings.

@@ -1,6 +1,6 @@
 import request, { type Response } from 'supertest';
 import { PIC_SIZES } from '@taleloom/contracts';
-import { PictureRunner } from '../src/pictures/picture-runner';
+import { PictureRunner } from '../src/pictures/picture.runner';
 import { as, createStory, signUp, type TestUser } from './story-factories';
 import { OWNERSHIP_TABLE, type Call, type World } from './security/ownership-table';
 import { schemaOf } from './security/dto-schemas';

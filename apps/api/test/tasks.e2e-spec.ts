@@ -9,10 +9,10 @@ import {
   type UpdateTaskGroupDto,
 } from '@taleloom/contracts';
 import { Types } from 'mongoose';
-import { GenerationRunner } from '../src/play/generation-runner';
+import { TurnRunner } from '../src/play/turn.runner';
 import { PowerService } from '../src/power/power.service';
 import { verifyLedger } from '../src/power/verify-ledger';
-import { TaskJobRunner } from '../src/tasks/task-job-runner';
+import { TaskRunner } from '../src/tasks/task.runner';
 import { balanceOf, entriesOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
 import { listenOnLoopback, postEvents, sendTurn, storyDoc, stubModel, unthrottle } from './support/play-helpers';
@@ -27,7 +27,7 @@ describe('tasks: AI task groups, editing, scoring and play modes (/api/tasks)', 
   let base: string;
   let alice: TestUser;
   let bob: TestUser;
-  const drain = () => Promise.all([t.app.get(TaskJobRunner).drain(), t.app.get(GenerationRunner).drain()]);
+  const drain = () => Promise.all([t.app.get(TaskRunner).drain(), t.app.get(TurnRunner).drain()]);
   const grant = (user: TestUser, amount: number) =>
     t.app.get(PowerService).grant(user.userID, amount, 'test', `test-grant-${Math.random()}`);
 

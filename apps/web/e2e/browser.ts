@@ -77,7 +77,7 @@ export async function signUpInBrowser(
       localStorage.setItem('token', t);
       localStorage.setItem('userInfo', u);
       localStorage.setItem('lang', l);
-      // New users have not checked in: the daily power dialog (tested in power.e2e.ts) would open.
+      // New users have not checked in: the daily power dialog (tested in power.e2e-spec.ts) would open.
       if (quiet) localStorage.setItem('powerDialogClosedAt', String(Date.now()));
     },
     [token, JSON.stringify(userInfo), lang, Boolean(opts.closeDailyPowerDialog)] as const,

@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL('.', import.meta.url)),
-    include: ['**/*.e2e.ts'],
+    include: ['**/*.e2e-spec.ts'],
     environment: 'node',
     globalSetup: ['./global-setup.ts'],
     testTimeout: 90_000,

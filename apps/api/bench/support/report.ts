@@ -24,17 +24,6 @@ export function record(row: BenchRow): void {
   rows.push(row);
 }
 
-export function recorded(): readonly BenchRow[] {
-  return rows;
-}
-
-/** Quantile of a sample (nearest rank); NaN when empty. */
-export function quantile(values: readonly number[], q: number): number {
-  if (!values.length) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-}
-
 const fixed = (n: number | undefined, digits = 2) => (n === undefined || !Number.isFinite(n) ? '' : n.toFixed(digits));
 
 /** The ratio shown beside a row: the median (or p99 when only that is compared) over the baseline's. */

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Ip, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AnalyticsEventDto } from '@taleloom/contracts';
-import { OptionalJwtAuthGuard } from '../auth/optional-jwt-auth.guard';
+import { OptionalJwtAuthGuard } from '../common/optional-jwt-auth.guard';
 import { ok } from '../common/api-envelope';
 import type { AuthUser } from '../common/current-user.decorator';
 import { ApiDtoBody, ApiErrorResponses } from '../swagger/api-dto-body.decorator';

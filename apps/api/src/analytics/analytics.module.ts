@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { AuthModule } from '../auth/auth.module';
 import { VerificationModule } from '../verification/verification.module';
 import { AnalyticsController } from './analytics.controller';
 import { AnalyticsEvent, AnalyticsEventSchema } from './analytics-event.schema';
 import { AnalyticsService } from './analytics.service';
 
 @Module({
-  imports: [MongooseModule.forFeature([{ name: AnalyticsEvent.name, schema: AnalyticsEventSchema }]), AuthModule, VerificationModule],
+  imports: [MongooseModule.forFeature([{ name: AnalyticsEvent.name, schema: AnalyticsEventSchema }]), VerificationModule],
   controllers: [AnalyticsController],
   providers: [AnalyticsService],
 })

@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
 import { StoriesModule } from '../stories/stories.module';
 import { ArchivesController } from './archives.controller';
 import { ArchivesService } from './archives.service';
 
-// The Story and StoryArchive models come from StoriesModule, which registers both.
+// Stories and their snapshots are read and written through StoriesModule's repositories.
 @Module({
-  imports: [StoriesModule, AuthModule],
+  imports: [StoriesModule],
   controllers: [ArchivesController],
   providers: [ArchivesService],
 })

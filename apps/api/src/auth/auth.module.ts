@@ -1,20 +1,38 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
-import { createSecretKey } from 'node:crypto';
 import { MongooseModule } from '@nestjs/mongoose';
 import { PassportModule } from '@nestjs/passport';
+import { createSecretKey } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { User, UserSchema } from '../users/user.schema';
+import { PowerModule } from '../power/power.module';
+import { PowerService } from '../power/power.service';
+import { UsersModule } from '../users/users.module';
+import { VerificationModule } from '../verification/verification.module';
+import { AccountService } from './account.service';
+import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
-import { JwtAuthGuard } from './jwt-auth.guard';
+import { InvitesService } from './invites.service';
 import { JwtStrategy } from './jwt.strategy';
-import { OptionalJwtAuthGuard } from './optional-jwt-auth.guard';
-import { TokenUsers } from './token-users';
+import { LoginFailure, LoginFailureSchema } from './login-failure.schema';
+import { LoginLockoutService } from './login-lockout.service';
+import { PhoneLoginService } from './phone-login.service';
+import { PhoneReward, PhoneRewardSchema } from './phone-reward.schema';
+import { PhoneRewardsService } from './phone-rewards.service';
+import { RewardsPort } from './rewards.port';
+import { SignInService } from './sign-in.service';
+import { TokenUsers } from './token-user.cache';
 
+/**
+ * Signing in and accounts (`/api/user`): user-name and phone login, codes, phone binding and its
+ * rewards, password reset, invite codes; and the JWT strategy every guard (common/) checks tokens with.
+ */
 @Module({
   imports: [
     PassportModule,
-    MongooseModule.forFeature([{ name: User.name, schema: UserSchema }]),
+    MongooseModule.forFeature([
+      { name: LoginFailure.name, schema: LoginFailureSchema },
+      { name: PhoneReward.name, schema: PhoneRewardSchema },
+    ]),
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
@@ -23,9 +41,24 @@ import { TokenUsers } from './token-users';
         signOptions: { algorithm: 'HS256', expiresIn: expiresIn(config.env.JWT_EXPIRES_IN) },
       }),
     }),
+    UsersModule,
+    VerificationModule,
+    PowerModule,
   ],
-  providers: [AuthService, TokenUsers, JwtStrategy, JwtAuthGuard, OptionalJwtAuthGuard],
-  exports: [AuthService, TokenUsers, JwtAuthGuard, OptionalJwtAuthGuard],
+  controllers: [AuthController],
+  providers: [
+    AuthService,
+    TokenUsers,
+    JwtStrategy,
+    SignInService,
+    PhoneLoginService,
+    AccountService,
+    InvitesService,
+    LoginLockoutService,
+    PhoneRewardsService,
+    // Rewards go through the power ledger's idempotent grant.
+    { provide: RewardsPort, useExisting: PowerService },
+  ],
 })
 export class AuthModule {}
 

@@ -5,10 +5,10 @@ import { Types } from 'mongoose';
 import { createSecretKey } from 'node:crypto';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppException } from '../common/app-exception';
-import { isDatabaseUnavailable } from '../database/database-errors';
+import { isDatabaseUnavailable } from '../common/database-errors';
 import type { AuthUser } from '../common/current-user.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { TokenUsers } from './token-users';
+import { TokenUsers } from './token-user.cache';
 
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy) {

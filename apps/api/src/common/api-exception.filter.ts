@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { ErrorCode, type ApiError } from '@taleloom/contracts';
 import type { Request, Response } from 'express';
-import { isDatabaseUnavailable } from '../database/database-errors';
+import { isDatabaseUnavailable } from './database-errors';
 import { AppException, httpStatusOf, RetriesExhausted } from './app-exception';
 import { errorMessage } from './error-messages';
 import { requestLanguage } from './request-language';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { parseEncryptionKey } from '../custom-models/key-cipher';
-import { loadPlatformModels, type PlatformModel } from '../models/model-config';
+import { parseEncryptionKey } from './encryption-key';
+import { loadPlatformModels, type PlatformModel } from './platform-models';
 import { EnvironmentVariables } from './env.validation';
 
 /** Resolved configuration: validated variables plus what is derived from them. */

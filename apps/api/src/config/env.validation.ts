@@ -14,7 +14,7 @@ import {
   MinLength,
   validateSync,
 } from 'class-validator';
-import { badNetworkEntries } from '../custom-models/address-policy';
+import { badNetworkEntries } from './network-list';
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const EMBEDDED_DATABASE_MODES = ['auto', 'memory-server', 'stand-in'] as const;

@@ -4,7 +4,8 @@ import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { AddressPolicy, stripBrackets } from './address-policy';
+import { stripBrackets } from '../config/network-list';
+import { AddressPolicy } from './address-policy';
 
 export interface ResolvedAddress {
   address: string;

@@ -1,4 +1,5 @@
-import { AddressPolicy, badNetworkEntries } from './address-policy';
+import { badNetworkEntries } from '../config/network-list';
+import { AddressPolicy } from './address-policy';
 
 describe('AddressPolicy (ipaddr.js ranges)', () => {
   const strict = new AddressPolicy('');

@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
+import { parseNetwork, splitEntries, stripBrackets, type Network } from '../config/network-list';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
-type Network = [Address, number];
 
 /**
  * Which addresses a user's custom model may reach: public unicast ones, plus the networks the
@@ -37,31 +37,6 @@ export class AddressPolicy {
   }
 }
 
-/** Entries of CUSTOM_MODEL_ALLOWED_NETWORKS that are neither an address, a CIDR nor `*`. */
-export function badNetworkEntries(value: string): string[] {
-  return splitEntries(value).filter((e) => e !== '*' && parseNetwork(e) === null);
-}
-
-function splitEntries(value: string): string[] {
-  return value
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean);
-}
-
-function parseNetwork(entry: string): Network | null {
-  // Only the usual dotted quad for IPv4 (ipaddr.js also reads legacy forms like 1.2.3).
-  const host = entry.split('/')[0];
-  if (!host.includes(':') && !ipaddr.IPv4.isValidFourPartDecimal(host)) return null;
-  try {
-    if (entry.includes('/')) return ipaddr.parseCIDR(entry) as Network;
-    const address = ipaddr.parse(stripBrackets(entry));
-    return [address, address.kind() === 'ipv4' ? 32 : 128];
-  } catch {
-    return null;
-  }
-}
-
 // An IPv6 address that carries an IPv4 one (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16)
 // is judged by the IPv4 address it reaches.
 function embeddedIPv4(address: Address): ipaddr.IPv4 | null {
@@ -73,8 +48,4 @@ function embeddedIPv4(address: Address): ipaddr.IPv4 | null {
   if (range === 'rfc6052') return new ipaddr.IPv4(bytes.slice(12, 16));
   if (range === '6to4') return new ipaddr.IPv4(bytes.slice(2, 6));
   return null;
-}
-
-export function stripBrackets(host: string): string {
-  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }

@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { CustomModelType } from '@taleloom/contracts';
-import { Types, type HydratedDocument } from 'mongoose';
+import { Types } from 'mongoose';
 
 /** One custom model. The key is only ever stored encrypted; its masked tail is kept for display. */
 @Schema({ _id: false })
@@ -35,5 +35,4 @@ export class CustomModelSet {
   @Prop({ type: String, default: null }) op: string | null;
 }
 
-export type CustomModelSetDocument = HydratedDocument<CustomModelSet>;
 export const CustomModelSetSchema = SchemaFactory.createForClass(CustomModelSet);

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CreateCustomModelDto, TestCustomModelDto, UpdateCustomModelDto } from '@taleloom/contracts';
-import { JwtAuthGuard } from '../auth/jwt-auth.guard';
+import { JwtAuthGuard } from '../common/jwt-auth.guard';
 import { ok } from '../common/api-envelope';
 import { AuthUser, CurrentUser } from '../common/current-user.decorator';
 import { ApiDtoBody, ApiErrorResponses } from '../swagger/api-dto-body.decorator';

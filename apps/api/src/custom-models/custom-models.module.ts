@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { AuthModule } from '../auth/auth.module';
 import { ModelsModule } from '../models/models.module';
-import { Story, StorySchema } from '../stories/story.schema';
 import { VerificationModule } from '../verification/verification.module';
 import { AddressGuard } from './address-guard';
 import { ConnectionTester } from './connection-tester';
@@ -14,13 +12,8 @@ import { GuardedTransport } from './guarded-transport';
 /** Users' own OpenAI-compatible models: storage (keys encrypted), the address guard and the connection test. */
 @Module({
   imports: [
-    MongooseModule.forFeature([
-      { name: CustomModelSet.name, schema: CustomModelSetSchema },
-      // Registered here too (not imported from StoriesModule, which imports this module to check a chosen
-      // custom model): renames and deletes move the stories that chose a model.
-      { name: Story.name, schema: StorySchema },
-    ]),
-    AuthModule,
+    // Renames and deletes are announced (custom-model.events.ts): stories that chose the model follow.
+    MongooseModule.forFeature([{ name: CustomModelSet.name, schema: CustomModelSetSchema }]),
     ModelsModule,
     VerificationModule,
   ],

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectModel } from '@nestjs/mongoose';
 import {
   baseUrlProblem,
   CUSTOM_MODEL_LIMIT,
-  CUSTOM_MODEL_TYPE,
   customModelNameKey,
   ErrorCode,
   normalizeBaseUrl,
@@ -15,13 +15,13 @@ import { randomUUID } from 'node:crypto';
 import { Model, Types } from 'mongoose';
 import { AppException, RetriesExhausted } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import type { PlatformModel } from '../models/model-config';
+import type { PlatformModel } from '../config/platform-models';
 import { ModelsService } from '../models/models.service';
-import { Story } from '../stories/story.schema';
 import { AddressGuard } from './address-guard';
+import { CustomModelDeleted, CustomModelRenamed } from './custom-model.events';
 import { CustomModelEntry, CustomModelSet } from './custom-model-set.schema';
 import { KeyCipher, KeyUnreadableError, maskKey } from './key-cipher';
-import { isDuplicateKey } from '../database/database-errors';
+import { isDuplicateKey } from '../common/database-errors';
 
 // What play assumes of a model it knows nothing about: a modest window, and room for reasoning.
 const CUSTOM_CONTEXT_WINDOW = 16_384;
@@ -48,10 +48,10 @@ export class CustomModelsService {
 
   constructor(
     @InjectModel(CustomModelSet.name) private readonly sets: Model<CustomModelSet>,
-    @InjectModel(Story.name) private readonly stories: Model<Story>,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly guard: AddressGuard,
     private readonly models: ModelsService,
+    private readonly events: EventEmitter2,
   ) {
     this.cipher = new KeyCipher(config.customModelKey);
   }
@@ -108,9 +108,7 @@ export class CustomModelsService {
     });
     // Stories that chose the model by its old name follow the rename.
     if (after.model_name !== before.model_name) {
-      await this.stories
-        .updateMany({ userID, model_type: CUSTOM_MODEL_TYPE, model_name: before.model_name }, { $set: { model_name: after.model_name } })
-        .exec();
+      await this.events.emitAsync(CustomModelRenamed.event, new CustomModelRenamed(userID, before.model_name, after.model_name));
     }
     return this.view(userID, after);
   }
@@ -125,9 +123,7 @@ export class CustomModelsService {
       return list.filter((m) => m !== found);
     });
     // Stories that used it go back to the platform default.
-    await this.stories
-      .updateMany({ userID, model_type: CUSTOM_MODEL_TYPE, model_name: removed.model_name }, { $set: { model_name: '', model_type: '' } })
-      .exec();
+    await this.events.emitAsync(CustomModelDeleted.event, new CustomModelDeleted(userID, removed.model_name));
     return { model_name: removed.model_name };
   }
 

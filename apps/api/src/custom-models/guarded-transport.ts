@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import type { ProviderTransport } from '../models/chat-provider';
 import { AddressGuard } from './address-guard';
-import { stripBrackets } from './address-policy';
+import { stripBrackets } from '../config/network-list';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { KeyCipher, KeyUnreadableError, maskKey, parseEncryptionKey } from './key-cipher';
+import { parseEncryptionKey } from '../config/encryption-key';
+import { KeyCipher, KeyUnreadableError, maskKey } from './key-cipher';
 
 describe('KeyCipher (AES-256-GCM)', () => {
   const cipher = new KeyCipher(randomBytes(32));

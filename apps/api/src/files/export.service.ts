@@ -3,7 +3,7 @@ import { ErrorCode, EXPORT_EXTENSIONS, type ExportDto, type ExportFormat, type L
 import { AppException } from '../common/app-exception';
 import { fileTimestamp, safeFileNamePart } from './exporters/content-disposition';
 import { exportDocx } from './exporters/export-docx';
-import { storyLanguage } from '../play/context/prompt-builder';
+import { storyLanguage } from '../common/story-language';
 import { exportHtml } from './exporters/export-html';
 import { exportRtf } from './exporters/export-rtf';
 import type { ExportedPicture } from './exporters/pictures-by-line';

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req, Res, UploadedFile, UseGuards, Us
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorCode, ExportDto, UPLOAD_MAX_BYTES } from '@taleloom/contracts';
 import type { Request, Response } from 'express';
-import { JwtAuthGuard } from '../auth/jwt-auth.guard';
+import { JwtAuthGuard } from '../common/jwt-auth.guard';
 import { ok } from '../common/api-envelope';
 import { AppException } from '../common/app-exception';
 import { AuthUser, CurrentUser } from '../common/current-user.decorator';

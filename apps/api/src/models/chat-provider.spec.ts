@@ -1,7 +1,7 @@
 import { ErrorCode } from '@taleloom/contracts';
 import { startOpenAIStub, type OpenAIStub } from '../../test/support/openai-stub';
 import { ChatProvider, ProviderFailure, type ProviderChunk } from './chat-provider';
-import { DEMO_MODEL, type PlatformModel } from './model-config';
+import { DEMO_MODEL, type PlatformModel } from '../config/platform-models';
 import { startDemoModelServer } from './demo-model-server';
 import { TokenLimitFields } from './token-limit-field';
 

@@ -1,6 +1,6 @@
 import { ErrorCode } from '@taleloom/contracts';
 import OpenAI from 'openai';
-import type { PlatformModel } from './model-config';
+import type { PlatformModel } from '../config/platform-models';
 import { classifyCustomModelFailure } from './provider-errors';
 import { streamFetch } from './stream-fetch';
 import { ThinkSplitter } from './think-splitter';

@@ -1,6 +1,6 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { JwtAuthGuard } from '../auth/jwt-auth.guard';
+import { JwtAuthGuard } from '../common/jwt-auth.guard';
 import { ok } from '../common/api-envelope';
 import { ApiErrorResponses } from '../swagger/api-dto-body.decorator';
 import { ModelsService } from './models.service';

@@ -4,7 +4,7 @@ import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ChatProvider } from './chat-provider';
 import { startDemoModelServer, type DemoModelServer } from './demo-model-server';
-import type { PlatformModel } from './model-config';
+import type { PlatformModel } from '../config/platform-models';
 import { ModelStatusTracker } from './model-status';
 
 /** The platform models: the list users pick from, their measured status and the provider to call them. */

@@ -1,7 +1,7 @@
 import { ErrorCode, picSizeDimensions, pictureUrl, type StoryPicture } from '@taleloom/contracts';
 import type { EnvironmentVariables } from '../config/env.validation';
 import type { Picture } from './picture.schema';
-import type { StoryPictureRef } from './story-picture-ref.schema';
+import type { StoryPictureRef } from '../stories/story-picture-ref.schema';
 
 /**
  * A drawing pending for longer than this belongs to an instance that stopped: it is shown failed and

@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { PIC_SIZES, PICTURE_STATUSES, type PicSize, type PictureStatus } from '@taleloom/contracts';
-import { Types, type HydratedDocument } from 'mongoose';
+import { Types } from 'mongoose';
 
 /**
  * One drawing: its state, prompt and cost. Its `_id` is also the id of its GridFS file (bucket
@@ -29,7 +29,6 @@ export class Picture {
   @Prop({ default: 0 }) updatedAt: number;
 }
 
-export type PictureDocument = HydratedDocument<Picture>;
 export const PictureSchema = SchemaFactory.createForClass(Picture);
 // The drawings running on a story (at most a few at a time).
 PictureSchema.index({ storyId: 1, status: 1 });

@@ -1,34 +1,33 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { AuthModule } from '../auth/auth.module';
-import { ModelsModule } from '../models/models.module';
-import { ModelChooserModule } from '../play/model-chooser.module';
+import { GenerationModule } from '../generation/generation.module';
 import { PowerModule } from '../power/power.module';
 import { StoriesModule } from '../stories/stories.module';
 import { ImageGenerator } from './image-generator';
 import { ImagesController } from './images.controller';
+import { PictureFileRepository } from './picture-file.repository';
 import { Picture, PictureSchema } from './picture.schema';
-import { PictureRecords } from './picture-records';
-import { PictureRunner } from './picture-runner';
-import { PictureStories } from './picture-stories';
-import { PictureStore } from './picture-store';
+import { PictureRepository } from './picture.repository';
+import { PictureRunner } from './picture.runner';
 import { PicturesController } from './pictures.controller';
 import { PicturesService } from './pictures.service';
+import { TurnAcceptedListener } from './turn-accepted.listener';
 
-/** Story pictures: drawn in the background, kept in GridFS, referenced by stories. */
+/**
+ * Story pictures: drawn in the background, kept in GridFS, referenced by stories. The owner of the
+ * `story_pictures` collection and the `pictures` GridFS bucket. An accepted turn (play's TurnAccepted
+ * event) gets its picture here; play does not know about pictures.
+ */
 @Module({
   imports: [
     MongooseModule.forFeature([{ name: Picture.name, schema: PictureSchema }]),
-    AuthModule,
-    ModelsModule,
     // The story's model, platform or the user's own, chosen as play chooses it.
-    ModelChooserModule,
+    GenerationModule,
     PowerModule,
-    // The Story and StoryArchive models.
     StoriesModule,
   ],
   controllers: [PicturesController, ImagesController],
-  providers: [PicturesService, PictureRunner, PictureRecords, PictureStories, PictureStore, ImageGenerator],
-  exports: [PicturesService, PictureRunner],
+  providers: [PicturesService, PictureRunner, PictureRepository, PictureFileRepository, ImageGenerator, TurnAcceptedListener],
+  exports: [PicturesService],
 })
 export class PicturesModule {}

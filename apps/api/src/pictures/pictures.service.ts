@@ -16,12 +16,12 @@ import type { AuthUser } from '../common/current-user.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { PowerService } from '../power/power.service';
 import { ImageGenerator } from './image-generator';
+import { StoryPictureRepository, type StoryForPictures } from '../stories/story-picture.repository';
+import type { StoryPictureRef } from '../stories/story-picture-ref.schema';
+import { PictureFileRepository, type PictureFile } from './picture-file.repository';
 import { isDrawing, pictureStaleMs, toPictureView } from './picture-view';
-import { PictureRecords } from './picture-records';
-import { PictureRunner } from './picture-runner';
-import { PictureStories, type PictureStory } from './picture-stories';
-import { PictureStore, type PictureFile } from './picture-store';
-import type { StoryPictureRef } from './story-picture-ref.schema';
+import { PictureRepository } from './picture.repository';
+import { PictureRunner } from './picture.runner';
 
 /** A passage to illustrate: from..to in the story's text `text`. */
 interface Passage {
@@ -55,10 +55,10 @@ export class PicturesService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly generator: ImageGenerator,
     private readonly power: PowerService,
-    private readonly records: PictureRecords,
+    private readonly records: PictureRepository,
     private readonly runner: PictureRunner,
-    private readonly stories: PictureStories,
-    private readonly store: PictureStore,
+    private readonly stories: StoryPictureRepository,
+    private readonly store: PictureFileRepository,
   ) {}
 
   private get staleBefore(): number {
@@ -149,7 +149,7 @@ export class PicturesService {
     return out;
   }
 
-  private async draw(userID: string, story: PictureStory, range: Passage, existing: StoryPictureRef | null): Promise<StoryPicture> {
+  private async draw(userID: string, story: StoryForPictures, range: Passage, existing: StoryPictureRef | null): Promise<StoryPicture> {
     if (existing) {
       const current = await this.records.findOne(existing.id);
       if (current && isDrawing(current, this.staleBefore)) throw new AppException(ErrorCode.PICTURE_IN_PROGRESS);
@@ -177,7 +177,7 @@ export class PicturesService {
   // Records a pending drawing, points the story at it and starts it.
   private async start(
     userID: string,
-    story: PictureStory,
+    story: StoryForPictures,
     range: Passage,
     replaces: StoryPictureRef | null,
     held: { pictureId: string; holdId: string | null } | null,
@@ -202,7 +202,7 @@ export class PicturesService {
     return toPictureView(ref, picture, this.staleBefore);
   }
 
-  private drawingCount(story: PictureStory): Promise<number> {
+  private drawingCount(story: StoryForPictures): Promise<number> {
     return this.records.countDrawing(story._id.toHexString(), this.staleBefore);
   }
 

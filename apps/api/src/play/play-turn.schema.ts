@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { TurnState } from '@taleloom/contracts';
-import { Types, type HydratedDocument } from 'mongoose';
+import { Types } from 'mongoose';
 
 /**
  * The play state of one story (`_id` is the story's id): its latest, unaccepted turn, the send
@@ -42,7 +42,6 @@ export class PlayTurn {
   @Prop({ type: Number, default: null }) finishedAt: number | null;
 }
 
-export type PlayTurnDocument = HydratedDocument<PlayTurn>;
 export const PlayTurnSchema = SchemaFactory.createForClass(PlayTurn);
 // Repair looks for generating turns.
 PlayTurnSchema.index({ state: 1 });

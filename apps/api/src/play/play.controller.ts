@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } fro
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { AcceptTurnDto, SendTurnDto } from '@taleloom/contracts';
 import type { Request, Response } from 'express';
-import { JwtAuthGuard } from '../auth/jwt-auth.guard';
+import { JwtAuthGuard } from '../common/jwt-auth.guard';
 import { ok } from '../common/api-envelope';
 import { AuthUser, CurrentUser } from '../common/current-user.decorator';
 import { requestLanguage } from '../common/request-language';
@@ -29,7 +29,10 @@ export class PlayController {
       '429 GENERATION_RATE_LIMITED (more than GENERATION_USER_PER_MINUTE sends by one user in a minute), ' +
       '404 STORY_NOT_FOUND / MODEL_NOT_FOUND / CUSTOM_MODEL_NOT_FOUND. With `model_type: compatible_openai` and `model_name` the ' +
       "send uses one of the caller's custom models (GET /api/custom-models): no power is charged, the throttle still holds, " +
-      'and provider failures come as CUSTOM_MODEL_* codes in the `error` event.',
+      'and provider failures come as CUSTOM_MODEL_* codes in the `error` event. A pending (unaccepted) turn is accepted ' +
+      'before the new one (not with `regenerate`): as `accept` gives it (`{turnId, userContent, newContent}`, the user\'s ' +
+      'edits) when it names that turn, else as stored; the `user` event\'s `appended` is the text this added to the story, ' +
+      'so a client needs no POST /accept before a send.',
   })
   @ApiParam({ name: 'id' })
   @ApiProduces('text/event-stream')

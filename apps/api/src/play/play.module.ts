@@ -1,37 +1,32 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { AuthModule } from '../auth/auth.module';
-import { CustomModelsModule } from '../custom-models/custom-models.module';
-import { ModelsModule } from '../models/models.module';
-import { PicturesModule } from '../pictures/pictures.module';
+import { GenerationModule } from '../generation/generation.module';
 import { PowerModule } from '../power/power.module';
 import { StoriesModule } from '../stories/stories.module';
+import { TasksModule } from '../tasks/tasks.module';
 import { VerificationModule } from '../verification/verification.module';
-import { TaskStoreModule } from '../tasks/task-store.module';
-import { GenerationRunner } from './generation-runner';
-import { ModelChooserModule } from './model-chooser.module';
 import { PlayController } from './play.controller';
 import { PlayService } from './play.service';
-import { PlayStories } from './play-stories';
 import { PlayTurn, PlayTurnSchema } from './play-turn.schema';
 import { TurnRepairService } from './turn-repair.service';
+import { TurnRunner } from './turn.runner';
+import { TurnRepository } from './turn.repository';
 
-/** Play: streamed continuation and the turn lifecycle. */
+/**
+ * Play: streamed continuation and the turn lifecycle; the owner of the `play_turns` collection.
+ * An accepted turn is announced (TurnAccepted) for whoever reacts to it (pictures).
+ */
 @Module({
   imports: [
     MongooseModule.forFeature([{ name: PlayTurn.name, schema: PlayTurnSchema }]),
-    AuthModule,
-    ModelsModule,
-    CustomModelsModule,
+    GenerationModule,
     PowerModule,
     StoriesModule,
+    // The open targets the task play modes steer toward.
+    TasksModule,
     VerificationModule,
-    PicturesModule,
-    TaskStoreModule,
-    ModelChooserModule,
   ],
   controllers: [PlayController],
-  providers: [PlayService, PlayStories, GenerationRunner, TurnRepairService],
-  exports: [GenerationRunner, TurnRepairService, PlayStories, ModelChooserModule],
+  providers: [PlayService, TurnRunner, TurnRepairService, TurnRepository],
 })
 export class PlayModule {}

@@ -1,14 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
 import { ErrorCode } from '@taleloom/contracts';
-import { Model } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import { ownerIsGone } from '../common/instance';
 import { PeriodicPass } from '../common/periodic-pass';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { PowerService } from '../power/power.service';
-import { PlayStories } from './play-stories';
-import { PlayTurn } from './play-turn.schema';
+import { StoryRepository } from '../stories/story.repository';
+import type { PlayTurn } from './play-turn.schema';
+import { TurnRepository } from './turn.repository';
 
 const REPAIR_EVERY_MS = 15_000;
 // Generating turns looked at per pass (there are as many as generations running at once).
@@ -28,10 +27,10 @@ export class TurnRepairService extends PeriodicPass<number> {
   protected readonly logger = new Logger('TurnRepair');
 
   constructor(
-    @InjectModel(PlayTurn.name) private readonly turns: Model<PlayTurn>,
+    private readonly turns: TurnRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly power: PowerService,
-    private readonly stories: PlayStories,
+    private readonly stories: StoryRepository,
   ) {
     super(REPAIR_EVERY_MS);
   }
@@ -53,11 +52,7 @@ export class TurnRepairService extends PeriodicPass<number> {
   /** One pass: answers how many turns it closed. */
   protected async pass(): Promise<number> {
     const now = Date.now();
-    const generating = await this.turns
-      .find({ state: 'generating' }, { userID: 1, generationId: 1, holdId: 1, finalCost: 1, state: 1, heartbeatAt: 1, owner: 1 })
-      .limit(BATCH)
-      .lean()
-      .exec();
+    const generating = await this.turns.generating(BATCH);
     let closed = 0;
     for (const turn of generating) {
       if (this.isLive(turn, now) && !ownerIsGone(turn.owner)) continue;
@@ -83,7 +78,7 @@ export class TurnRepairService extends PeriodicPass<number> {
     let cost = 0;
     try {
       if (turn.holdId && complete) {
-        const story = await this.stories.own(turn.userID, turn._id.toHexString()).catch(() => null);
+        const story = await this.stories.forPlay(turn.userID, turn._id.toHexString()).catch(() => null);
         const royalty = story ? await this.stories.royaltyRecipient(story) : null;
         cost = (await this.power.settle(turn.holdId, turn.finalCost!, royalty ?? undefined, takeoverBefore)).charged;
       } else if (turn.holdId) {
@@ -94,16 +89,11 @@ export class TurnRepairService extends PeriodicPass<number> {
       if (!(error instanceof AppException && error.code === ErrorCode.NOT_FOUND)) throw error;
     }
     const now = Date.now();
-    await this.turns
-      .updateOne(
-        { _id: turn._id, generationId: turn.generationId, state: 'generating' },
-        {
-          $set: complete
-            ? { state: 'done', cost, finishedAt: now }
-            : { state: 'failed', errorCode: ErrorCode.PROVIDER_ERROR, cost: 0, finishedAt: now },
-        },
-      )
-      .exec();
+    await this.turns.closeGenerating(
+      turn._id,
+      turn.generationId,
+      complete ? { state: 'done', cost, finishedAt: now } : { state: 'failed', errorCode: ErrorCode.PROVIDER_ERROR, cost: 0, finishedAt: now },
+    );
     return { state: complete ? 'done' : 'failed', cost };
   }
 }

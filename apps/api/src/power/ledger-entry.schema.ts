@@ -74,7 +74,7 @@ export class LedgerEntry {
   @Prop({ type: Object, default: null })
   royalty: LedgerRoyalty | null;
 
-  // Who is deciding this entry now (a random token per call) and since when (epoch ms); see ledger-store.ts.
+  // Who is deciding this entry now (a random token per call) and since when (epoch ms); see ledger.repository.ts.
   @Prop({ type: String, default: null })
   claim?: string | null;
 

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PeriodicPass } from '../common/periodic-pass';
 import type { LedgerEntry } from './ledger-entry.schema';
-import { LedgerStore } from './ledger-store';
+import { LedgerRepository } from './ledger.repository';
 import { PowerService } from './power.service';
 
 export interface RepairOptions {
@@ -30,7 +30,7 @@ export class LedgerRepairService extends PeriodicPass<RepairReport, RepairOption
   protected readonly logger = new Logger('LedgerRepair');
 
   constructor(
-    private readonly store: LedgerStore,
+    private readonly store: LedgerRepository,
     private readonly power: PowerService,
   ) {
     super(REPAIR_EVERY_MS);
@@ -60,7 +60,7 @@ export class LedgerRepairService extends PeriodicPass<RepairReport, RepairOption
       .toArray();
     for (const hold of open) {
       try {
-        const close = await this.store.find(LedgerStore.entryId(hold.userID, 'close', hold._id.toHexString()));
+        const close = await this.store.find(LedgerRepository.entryId(hold.userID, 'close', hold._id.toHexString()));
         if (close) await this.power.finishClose(close, null, pendingBefore);
         else {
           await this.power.release(hold._id.toHexString(), pendingBefore);
@@ -76,13 +76,8 @@ export class LedgerRepairService extends PeriodicPass<RepairReport, RepairOption
 
   // Ids a crash left on balance documents after their entries were marked.
   private async trimLeftovers(): Promise<void> {
-    const users = await this.store.users
-      .find({ $or: [{ 'powerApplied.0': { $exists: true } }, { 'powerVoided.0': { $exists: true } }] } as never, {
-        projection: { _id: 1 },
-      })
-      .limit(BATCH)
-      .toArray();
-    for (const user of users) await this.store.trim(String(user._id)).catch((e: unknown) => this.logger.error(String(e)));
+    const users = await this.store.balances.withLeftovers(BATCH);
+    for (const user of users) await this.store.trim(user).catch((e: unknown) => this.logger.error(String(e)));
   }
 
   // One bad entry must not stop the others; the next pass tries it again.

@@ -30,7 +30,7 @@ import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { calendarDay } from './calendar-day';
 import type { LedgerEntry, LedgerEntryKind, LedgerStoryInfo } from './ledger-entry.schema';
-import { CLAIM_MS, LedgerStore, type BalanceView, type FaultHook, type Outcome } from './ledger-store';
+import { CLAIM_MS, LedgerRepository, type BalanceView, type FaultHook, type Outcome } from './ledger.repository';
 
 /** What a paid action is for: shown in the points record once the hold is settled. */
 export interface SpendInfo {
@@ -73,7 +73,7 @@ export interface SettleResult {
 @Injectable()
 export class PowerService {
   constructor(
-    private readonly store: LedgerStore,
+    private readonly store: LedgerRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -106,7 +106,7 @@ export class PowerService {
   async hold(userID: string, max: number, key: string, spend: SpendInfo = {}, options: HoldOptions = {}): Promise<string> {
     assertAmount(max);
     const user = toUserId(userID);
-    const id = LedgerStore.entryId(user, 'hold', key);
+    const id = LedgerRepository.entryId(user, 'hold', key);
     if (options.balance instanceof Promise) return this.holdAlongside(user, max, key, spend, options.balance);
     const view = options.balance ?? (await this.store.readBalance(user));
     if (!view) throw new AppException(ErrorCode.USER_NOT_FOUND);
@@ -129,7 +129,7 @@ export class PowerService {
   // A hold whose entry is inserted while the balance is still being read. The decision then uses that
   // read only if it finished well within CLAIM_MS of the claim: a claim can be taken over only after
   // CLAIM_MS, so the fence it read predates any takeover (the rule "balance first, claim second" of
-  // LedgerStore.decide, by time instead of by order). A balance too short voids the entry.
+  // LedgerRepository.decide, by time instead of by order). A balance too short voids the entry.
   private async holdAlongside(user: string, max: number, key: string, spend: SpendInfo, balance: Promise<BalanceView | null>): Promise<string> {
     const issuedAt = Date.now();
     const entry = this.newEntry(user, 'hold', key, -max, spend.reason ?? PowerReason.STORY, story(spend), false);
@@ -151,7 +151,7 @@ export class PowerService {
 
   /** The id the hold taken with this key has (or will have). */
   holdIdOf(userID: string, key: string): string {
-    return LedgerStore.entryId(toUserId(userID), 'hold', key).toHexString();
+    return LedgerRepository.entryId(toUserId(userID), 'hold', key).toHexString();
   }
 
   /**
@@ -241,7 +241,7 @@ export class PowerService {
 
   async checkInStatus(userID: string): Promise<CheckInStatusData> {
     const key = `check-in:${calendarDay(this.now(), this.config.env.CHECKIN_TIME_ZONE)}`;
-    const entry = await this.store.find(LedgerStore.entryId(toUserId(userID), 'grant', key));
+    const entry = await this.store.find(LedgerRepository.entryId(toUserId(userID), 'grant', key));
     return { dailyCheckinStatus: !!entry && entry.state !== 'voided' };
   }
 
@@ -290,7 +290,7 @@ export class PowerService {
   // The one closing entry of a hold: settle and release share its id, so only the first one counts.
   private closingEntry(hold: LedgerEntry, kind: 'settle' | 'release', points: number, cost: number): LedgerEntry {
     const entry = this.newEntry(hold.userID, kind, hold._id.toHexString(), points, hold.reason, hold.storyInfo, cost > 0);
-    entry._id = LedgerStore.entryId(hold.userID, 'close', hold._id.toHexString());
+    entry._id = LedgerRepository.entryId(hold.userID, 'close', hold._id.toHexString());
     entry.shownPoints = -cost;
     entry.holdID = hold._id.toHexString();
     return entry;
@@ -307,7 +307,7 @@ export class PowerService {
   ): LedgerEntry {
     const now = this.now();
     return {
-      _id: LedgerStore.entryId(userID, kind === 'royalty' ? 'royalty' : kind === 'hold' ? 'hold' : 'grant', key),
+      _id: LedgerRepository.entryId(userID, kind === 'royalty' ? 'royalty' : kind === 'hold' ? 'hold' : 'grant', key),
       userID,
       key,
       kind,

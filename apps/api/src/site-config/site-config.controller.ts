@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { SiteConfigData } from '@taleloom/contracts';
-import { JwtAuthGuard } from '../auth/jwt-auth.guard';
+import { JwtAuthGuard } from '../common/jwt-auth.guard';
 import { ok } from '../common/api-envelope';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ApiErrorResponses } from '../swagger/api-dto-body.decorator';

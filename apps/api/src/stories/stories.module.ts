@@ -1,17 +1,24 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { StoryArchive, StoryArchiveSchema } from '../archives/story-archive.schema';
-import { AuthModule } from '../auth/auth.module';
 import { CustomModelsModule } from '../custom-models/custom-models.module';
 import { Counter, CounterSchema } from './counter.schema';
+import { CustomModelChoiceListener } from './custom-model-choice.listener';
 import { LlmStoriesController } from './llm-stories.controller';
 import { StoriesController } from './stories.controller';
 import { StoriesService } from './stories.service';
+import { StoryArchiveRepository } from './story-archive.repository';
+import { StoryArchive, StoryArchiveSchema } from './story-archive.schema';
 import { StoryNumbersService } from './story-numbers.service';
+import { StoryPictureRepository } from './story-picture.repository';
 import { StoryPlayer, StoryPlayerSchema } from './story-player.schema';
+import { StoryRepository } from './story.repository';
 import { StorySpreadService } from './story-spread.service';
 import { Story, StorySchema } from './story.schema';
 
+/**
+ * Stories and the square, and the owner of the `stories`, `story_archives`, `story_players` and
+ * `counters` collections: other features read and write stories through the repositories exported here.
+ */
 @Module({
   imports: [
     MongooseModule.forFeature([
@@ -20,11 +27,18 @@ import { Story, StorySchema } from './story.schema';
       { name: StoryPlayer.name, schema: StoryPlayerSchema },
       { name: Counter.name, schema: CounterSchema },
     ]),
-    AuthModule,
     CustomModelsModule,
   ],
   controllers: [StoriesController, LlmStoriesController],
-  providers: [StoriesService, StorySpreadService, StoryNumbersService],
-  exports: [StoriesService, StoryNumbersService, MongooseModule],
+  providers: [
+    StoriesService,
+    StorySpreadService,
+    StoryNumbersService,
+    StoryRepository,
+    StoryArchiveRepository,
+    StoryPictureRepository,
+    CustomModelChoiceListener,
+  ],
+  exports: [StoriesService, StoryNumbersService, StoryRepository, StoryArchiveRepository, StoryPictureRepository],
 })
 export class StoriesModule {}

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import {
   CUSTOM_MODEL_TYPE,
   DEFAULT_PLAY_MODE,
@@ -17,34 +17,31 @@ import {
   type StoryListQueryDto,
   type UpdateStoryDto,
 } from '@taleloom/contracts';
-import { FilterQuery, Model, Types } from 'mongoose';
-import { PUBLIC_ARCHIVE_INDEX, StoryArchive } from '../archives/story-archive.schema';
+import type { Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
+import { toObjectId } from '../common/object-id';
 import { CustomModelsService } from '../custom-models/custom-models.service';
+import { StoryArchiveRepository } from './story-archive.repository';
+import { StoryCreated } from './story.events';
 import { StoryNumbersService } from './story-numbers.service';
+import { StoryRepository, type StoryRecord } from './story.repository';
 import { StorySpreadService } from './story-spread.service';
-import { containsPattern, textSnippets, toSeconds } from './story-text';
+import { textSnippets, toSeconds } from './story-text';
 import { pickState, toListItem, toStoryData } from './story-view';
-import { LIST_PROJECTION, Story } from './story.schema';
-
-const SORT = { pinToTop: -1, time: -1, _id: -1 } as const;
-
-/** What another feature does when a story is created (play: the story's turn document). */
-export type StoryCreatedHook = (story: { id: string; userID: string }) => Promise<void>;
 
 /** Stories and the square: create, read, change, list, publish, clone. */
 @Injectable()
 export class StoriesService {
   private readonly logger = new Logger('StoriesService');
-  private readonly createdHooks: StoryCreatedHook[] = [];
 
   constructor(
-    @InjectModel(Story.name) private readonly stories: Model<Story>,
-    @InjectModel(StoryArchive.name) private readonly archives: Model<StoryArchive>,
+    private readonly stories: StoryRepository,
+    private readonly archives: StoryArchiveRepository,
     private readonly numbers: StoryNumbersService,
     private readonly spread: StorySpreadService,
     private readonly customModels: CustomModelsService,
+    private readonly events: EventEmitter2,
   ) {}
 
   /** A new original story; the prologue is also the start of its text. */
@@ -70,23 +67,18 @@ export class StoriesService {
     return this.created(story._id.toHexString(), user.userID);
   }
 
-  /** Registers work to do for every new story (original or clone); a failing hook is logged, not fatal. */
-  onCreated(hook: StoryCreatedHook): void {
-    this.createdHooks.push(hook);
-  }
-
+  // Every new story (original or clone) is announced; what others prepare for it (play: its turn
+  // document) is waited for, and a failure there is logged, not fatal.
   private async created(id: string, userID: string): Promise<StoryIdData> {
-    await Promise.all(
-      this.createdHooks.map((hook) =>
-        hook({ id, userID }).catch((error: unknown) => this.logger.warn(`preparing story ${id}: ${error instanceof Error ? error.message : String(error)}`)),
-      ),
-    );
+    await this.events
+      .emitAsync(StoryCreated.event, new StoryCreated(id, userID))
+      .catch((error: unknown) => this.logger.warn(`preparing story ${id}: ${error instanceof Error ? error.message : String(error)}`));
     return { id };
   }
 
   /** The play record: the owner's own, or the public version of someone else's (read-only). */
   async get(user: AuthUser, id: string): Promise<StoryData> {
-    const story = await this.stories.findById(toObjectId(id)).lean().exec();
+    const story = await this.stories.byId(id);
     if (story && story.userID === user.userID) return toStoryData(story, story, true);
     if (story?.permission !== '1') throw new AppException(ErrorCode.STORY_NOT_FOUND);
     const snapshot = await this.publicSnapshot(story._id);
@@ -95,7 +87,7 @@ export class StoriesService {
 
   /** The list item of one story the caller owns or can see in the square. */
   async summary(user: AuthUser, id: string): Promise<StoryListItem> {
-    const story = await this.stories.findById(toObjectId(id), LIST_PROJECTION).lean().exec();
+    const story = await this.stories.listItem(id);
     if (story && story.userID === user.userID) return toListItem(story, false);
     if (story?.permission !== '1') throw new AppException(ErrorCode.STORY_NOT_FOUND);
     return toListItem(story, true);
@@ -110,13 +102,9 @@ export class StoriesService {
     if (dto.main_text !== undefined) Object.assign(set, textSnippets(dto.main_text), { time: new Date() });
     // A story of an activity keeps the play mode the activity gave it (its tasks are locked too).
     if (dto.play_mode !== undefined) {
-      const current = await this.stories.findOne({ _id: toObjectId(id), userID: user.userID }, { activity: 1 }).lean().exec();
-      if (current?.activity) throw new AppException(ErrorCode.TASKS_LOCKED);
+      if (await this.stories.activityOf(user.userID, id)) throw new AppException(ErrorCode.TASKS_LOCKED);
     }
-    const story = await this.stories
-      .findOneAndUpdate({ _id: toObjectId(id), userID: user.userID }, { $set: set }, { new: true })
-      .lean()
-      .exec();
+    const story = await this.stories.update(user.userID, id, set);
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     return toStoryData(story, story, true);
   }
@@ -128,14 +116,7 @@ export class StoriesService {
   }
 
   async rename(user: AuthUser, dto: RenameStoryDto): Promise<StoryListItem> {
-    const story = await this.stories
-      .findOneAndUpdate(
-        { _id: toObjectId(dto.id), userID: user.userID },
-        { $set: { name: dto.storyName } },
-        { new: true, projection: LIST_PROJECTION },
-      )
-      .lean()
-      .exec();
+    const story = await this.stories.updateListed(user.userID, dto.id, { name: dto.storyName });
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     return toListItem(story, false);
   }
@@ -145,17 +126,8 @@ export class StoriesService {
     const square = query.public === 'true';
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? STORY_LIST_DEFAULT_PAGE_SIZE;
-    const filter: FilterQuery<Story> = square ? { permission: '1' } : { userID: user.userID };
-    const search = query.search?.trim();
-    if (search) filter.name = { $regex: containsPattern(search) };
     // One more than a page tells whether another follows, without counting every match.
-    const rows = await this.stories
-      .find(filter, LIST_PROJECTION)
-      .sort(SORT)
-      .skip((page - 1) * pageSize)
-      .limit(pageSize + 1)
-      .lean()
-      .exec();
+    const rows = await this.stories.page({ owner: square ? undefined : user.userID, search: query.search?.trim() }, (page - 1) * pageSize, pageSize + 1);
     return {
       list: rows.slice(0, pageSize).map((s) => toListItem(s, square)),
       pagination: { page, pageSize, hasMore: rows.length > pageSize },
@@ -164,7 +136,7 @@ export class StoriesService {
 
   /** Whether the caller owns the story; someone else's private story is not found. */
   async check(user: AuthUser, id: string): Promise<CheckStoryData> {
-    const story = await this.stories.findById(toObjectId(id), { userID: 1, permission: 1 }).lean().exec();
+    const story = await this.stories.access(id);
     const mine = story?.userID === user.userID;
     if (!story || (!mine && story.permission !== '1')) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     return { userHasStory: mine, isPublic: story.permission === '1', originUserID: story.userID };
@@ -172,11 +144,7 @@ export class StoriesService {
 
   /** Clones the public version of someone's story into the caller's list. */
   async clonePublic(user: AuthUser, dto: ClonePublicStoryDto): Promise<StoryIdData> {
-    const story = await this.stories
-      .findOne({ _id: toObjectId(dto.storyID), userID: toObjectId(dto.userID).toHexString(), permission: '1' })
-      .select({ main_text: 0 })
-      .lean()
-      .exec();
+    const story = await this.stories.publicOf(toObjectId(dto.userID).toHexString(), dto.storyID);
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     const snapshot = await this.publicSnapshot(story._id);
     const clone = await this.spread.clone(story, pickState(snapshot.state), user);
@@ -185,25 +153,24 @@ export class StoriesService {
 
   /** Clones the caller's own story as it is now (e.g. before playing on from a restore point). */
   async cloneOwn(user: AuthUser, id: string): Promise<StoryIdData> {
-    const story = await this.ownStory(user, id);
+    const story = await this.stories.own(user.userID, id);
     const clone = await this.spread.clone(story, pickState(story), user);
     return this.created(clone._id.toHexString(), user.userID);
   }
 
   /** Publishes (or updates the public version): snapshot into archive slot -1, then mark public. */
   async publish(user: AuthUser, id: string): Promise<StoryListItem> {
-    const story = await this.ownStory(user, id);
+    const story = await this.stories.own(user.userID, id);
     const now = new Date();
     // Snapshot first: a story is never public without the version others clone.
     await this.writePublicVersion(story, now);
-    const updated = await this.stories
-      .findOneAndUpdate(
-        { _id: story._id, userID: story.userID },
-        { $set: { permission: '1', publishedAt: now, time: now, publicFirstLine: story.firstLine, publicLastLine: story.lastLine } },
-        { new: true, projection: LIST_PROJECTION },
-      )
-      .lean()
-      .exec();
+    const updated = await this.stories.updateListed(story.userID, story._id, {
+      permission: '1',
+      publishedAt: now,
+      time: now,
+      publicFirstLine: story.firstLine,
+      publicLastLine: story.lastLine,
+    });
     if (!updated) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     // A concurrent "make private" may have removed the snapshot between the two writes above.
     await this.ensurePublicVersion(story._id);
@@ -212,75 +179,51 @@ export class StoriesService {
 
   /** Makes the story private: hidden from the square and links at once, then the public version goes. */
   async unpublish(user: AuthUser, id: string): Promise<StoryListItem> {
-    const story = await this.stories
-      .findOneAndUpdate(
-        { _id: toObjectId(id), userID: user.userID },
-        { $set: { permission: '0', publishedAt: null, publicFirstLine: '', publicLastLine: '' } },
-        { new: true, projection: LIST_PROJECTION },
-      )
-      .lean()
-      .exec();
+    const story = await this.stories.updateListed(user.userID, id, { permission: '0', publishedAt: null, publicFirstLine: '', publicLastLine: '' });
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
-    await this.archives.deleteOne({ story_id: story._id.toHexString(), archive_index: PUBLIC_ARCHIVE_INDEX }).exec();
+    await this.archives.deletePublic(story._id.toHexString());
     // A concurrent publish may have made it public again after the first write: it keeps its snapshot.
     await this.ensurePublicVersion(story._id);
     return toListItem(story, false);
   }
 
-  private async writePublicVersion(story: Story & { _id: Types.ObjectId }, now: Date): Promise<void> {
-    await this.archives
-      .updateOne(
-        { story_id: story._id.toHexString(), archive_index: PUBLIC_ARCHIVE_INDEX },
-        {
-          $set: {
-            time: toSeconds(now),
-            current_word_count: story.charCount,
-            story_ending: story.lastLine,
-            state: pickState(story),
-          },
-        },
-        { upsert: true },
-      )
-      .exec();
+  private async writePublicVersion(story: StoryRecord, now: Date): Promise<void> {
+    await this.archives.savePublic(story._id.toHexString(), {
+      time: toSeconds(now),
+      current_word_count: story.charCount,
+      story_ending: story.lastLine,
+      state: pickState(story),
+    });
   }
 
   // A public story always has its public version (slot -1): written again from the story when missing.
   private async ensurePublicVersion(storyId: Types.ObjectId): Promise<void> {
-    const current = await this.stories.findById(storyId).lean().exec();
+    const current = await this.stories.byId(storyId);
     if (current?.permission !== '1') return;
-    const kept = await this.archives.exists({ story_id: storyId.toHexString(), archive_index: PUBLIC_ARCHIVE_INDEX }).exec();
-    if (!kept) await this.writePublicVersion(current, new Date());
+    if (!(await this.archives.hasPublic(storyId.toHexString()))) await this.writePublicVersion(current, new Date());
   }
 
   /**
-   * Called by play when a turn is accepted: the story's own counters and the square counters of
-   * the stories it was cloned from (directly or through clones).
+   * An accepted turn: `piece` appended to the caller's story (see StoryRepository.append), then
+   * counted (recordTurn). Answers the text after it and what was appended exactly.
+   */
+  async appendTurn(userID: string, id: string, piece: string): Promise<{ text: string; appended: string }> {
+    const result = await this.stories.append(userID, id, piece);
+    await this.recordTurn(id, [...result.appended].length);
+    return result;
+  }
+
+  /**
+   * One accepted turn: the story's own counters and the square counters of the stories it was
+   * cloned from (directly or through clones).
    */
   recordTurn(storyId: string | Types.ObjectId, addedChars: number): Promise<void> {
     return this.spread.recordTurn(storyId, addedChars);
   }
 
-  private async ownStory(user: AuthUser, id: string) {
-    const story = await this.stories
-      .findOne({ _id: toObjectId(id), userID: user.userID })
-      .lean()
-      .exec();
-    if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
-    return story;
-  }
-
   private async publicSnapshot(storyId: Types.ObjectId) {
-    const snapshot = await this.archives
-      .findOne({ story_id: storyId.toHexString(), archive_index: PUBLIC_ARCHIVE_INDEX })
-      .lean()
-      .exec();
+    const snapshot = await this.archives.publicOf(storyId.toHexString());
     if (!snapshot) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     return snapshot;
   }
-}
-
-/** A malformed id is answered like an unknown one: 404, never a 500. */
-function toObjectId(id: string): Types.ObjectId {
-  if (typeof id !== 'string' || !/^[0-9a-f]{24}$/i.test(id)) throw new AppException(ErrorCode.STORY_NOT_FOUND);
-  return new Types.ObjectId(id);
 }

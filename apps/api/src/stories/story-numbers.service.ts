@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { Counter, STORY_NO_COUNTER } from './counter.schema';
-import { isDuplicateKey } from '../database/database-errors';
+import { isDuplicateKey } from '../common/database-errors';
 
 /** Hands out the short sequential story numbers (`storyNo`) that clones show as `S{clonedFrom}`. */
 @Injectable()

@@ -2,18 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import type { AuthUser } from '../common/current-user.decorator';
+import { isDuplicateKey } from '../common/database-errors';
 import { StoryNumbersService } from './story-numbers.service';
 import { StoryPlayer } from './story-player.schema';
+import { StoryRepository, type CloneSource } from './story.repository';
 import { textSnippets } from './story-text';
-import { Story, StoryDocument, StoryState } from './story.schema';
-import { isDuplicateKey } from '../database/database-errors';
+import type { StoryDocument, StoryState } from './story.schema';
 
 // How many sources back a clone keeps crediting; deeper chains credit only the nearest ones.
 export const MAX_LINEAGE = 32;
-
-export type CloneSource = Pick<Story, 'storyNo' | 'level' | 'lineage' | 'rootStoryId' | 'userID'> & {
-  _id: Types.ObjectId;
-};
 
 /**
  * How stories spread: making clones and crediting the stories they came from. Every counter moves
@@ -22,7 +19,7 @@ export type CloneSource = Pick<Story, 'storyNo' | 'level' | 'lineage' | 'rootSto
 @Injectable()
 export class StorySpreadService {
   constructor(
-    @InjectModel(Story.name) private readonly stories: Model<Story>,
+    private readonly stories: StoryRepository,
     @InjectModel(StoryPlayer.name) private readonly players: Model<StoryPlayer>,
     private readonly numbers: StoryNumbersService,
   ) {}
@@ -57,15 +54,10 @@ export class StorySpreadService {
 
   /** Counts `player` once as a player of every source that is not their own. */
   private async creditPlayer(lineage: string[], player: string): Promise<void> {
-    const sources = await this.stories
-      .find({ _id: { $in: lineage }, userID: { $ne: player } }, { _id: 1 })
-      .lean()
-      .exec();
+    const sources = await this.stories.ownedByOthers(lineage, player);
     const at = new Date();
-    for (const { _id } of sources) {
-      if (await this.firstTime(_id.toHexString(), player, at)) {
-        await this.stories.updateOne({ _id }, { $inc: { unique_user_count: 1 } }).exec();
-      }
+    for (const _id of sources) {
+      if (await this.firstTime(_id.toHexString(), player, at)) await this.stories.countPlayer(_id);
     }
   }
 
@@ -93,16 +85,6 @@ export class StorySpreadService {
   async recordTurn(storyId: string | Types.ObjectId, addedChars: number): Promise<void> {
     if (!Types.ObjectId.isValid(storyId)) return;
     const added = Number.isFinite(addedChars) ? Math.max(0, Math.floor(addedChars)) : 0;
-    const story = await this.stories
-      .findOneAndUpdate({ _id: storyId }, { $inc: { rounds: 1, addedChars: added } }, { projection: { userID: 1, lineage: 1 } })
-      .lean()
-      .exec();
-    if (!story?.lineage?.length) return;
-    await this.stories
-      .updateMany(
-        { _id: { $in: story.lineage }, userID: { $ne: story.userID } },
-        { $inc: { penetration_story_total_rounds: 1, additional_story_count: added } },
-      )
-      .exec();
+    await this.stories.recordTurn(storyId, added);
   }
 }

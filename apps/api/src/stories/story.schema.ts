@@ -11,7 +11,7 @@ import {
   type StoryPermission,
 } from '@taleloom/contracts';
 import { SchemaTypes, type HydratedDocument } from 'mongoose';
-import { StoryPictureRef, StoryPictureRefSchema } from '../pictures/story-picture-ref.schema';
+import { StoryPictureRef, StoryPictureRefSchema } from './story-picture-ref.schema';
 
 /** The content of a story: what an archive snapshots and a clone copies. */
 @Schema({ _id: false })

@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { TaskGroup, TaskSuggestions } from '@taleloom/contracts';
-import { SchemaTypes, Types, type HydratedDocument } from 'mongoose';
+import { SchemaTypes, Types } from 'mongoose';
 
 /**
  * The tasks of one story (`_id` is the story's id): its task groups, the latest suggestions and the
@@ -26,5 +26,4 @@ export class StoryTasks {
   @Prop({ default: 0 }) jobHeartbeatAt: number;
 }
 
-export type StoryTasksDocument = HydratedDocument<StoryTasks>;
 export const StoryTasksSchema = SchemaFactory.createForClass(StoryTasks);

@@ -1,7 +1,7 @@
 import type { TaskGroup, TaskTarget } from '@taleloom/contracts';
 import type { ChatMessage } from '../models/chat-provider';
-import type { PromptLanguage } from '../play/context/default-prompts';
-import { sharedTokenCounter, type TokenCounter } from '../play/context/token-counter';
+import type { StoryLanguage as PromptLanguage } from '../common/story-language';
+import { sharedTokenCounter, type TokenCounter } from '../generation/token-counter';
 
 /**
  * Tags that mark the two task requests. The offline demo model and the test stub look for them to

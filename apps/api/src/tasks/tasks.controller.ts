@@ -9,7 +9,7 @@ import {
   UpdateTaskGroupDto,
 } from '@taleloom/contracts';
 import type { Request, Response } from 'express';
-import { JwtAuthGuard } from '../auth/jwt-auth.guard';
+import { JwtAuthGuard } from '../common/jwt-auth.guard';
 import { ok } from '../common/api-envelope';
 import { AuthUser, CurrentUser } from '../common/current-user.decorator';
 import { requestLanguage } from '../common/request-language';

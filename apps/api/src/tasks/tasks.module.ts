@@ -1,18 +1,22 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
-import { ModelsModule } from '../models/models.module';
-import { PlayModule } from '../play/play.module';
+import { MongooseModule } from '@nestjs/mongoose';
+import { GenerationModule } from '../generation/generation.module';
 import { PowerModule } from '../power/power.module';
 import { StoriesModule } from '../stories/stories.module';
-import { TaskJobRunner } from './task-job-runner';
-import { TaskStoreModule } from './task-store.module';
+import { StoryTasks, StoryTasksSchema } from './story-tasks.schema';
+import { TaskRepository } from './task.repository';
+import { TaskRunner } from './task.runner';
 import { TasksController } from './tasks.controller';
 import { TasksService } from './tasks.service';
 
-/** Tasks: AI-suggested task groups of a story, their editing and their AI scoring. */
+/**
+ * Tasks: AI-suggested task groups of a story, their editing and their AI scoring; the owner of the
+ * `story_tasks` collection (play reads the open targets through TaskRepository).
+ */
 @Module({
-  imports: [AuthModule, ModelsModule, PowerModule, StoriesModule, PlayModule, TaskStoreModule],
+  imports: [MongooseModule.forFeature([{ name: StoryTasks.name, schema: StoryTasksSchema }]), GenerationModule, PowerModule, StoriesModule],
   controllers: [TasksController],
-  providers: [TasksService, TaskJobRunner],
+  providers: [TasksService, TaskRunner, TaskRepository],
+  exports: [TaskRepository],
 })
 export class TasksModule {}

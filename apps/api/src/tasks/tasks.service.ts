@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
 import {
   ErrorCode,
   PowerReason,
@@ -12,34 +11,24 @@ import {
   type UpdateTaskGroupDto,
 } from '@taleloom/contracts';
 import { randomUUID } from 'node:crypto';
-import { Model, Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { storyLanguage } from '../play/context/prompt-builder';
-import { Generation } from '../play/generation';
-import type { ChosenModel } from '../play/generation-runner';
-import { ModelChooser } from '../play/model-chooser';
-import { PlayStories, toObjectId } from '../play/play-stories';
+import { storyLanguage } from '../common/story-language';
+import { Generation } from '../generation/generation-stream';
+import { ModelChooser, type ChosenModel } from '../generation/model-chooser';
 import { PowerService } from '../power/power.service';
-import { Story } from '../stories/story.schema';
+import { StoryRepository, type StoryForTasks } from '../stories/story.repository';
 import type { StoryTasks } from './story-tasks.schema';
-import { TaskJobRunner, type TaskJobBase } from './task-job-runner';
 import { judgementMessages, suggestionMessages } from './task-prompts';
 import { applyRelations, applyTargetEdits, groupFromDraft, isComplete, openTargets, removeGroup, totals } from './task-rules';
-import { TaskStore } from './task-store';
+import { TaskRunner, type TaskJobBase } from './task.runner';
+import { TaskRepository } from './task.repository';
 
 // Answers of task requests are JSON for up to three groups of four targets: more room than a short reply.
 const TASK_MAX_TOKENS = 1200;
 
-const STORY_FIELDS = {
-  userID: 1, name: 1, rounds: 1, activity: 1, main_text: 1, prologue_and_characters: 1, goal: 1,
-  previous_summary: 1, model_name: 1, model_type: 1, lineage: 1,
-} as const;
-
-type TaskStory = Pick<Story, 'userID' | 'name' | 'rounds' | 'activity' | 'main_text' | 'prologue_and_characters' | 'goal' | 'previous_summary' | 'model_name' | 'model_type' | 'lineage'> & {
-  _id: Types.ObjectId;
-};
+type TaskStory = StoryForTasks;
 
 /**
  * Task groups of a story: AI suggestions (streamed, paid), accepting one, editing, relations,
@@ -48,13 +37,12 @@ type TaskStory = Pick<Story, 'userID' | 'name' | 'rounds' | 'activity' | 'main_t
 @Injectable()
 export class TasksService {
   constructor(
-    @InjectModel(Story.name) private readonly stories: Model<Story>,
+    private readonly stories: StoryRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly store: TaskStore,
-    private readonly runner: TaskJobRunner,
+    private readonly store: TaskRepository,
+    private readonly runner: TaskRunner,
     private readonly chooser: ModelChooser,
     private readonly power: PowerService,
-    private readonly playStories: PlayStories,
   ) {}
 
   /** A running request with no heartbeat for this long is taken to be dead (its instance stopped). */
@@ -225,7 +213,7 @@ export class TasksService {
     const generation = new Generation(jobId, story._id.toHexString());
     start({
       ...chosen, id: jobId, generation, storyId: story._id, holdId, language,
-      royalty: () => this.playStories.royaltyRecipient({ userID: story.userID, lineage: story.lineage ?? [] }),
+      royalty: () => this.stories.royaltyRecipient({ userID: story.userID, lineage: story.lineage ?? [] }),
     });
     return generation;
   }
@@ -238,9 +226,7 @@ export class TasksService {
   }
 
   private async own(user: AuthUser, id: string): Promise<TaskStory> {
-    const story = await this.stories.findOne({ _id: toObjectId(id), userID: user.userID }, STORY_FIELDS).lean<TaskStory>().exec();
-    if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
-    return story;
+    return this.stories.forTasks(user.userID, id);
   }
 
   // Stories of an activity keep their tasks as the activity set them.

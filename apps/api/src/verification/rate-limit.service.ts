@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { ErrorCode } from '@taleloom/contracts';
 import { Model } from 'mongoose';
 import { AppException } from '../common/app-exception';
-import { isDuplicateKey } from '../database/database-errors';
+import { isDuplicateKey } from '../common/database-errors';
 import { Clock } from './clock';
 import { counterId, RateLimitCounter } from './rate-limit.schema';
 

@@ -16,7 +16,7 @@ import { Clock } from './clock';
 import { RateLimitService } from './rate-limit.service';
 import { SmsCode } from './sms-code.schema';
 import { SmsSender } from './sms/sms-sender';
-import { isDuplicateKey } from '../database/database-errors';
+import { isDuplicateKey } from '../common/database-errors';
 
 const HOUR = 3600;
 

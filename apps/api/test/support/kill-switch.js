@@ -3,7 +3,7 @@
 // named by TALELOOM_KILL_FILE each time (so a running process can be armed), and the file is removed
 // before the kill (so the restarted process runs normally). Points:
 //   settle                  the stream has ended and its text is stored; no power has moved yet
-//   <step>:<entry kind>     a ledger step (see FaultStep in src/power/ledger-store.ts), e.g.
+//   <step>:<entry kind>     a ledger step (see FaultStep in src/power/ledger.repository.ts), e.g.
 //                           entry-created:settle, user-updated:settle, entry-marked:settle
 'use strict';
 require('reflect-metadata');
@@ -25,9 +25,9 @@ if (file) {
     rmSync(file, { force: true });
     process.kill(process.pid, 'SIGKILL');
   };
-  const { LedgerStore } = require(join(dist, 'power', 'ledger-store.js'));
-  const fault = LedgerStore.prototype.fault;
-  LedgerStore.prototype.fault = function (step, entry) {
+  const { LedgerRepository } = require(join(dist, 'power', 'ledger.repository.js'));
+  const fault = LedgerRepository.prototype.fault;
+  LedgerRepository.prototype.fault = function (step, entry) {
     killIf(`${step}:${entry.kind}`);
     return fault.call(this, step, entry);
   };

@@ -3,8 +3,8 @@ import { GUARDS_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } 
 import { RequestMethod } from '@nestjs/common/enums/request-method.enum';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
-import { JwtAuthGuard } from '../../src/auth/jwt-auth.guard';
-import { OptionalJwtAuthGuard } from '../../src/auth/optional-jwt-auth.guard';
+import { JwtAuthGuard } from '../../src/common/jwt-auth.guard';
+import { OptionalJwtAuthGuard } from '../../src/common/optional-jwt-auth.guard';
 
 /**
  * Every endpoint the app serves, read at test time from the Express router (what is really routed)

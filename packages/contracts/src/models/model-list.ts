@@ -24,3 +24,13 @@ export interface ModelListEntry {
 
 /** Value of the offline demo model that ships as the embedded default. */
 export const DEMO_MODEL_VALUE = 'demo';
+
+/**
+ * The model a story plays with, as the web keeps it (the story's `model_type` and `model_name`): a
+ * platform model by value, or with `type: 'compatible_openai'` one of the user's own by name.
+ */
+export interface ModelChoice {
+  /** `compatible_openai` for a custom model; `platform` or empty for a platform model. */
+  type: string;
+  name: string;
+}

@@ -1,14 +1,40 @@
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { LocalizedDto } from '../common/localized.dto';
+import { ACCEPT_PART_MAX_LENGTH } from './accept-turn.dto';
 
 export const TURN_ROLE_MAX_LENGTH = 50;
 export const TURN_CONTENT_MAX_LENGTH = 10_000;
 
 /**
+ * The pending turn as the user leaves it when sending the next line: the send accepts it into the
+ * story (the AI part as edited) before its own turn, instead of a separate `POST /api/llm/{id}/accept`.
+ */
+export class PendingTurnEditDto {
+  /** The turn being accepted (from the `user`/`done` events): a send naming a turn that is no longer pending appends nothing. */
+  @IsString()
+  @MaxLength(64)
+  turnId!: string;
+
+  @IsString()
+  @MaxLength(ACCEPT_PART_MAX_LENGTH)
+  userContent!: string;
+
+  @IsString()
+  @MaxLength(ACCEPT_PART_MAX_LENGTH)
+  newContent!: string;
+}
+
+// The nested object becomes a PendingTurnEditDto here, not with @Type (which needs reflect-metadata in the browser).
+const toEdit = ({ value }: { value: unknown }) =>
+  value && typeof value === 'object' && !Array.isArray(value) ? Object.assign(new PendingTurnEditDto(), value) : value;
+
+/**
  * `POST /api/llm/{id}`: write one line as `role` (empty: the narrator) and stream the continuation.
  * Empty `content` means "continue". `model_name` picks a platform model for this send, or with
  * `model_type: 'compatible_openai'` one of the user's custom models (else the story's choice, else the
- * default). `regenerate: true` replaces the pending (unaccepted) turn.
+ * default). `regenerate: true` replaces the pending (unaccepted) turn; otherwise a pending turn is
+ * accepted first, as `accept` gives it (the user's edits), or as stored when `accept` is absent.
  */
 export class SendTurnDto extends LocalizedDto {
   @IsOptional()
@@ -24,6 +50,12 @@ export class SendTurnDto extends LocalizedDto {
   @IsOptional()
   @IsBoolean()
   regenerate?: boolean;
+
+  /** The pending turn as edited, accepted before this send (ignored with `regenerate`). */
+  @IsOptional()
+  @Transform(toEdit)
+  @ValidateNested()
+  accept?: PendingTurnEditDto;
 
   /** Only `compatible_openai` exists; custom models are chosen by name. */
   @IsOptional()

@@ -2,7 +2,8 @@ import type { TaskGroup, TaskGroupDraft, TaskSuggestions, TaskVerdict } from '..
 
 /**
  * One server-sent event of a streamed answer: each SSE `data:` line is one of these as JSON.
- * A generation sends `user`, optionally `summary` (older text was folded into the previous summary),
+ * A generation sends `user` (with `appended`: the earlier turn this send accepted into the story,
+ * exactly as appended), optionally `summary` (older text was folded into the previous summary),
  * then `reasoning`/`delta` pieces, then `usage` and `done` — or `error` (the partial text is kept).
  * Task requests send `task_suggestion`s (each as soon as the model finished writing it) and then
  * `task_suggestions` (the stored set), or `task_verdict`s and then `task_scored`; `task_retry` says the
@@ -10,7 +11,7 @@ import type { TaskGroup, TaskGroupDraft, TaskSuggestions, TaskVerdict } from '..
  * `done`, or `error`.
  */
 export type StreamEvent =
-  | { type: 'user'; text: string; role: string; turnId: string }
+  | { type: 'user'; text: string; role: string; turnId: string; appended?: string }
   | { type: 'summary'; text: string }
   | { type: 'delta'; text: string }
   | { type: 'reasoning'; text: string }

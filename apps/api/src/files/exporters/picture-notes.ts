@@ -1,5 +1,5 @@
 import type { Language } from '@taleloom/contracts';
-import { storyLanguage } from '../../play/context/prompt-builder';
+import { storyLanguage } from '../../common/story-language';
 
 /** The words an export adds beside a picture. */
 export interface PictureNotes {

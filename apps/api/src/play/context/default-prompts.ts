@@ -1,6 +1,7 @@
+import type { StoryLanguage } from '../../common/story-language';
 import type { PlayMode } from './prompt-types';
 
-export type PromptLanguage = 'en' | 'zh';
+export type PromptLanguage = StoryLanguage;
 
 // The built-in prompts, used when a story's prompt switches are 'default'. They speak the story's language.
 export const DEFAULT_SYSTEM_PROMPT: Record<PromptLanguage, string> = {

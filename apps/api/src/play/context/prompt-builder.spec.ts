@@ -1,8 +1,9 @@
 import { countTokens } from 'gpt-tokenizer';
-import { assemblePrompt, formatUserPart, storyLanguage } from './prompt-builder';
+import { storyLanguage } from '../../common/story-language';
+import { assemblePrompt, formatUserPart } from './prompt-builder';
 import type { PromptStory } from './prompt-types';
 import { foldMessages } from './summary-prompt';
-import { TokenCounter } from './token-counter';
+import { TokenCounter } from '../../generation/token-counter';
 
 const baseStory: PromptStory = {
   prologue_and_characters: 'Mara, a smuggler with a debt. Ilan, the harbour master who wants her gone.',

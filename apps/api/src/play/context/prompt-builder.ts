@@ -1,7 +1,8 @@
 import type { ChatMessage } from '../../models/chat-provider';
 import { DEFAULT_SYSTEM_PROMPT, DEFAULT_USER_PROMPT, LABELS, PLAY_MODE_INSTRUCTIONS, TARGET_TYPE_LABELS, type PromptLanguage } from './default-prompts';
 import type { AssembledPrompt, PromptBudget, PromptStory, PromptTurn } from './prompt-types';
-import { sharedTokenCounter, type TokenCounter } from './token-counter';
+import { storyLanguage } from '../../common/story-language';
+import { sharedTokenCounter, type TokenCounter } from '../../generation/token-counter';
 
 // Tokens a chat message costs beyond its content (role and separators), per OpenAI's accounting.
 const MESSAGE_OVERHEAD = 4;
@@ -9,14 +10,6 @@ const MESSAGE_OVERHEAD = 4;
 const FOLD_KEEP_SHARE = 0.6;
 // A prologue never takes more than this share of the room left for the prompt.
 const PROLOGUE_MAX_SHARE = 0.4;
-
-/** zh when at least a fifth of the letters near the end of the story are CJK. */
-export function storyLanguage(text: string): PromptLanguage {
-  const sample = text.slice(-3000);
-  const cjk = (sample.match(/[\u3400-\u9fff]/g) ?? []).length;
-  const letters = (sample.match(/[A-Za-z\u3400-\u9fff]/g) ?? []).length;
-  return letters > 0 && cjk / letters >= 0.2 ? 'zh' : 'en';
-}
 
 /** The player's line as it goes into the story text: "Role: content", or the content alone for the narrator. */
 export function formatUserPart(role: string, content: string, language: PromptLanguage): string {

@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../../models/chat-provider';
 import type { PromptLanguage } from './default-prompts';
-import { sharedTokenCounter, type TokenCounter } from './token-counter';
+import { sharedTokenCounter, type TokenCounter } from '../../generation/token-counter';
 
 /** The longest summary asked for, in tokens (also bounded by a tenth of the context window). */
 export const SUMMARY_MAX_TOKENS = 800;

@@ -8,6 +8,8 @@ import { ArchiveButton } from '../../features/archives/components/archive-button
 import { useCustomModels } from '../../features/custom-models/api/get-custom-models';
 import { CustomModelDialog } from '../../features/custom-models/components/custom-model-dialog';
 import { ExportMenu } from '../../features/files/components/export-menu';
+import { ModelSelector } from '../../features/models/components/model-selector';
+import { useStoryPictures } from '../../features/pictures/hooks/use-story-pictures';
 import { PlayScreen } from '../../features/play/components/play-screen';
 import { useStory } from '../../features/stories/api/get-story';
 import { storyKeys } from '../../features/stories/api/story-keys';
@@ -49,6 +51,7 @@ function PlayStory({ story }: { story: StoryData }) {
   const queryClient = useQueryClient();
   const update = useUpdateStory(story.id);
   const customModels = useCustomModels();
+  const pictures = useStoryPictures(story);
   const [modelsOpen, setModelsOpen] = useState(false);
   const setLocal = (change: Partial<StoryData>) =>
     queryClient.setQueryData<StoryData>(storyKeys.detail(story.id), (old) => (old ? { ...old, ...change } : old));
@@ -73,7 +76,8 @@ function PlayStory({ story }: { story: StoryData }) {
           />
         }
         customModels={customModels.data}
-        onManageModels={() => setModelsOpen(true)}
+        renderModelSelector={(slot) => <ModelSelector {...slot} customModels={customModels.data} onManage={() => setModelsOpen(true)} />}
+        pictures={pictures}
       />
       <CustomModelDialog
         open={modelsOpen}

@@ -3,23 +3,32 @@ import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PowerDialog } from '../../features/power/components/power-dialog';
 import { useDailyPowerDialog } from '../../features/power/hooks/use-daily-power-dialog';
+import { ActivityModal } from '../../features/site-config/components/activity-modal';
+import { CommunityButton } from '../../features/site-config/components/community-button';
 import { StoriesScreen } from '../../features/stories/components/stories-screen';
 import './screens.css';
 
-/** The stories screen with the get-power button and the daily power dialog (which opens by itself). */
+/**
+ * The stories screen with the get-power button and the daily power dialog (which opens by itself), and
+ * what the operator configured (site-config): the community button and an activity notice.
+ */
 export function StoriesRoute() {
   const { t } = useTranslation();
   const powerDialog = useDailyPowerDialog();
   return (
-    <StoriesScreen
-      renderActions={({ hasStory }) => (
-        <>
-          <Button icon={<ThunderboltOutlined aria-hidden="true" />} onClick={powerDialog.show} data-testid="stories-get-power">
-            {t('stories.getPower')}
-          </Button>
-          <PowerDialog open={powerDialog.open} onClose={powerDialog.close} hasStory={hasStory} />
-        </>
-      )}
-    />
+    <>
+      <ActivityModal />
+      <StoriesScreen
+        renderActions={({ hasStory }) => (
+          <>
+            <Button icon={<ThunderboltOutlined aria-hidden="true" />} onClick={powerDialog.show} data-testid="stories-get-power">
+              {t('stories.getPower')}
+            </Button>
+            <PowerDialog open={powerDialog.open} onClose={powerDialog.close} hasStory={hasStory} />
+            <CommunityButton />
+          </>
+        )}
+      />
+    </>
   );
 }

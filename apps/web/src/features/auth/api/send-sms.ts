@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import type { ApiSuccess, SendSmsData, SendSmsDto } from '@taleloom/contracts';
 import { apiClient } from '../../../lib/api-client';
 
@@ -7,8 +6,4 @@ export type SendSmsBody = Omit<SendSmsDto, 'language'>;
 export async function sendSms(body: SendSmsBody): Promise<SendSmsData> {
   const response = await apiClient.post<ApiSuccess<SendSmsData>>('/user/send-sms', body);
   return response.data;
-}
-
-export function useSendSmsMutation() {
-  return useMutation({ mutationFn: sendSms });
 }

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import type { ApiSuccess, UploadParseData } from '@taleloom/contracts';
 import { apiClient } from '../../../lib/api-client';
 import { getCurrentLanguage } from '../../../lib/i18n';
@@ -11,8 +10,4 @@ export async function uploadParse(file: File, signal?: AbortSignal): Promise<Upl
   form.append('file', file, file.name);
   const response = await apiClient.post<ApiSuccess<UploadParseData>>('/upload_parse', form, { signal });
   return response.data;
-}
-
-export function useUploadParse() {
-  return useMutation({ mutationFn: ({ file, signal }: { file: File; signal?: AbortSignal }) => uploadParse(file, signal) });
 }

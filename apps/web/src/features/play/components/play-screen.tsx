@@ -1,28 +1,54 @@
 import { EditOutlined } from '@ant-design/icons';
-import { customModelNameKey, type CustomModelView, type StoryData, type UpdateStoryDto } from '@taleloom/contracts';
+import {
+  CUSTOM_MODEL_TYPE,
+  customModelNameKey,
+  type CustomModelView,
+  type ModelChoice,
+  type PictureGeneratorInfo,
+  type StoryData,
+  type StoryPicture,
+  type UpdateStoryDto,
+} from '@taleloom/contracts';
 import { App, Button, Typography } from 'antd';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { isNotEnoughPower, requestGetPower } from '../../../lib/get-power';
-import { usePictures } from '../api/get-pictures';
-import { useDrawPicture } from '../api/request-picture';
 import { useShowGuide } from '../hooks/use-show-guide';
 import { useTurn } from '../hooks/use-turn';
 import { useWindowHeight } from '../hooks/use-window-height';
-import { CUSTOM_MODEL_TYPE, type ModelChoice } from '../model-choice';
 import { EditTitleDialog } from './edit-title-dialog';
 import { PlayInput } from './play-input';
 import { PlayToolbar } from './play-toolbar';
 import { PlayTutorial } from './play-tutorial';
 import { SettingsPanel } from './settings-panel';
 import { StoryNotes } from './story-notes';
-import { StoryPictureFigure } from './story-picture';
 import { StoryText } from './story-text';
 import { TurnCard } from './turn-card';
 import '../play.css';
 
 type Patch = Omit<UpdateStoryDto, 'language'>;
+
+/** The story's pictures (the pictures feature's useStoryPictures, composed in by the route). */
+export interface PlayPictures {
+  pictures: StoryPicture[] | undefined;
+  /** What the server draws with (the settings panel shows it). */
+  generator: PictureGeneratorInfo | undefined;
+  /** Whether the user may ask for a picture of a passage. */
+  canDraw: boolean;
+  illustrate(range: { from: number; to: number }, onError: (error: unknown) => void): void;
+  /** A picture beside its passage. */
+  renderPicture(picture: StoryPicture, onError: (error: unknown) => void): ReactNode;
+  /** Fetches them again (an accepted turn's picture is on its way). */
+  refresh(): void;
+}
+
+/** What the model selector (the models feature's, composed in by the route) gets from the screen. */
+export interface ModelSelectorSlot {
+  choice: ModelChoice;
+  onChange: (choice: ModelChoice) => void;
+  disabled: boolean;
+}
 
 export interface PlayScreenProps {
   story: StoryData;
@@ -36,9 +62,11 @@ export interface PlayScreenProps {
   recordButton?: ReactNode;
   exportMenu?: ReactNode;
   taskButton?: ReactNode;
-  /** The user's own models for the model selector (undefined while loading), and the dialog that manages them. */
+  /** The user's own models (undefined while loading): a chosen one that is gone plays as the default. */
   customModels?: CustomModelView[];
-  onManageModels?: () => void;
+  /** The model selector in the toolbar. */
+  renderModelSelector?: (slot: ModelSelectorSlot) => ReactNode;
+  pictures?: PlayPictures;
 }
 
 // The toolbar hides on very short windows (a phone in landscape with the keyboard open).
@@ -54,7 +82,7 @@ function withTextDefaults(story: StoryData): StoryData {
 
 /** The play screen (spec section 2): write a line, watch the continuation stream in, shape it. */
 export function PlayScreen(props: PlayScreenProps) {
-  const { title, onSave, onLocalChange, publishMenu, recordButton, exportMenu, taskButton, customModels, onManageModels } = props;
+  const { title, onSave, onLocalChange, publishMenu, recordButton, exportMenu, taskButton, customModels, renderModelSelector, pictures } = props;
   const story = useMemo(() => withTextDefaults(props.story), [props.story]);
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -93,22 +121,12 @@ export function PlayScreen(props: PlayScreenProps) {
     throw error;
   });
 
-  const pictures = usePictures(story.id);
-  const draw = useDrawPicture(story.id);
-  const drawing = draw.isPending ? draw.variables : null;
-  const generator = pictures.data?.generator;
-  const canDraw = story.isOwner !== false && story.settings_camera_switch && Boolean(generator?.available);
-  const drawPicture = (target: Parameters<typeof draw.mutate>[0]) =>
-    draw.mutate(target, {
-      onSuccess: () => void message.info(t('play.pictures.requested')),
-      onError: showError,
-    });
-
   const turn = useTurn(story.id, model, {
     onAppended: (appended) => {
-      onLocalChange({ main_text: story.main_text + appended });
-      // The saved passage's picture is on its way: show it pending at once.
-      void pictures.refetch();
+      if (appended) onLocalChange({ main_text: story.main_text + appended });
+      // The saved passage's picture is on its way: show it pending (asked again when a send that
+      // accepted the turn ends, by when the server has surely asked for the picture).
+      pictures?.refresh();
     },
     onSummary: (summary) => {
       onLocalChange({ previous_summary: summary });
@@ -163,10 +181,7 @@ export function PlayScreen(props: PlayScreenProps) {
           onEdit={() => setEditing(true)}
           locked={locked}
           charCount={charCount}
-          model={model}
-          onModelChange={changeModel}
-          customModels={customModels}
-          onManageModels={onManageModels}
+          modelSelector={renderModelSelector?.({ choice: model, onChange: changeModel, disabled: locked })}
           publishMenu={publishMenu}
           recordButton={recordButton}
           exportMenu={exportMenu}
@@ -188,15 +203,9 @@ export function PlayScreen(props: PlayScreenProps) {
       />
       <StoryText
         text={story.main_text}
-        pictures={pictures.data?.pictures}
-        onIllustrate={canDraw && !locked ? (range) => drawPicture({ range }) : undefined}
-        renderPicture={(picture) => (
-          <StoryPictureFigure
-            picture={picture}
-            onRedraw={canDraw ? () => drawPicture({ pictureId: picture.id }) : undefined}
-            busy={Boolean(drawing && 'pictureId' in drawing && drawing.pictureId === picture.id)}
-          />
-        )}
+        pictures={pictures?.pictures}
+        onIllustrate={pictures?.canDraw && !locked ? (range) => pictures.illustrate(range, showError) : undefined}
+        renderPicture={(picture) => pictures?.renderPicture(picture, showError)}
         editing={editing}
         saving={savingText}
         onBack={() => setEditing(false)}
@@ -236,7 +245,7 @@ export function PlayScreen(props: PlayScreenProps) {
         disabled={locked}
         generating={generating}
       />
-      <SettingsPanel open={settingsOpen} onClose={() => setSettingsOpen(false)} story={story} onSave={(p) => void save(p)} disabled={generating} pictures={generator} />
+      <SettingsPanel open={settingsOpen} onClose={() => setSettingsOpen(false)} story={story} onSave={(p) => void save(p)} disabled={generating} pictures={pictures?.generator} />
       <PlayTutorial open={guideOpen} onClose={closeGuide} />
       <EditTitleDialog open={titleOpen} name={story.name} onClose={() => setTitleOpen(false)} onSave={(name) => save({ name })} />
     </div>

@@ -5,12 +5,9 @@ import {
   FolderOpenOutlined,
   SettingOutlined,
 } from '@ant-design/icons';
-import type { CustomModelView } from '@taleloom/contracts';
 import { Button, Dropdown, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ModelChoice } from '../model-choice';
-import { ModelSelector } from './model-selector';
 
 export interface PlayToolbarProps {
   settingsOpen: boolean;
@@ -19,10 +16,8 @@ export interface PlayToolbarProps {
   /** Disabled while generating or editing. */
   locked: boolean;
   charCount: number;
-  model: ModelChoice;
-  onModelChange: (choice: ModelChoice) => void;
-  customModels?: CustomModelView[];
-  onManageModels?: () => void;
+  /** The model selector (the models feature's, composed in by the route). */
+  modelSelector?: ReactNode;
   publishMenu: ReactNode;
   recordButton?: ReactNode;
   exportMenu?: ReactNode;
@@ -72,13 +67,7 @@ export function PlayToolbar(props: PlayToolbarProps) {
       <span className="tl-play-toolbar__count" data-testid="char-count">
         {t('play.charCount', { count: props.charCount })}
       </span>
-      <ModelSelector
-        choice={props.model}
-        onChange={props.onModelChange}
-        customModels={props.customModels}
-        onManage={props.onManageModels}
-        disabled={props.locked}
-      />
+      {props.modelSelector}
     </div>
   );
 }

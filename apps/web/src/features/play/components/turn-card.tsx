@@ -20,7 +20,11 @@ export interface TurnActions {
  */
 export function TurnCard({ view, actions }: { view: TurnView; actions: TurnActions }) {
   const { t } = useTranslation();
-  const [editing, setEditing] = useState(false);
+  // Editing belongs to one turn: the next turn (a send from the input box included) starts unedited.
+  const [editedTurn, setEditedTurn] = useState<string | null | undefined>(undefined);
+  const editing = editedTurn !== undefined && editedTurn === view.turnId;
+  const setEditing = (next: boolean | ((e: boolean) => boolean)) =>
+    setEditedTurn((typeof next === 'function' ? next(editing) : next) ? view.turnId : undefined);
   if (view.phase === 'idle' || view.phase === 'loading') return null;
   const generating = view.phase === 'generating';
   const failed = view.phase === 'failed';

@@ -1,11 +1,10 @@
-import { SEND_THROTTLE_MS, type PendingTurnData, type StreamEvent } from '@taleloom/contracts';
+import { CUSTOM_MODEL_TYPE, SEND_THROTTLE_MS, type ModelChoice, type PendingTurnData, type PendingTurnEditDto, type StreamEvent } from '@taleloom/contracts';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { ApiClientError, isApiClientError } from '../../../lib/api-client';
 import { acceptTurn } from '../api/accept-turn';
 import { discardTurn } from '../api/discard-turn';
 import { getPendingTurn } from '../api/get-pending-turn';
 import { sendTurn } from '../api/send-turn';
-import { CUSTOM_MODEL_TYPE, type ModelChoice } from '../model-choice';
 
 export type TurnPhase = 'loading' | 'idle' | 'generating' | 'review' | 'failed';
 
@@ -22,7 +21,10 @@ export interface TurnView {
 }
 
 export interface TurnCallbacks {
-  /** Text was appended to the story (an accepted turn). */
+  /**
+   * Text was appended to the story (an accepted turn). A send that accepted the earlier turn calls it
+   * again with nothing appended when it ends: what the server started for that turn (its picture) is there.
+   */
   onAppended(appended: string): void;
   /** Older text was folded into the previous summary. */
   onSummary(summary: string): void;
@@ -41,7 +43,8 @@ function fromPending(p: PendingTurnData): TurnView {
 /**
  * The generation flow of spec section 4: send (empty input continues), the streamed user and AI
  * parts, then undo / regenerate / edit / save / continue. One send per second and none while
- * generating; sending while an AI part is unsaved saves it first. A generation the page did not
+ * generating; sending while an AI part is unsaved saves it first (the send carries it as edited: one
+ * request, the server accepts it before the new turn). A generation the page did not
  * see finish (a reload, a dropped connection) is picked up from the server's pending turn.
  */
 export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCallbacks) {
@@ -59,13 +62,15 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
   // Bumped by every send: a pending-turn answer that started before a send is stale on arrival.
   const epoch = useRef(0);
 
-  const poll = useCallback(async () => {
+  // `edited`: the AI part as the user left it, kept while the server still holds that turn unsaved.
+  const poll = useCallback(async (edited?: { turnId: string; aiText: string }) => {
     clearTimeout(pollTimer.current);
     const started = epoch.current;
     try {
       const pending = await getPendingTurn(storyId);
       if (!alive.current || started !== epoch.current) return;
-      setView(fromPending(pending));
+      const kept = edited && pending.turnId === edited.turnId && (pending.state === 'done' || pending.state === 'failed');
+      setView(kept ? { ...fromPending(pending), aiText: edited.aiText } : fromPending(pending));
       if (pending.state === 'generating') pollTimer.current = setTimeout(() => void poll(), POLL_MS);
     } catch (error) {
       if (alive.current) {
@@ -110,13 +115,22 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
       lastSend.current = now;
       epoch.current++;
       clearTimeout(pollTimer.current);
+      // The unsaved turn, as the user edited it: the send accepts it first (a regenerate replaces it).
+      const before = viewRef.current;
+      const pending: PendingTurnEditDto | undefined = !regenerate && (before.phase === 'review' || before.phase === 'failed') && before.turnId
+        ? { turnId: before.turnId, userContent: before.userText, newContent: before.aiText }
+        : undefined;
       try {
-        if (!regenerate && !(await accept())) return false;
         setView({ ...EMPTY, phase: 'generating', role, input: content });
         let finished = false;
+        let accepted = '';
         const onEvent = (event: StreamEvent) => {
           switch (event.type) {
             case 'user':
+              if (event.appended) {
+                accepted = event.appended;
+                cb.current.onAppended(accepted);
+              }
               setView((v) => ({ ...v, userText: event.text, turnId: event.turnId }));
               break;
             case 'delta':
@@ -133,10 +147,12 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
               break;
             case 'done':
               finished = true;
+              if (accepted) cb.current.onAppended('');
               setView((v) => ({ ...v, phase: 'review', turnId: event.turnId }));
               break;
             case 'error':
               finished = true;
+              if (accepted) cb.current.onAppended('');
               setView((v) => ({ ...v, phase: 'failed', errorCode: event.code }));
               cb.current.onError(new ApiClientError(502, event.code, event.message));
               break;
@@ -151,14 +167,16 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
               model_name: model.name || undefined,
               model_type: model.name && model.type === CUSTOM_MODEL_TYPE ? CUSTOM_MODEL_TYPE : undefined,
               regenerate,
+              accept: pending,
             },
             onEvent,
           );
         } catch (error) {
           if (isApiClientError(error) && error.status > 0 && !finished && viewRef.current.userText === '' && viewRef.current.aiText === '') {
-            // Refused before streaming: nothing happened, the line stays in the box.
+            // Refused before streaming: nothing happened (an unsaved turn is still there, shown as
+            // edited), the line stays in the box.
             cb.current.onError(error);
-            void poll();
+            void poll(pending && { turnId: pending.turnId, aiText: pending.newContent });
             return false;
           }
         }
@@ -169,7 +187,7 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
         busy.current = false;
       }
     },
-    [accept, model.name, model.type, poll, storyId],
+    [model.name, model.type, poll, storyId],
   );
 
   const undo = useCallback(async (): Promise<{ role: string; input: string } | null> => {

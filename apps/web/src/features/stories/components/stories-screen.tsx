@@ -7,8 +7,6 @@ import { getSession } from '../../../lib/storage';
 import { useStories } from '../api/get-stories';
 import { useStartStory } from '../hooks/use-start-story';
 import { EMPTY_MINE_SWITCH_DELAY_MS, type StoryTab } from '../utils/story-format';
-import { ActivityModal } from './activity-modal';
-import { CommunityButton } from './community-button';
 import { STORY_PAGE_SIZE, StoryList, type StoryView } from './story-list';
 import './stories.css';
 
@@ -78,7 +76,6 @@ export function StoriesScreen({ renderActions }: StoriesScreenProps = {}) {
 
   return (
     <div className="tl-page">
-      <ActivityModal />
       <div className="tl-page__header">
         <div>
           <Typography.Title level={2} className="tl-page__title" data-testid="stories-heading">
@@ -90,7 +87,6 @@ export function StoriesScreen({ renderActions }: StoriesScreenProps = {}) {
         </div>
         <Space wrap>
           {renderActions?.({ hasStory: Boolean(mine.data?.pages[0]?.list.length) })}
-          <CommunityButton />
           {mine.isPending ? null : (
             <Button type="primary" icon={<PlusOutlined aria-hidden="true" />} onClick={() => navigate('/create')} data-testid="stories-new">
               {t('stories.newStory')}

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { CUSTOM_MODEL_TYPE, ErrorCode } from '@taleloom/contracts';
+import { AppException } from '../common/app-exception';
+import { CustomModelsService } from '../custom-models/custom-models.service';
+import { GuardedTransport } from '../custom-models/guarded-transport';
+import type { PlatformModel } from '../config/platform-models';
+import type { ProviderTransport } from '../models/chat-provider';
+import { ModelsService } from '../models/models.service';
+
+/** The model a generation runs on: a platform model, or one of the user's own (its key, its transport). */
+export interface ChosenModel {
+  model: PlatformModel;
+  apiKey: string;
+  /** Where its measured status is kept (ModelsService.tracker). */
+  statusKey: string;
+  custom?: { transport: ProviderTransport };
+}
+
+/** Which model a request runs on: one named in the request, or the story's choice (platform or the user's own). */
+@Injectable()
+export class ModelChooser {
+  constructor(
+    private readonly models: ModelsService,
+    private readonly customModels: CustomModelsService,
+    private readonly transport: GuardedTransport,
+  ) {}
+
+  /** The model a send names: one of the user's custom models (model_type compatible_openai), a platform model, or none. */
+  async named(userID: string, request: { model_type?: string; model_name?: string }): Promise<ChosenModel | null> {
+    if (request.model_type === CUSTOM_MODEL_TYPE) return this.custom(userID, request.model_name ?? '');
+    return request.model_name ? this.platform(this.models.resolve(request.model_name)) : null;
+  }
+
+  /** The story's stored choice; a custom model deleted since falls back to the platform default. */
+  async ofStory(userID: string, story: { model_type?: string | null; model_name?: string | null }): Promise<ChosenModel> {
+    if (story.model_type === CUSTOM_MODEL_TYPE && story.model_name) {
+      try {
+        return await this.custom(userID, story.model_name);
+      } catch (error) {
+        if (!(error instanceof AppException && error.code === ErrorCode.CUSTOM_MODEL_NOT_FOUND)) throw error;
+      }
+    }
+    return this.platform(this.models.resolveOrDefault(story.model_name));
+  }
+
+  private platform(model: PlatformModel): ChosenModel {
+    return { model, apiKey: this.models.apiKeyOf(model), statusKey: model.value };
+  }
+
+  private async custom(userID: string, name: string): Promise<ChosenModel> {
+    const found = await this.customModels.forUse(userID, name);
+    return { ...found, custom: { transport: this.transport } };
+  }
+}

@@ -1,0 +1,311 @@
+import type { Logger } from '@nestjs/common';
+import { ErrorCode, PowerReason, type Language, type SendTurnDto } from '@taleloom/contracts';
+import { randomUUID } from 'node:crypto';
+import type { Types } from 'mongoose';
+import { AppException } from '../common/app-exception';
+import type { AuthUser } from '../common/current-user.decorator';
+import { errorMessage } from '../common/error-messages';
+import { INSTANCE_TAG } from '../common/instance';
+import { toObjectId } from '../common/object-id';
+import { storyLanguage } from '../common/story-language';
+import type { AppConfig } from '../config/app-config';
+import { Generation } from '../generation/generation-stream';
+import { HeldPower } from '../generation/held-power';
+import type { ChosenModel, ModelChooser } from '../generation/model-chooser';
+import { persist } from '../generation/persist';
+import type { PowerService } from '../power/power.service';
+import type { StoryForPlay, StoryRepository } from '../stories/story.repository';
+import type { RateLimitService } from '../verification/rate-limit.service';
+import { formatUserPart } from './context/prompt-builder';
+import type { PlayTurn } from './play-turn.schema';
+import { joinParts, userTextOf } from './turn-text';
+import type { TurnRepairService } from './turn-repair.service';
+import type { TurnRepository } from './turn.repository';
+
+/** What play reads of a story for a turn: the stored fields, and the open targets the task modes steer toward. */
+export type PlayStory = StoryForPlay & { open_targets?: { title: string; type: 'reality' | 'emotion' }[] };
+
+/** What a finished stream produced. */
+export interface TurnOutput {
+  aiText: string;
+  reasoning: string;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** What a send needs around it (given by PlayService, the factory of sends). */
+export interface TurnSendDeps {
+  config: AppConfig;
+  logger: Logger;
+  turns: TurnRepository;
+  stories: StoryRepository;
+  power: PowerService;
+  limits: RateLimitService;
+  chooser: ModelChooser;
+  repair: TurnRepairService;
+  /** Appends an accepted turn to the story and announces it (see PlayService.appendAccepted). */
+  appendAccepted(userID: string, storyId: string, piece: string, wait: boolean): Promise<{ text: string; appended: string }>;
+  /** Runs the generation in the background (TurnRunner.start). */
+  start(send: TurnSend): void;
+}
+
+/**
+ * One send of a turn, from the claim of the story's turn to its settlement or undo:
+ *   claim -> hold -> start -> settle (the whole text stored first) | fail (the hold released) | undo.
+ * Every round trip before the provider call is added to the time to first token, so `begin` overlaps
+ * them: at once, the story read (with the per-user limit), the claim of the story's turn (made with the
+ * story; an upsert for a story older than that) and, for a paid model, the balance and the hold's ledger
+ * entry. A paid model with too little power is refused before the provider is called; otherwise the
+ * provider request starts while the hold is taken, and nothing it sends leaves the server until the
+ * hold stands (`held`). If the hold fails after all (the balance was spent meanwhile), the request is
+ * aborted, the claim undone and NOT_ENOUGH_POWER answered; nothing is charged. A custom model costs no
+ * power (the user's own key pays the provider) but keeps the throttle and the one-at-a-time rule.
+ */
+export class TurnSend {
+  readonly generation: Generation;
+  readonly storyId: Types.ObjectId;
+  readonly role: string;
+  readonly content: string;
+  story!: PlayStory;
+  chosen!: ChosenModel;
+  /** The user part as it goes into the text (formatted in the story's language). */
+  userText = '';
+  /** The power held for this turn (null: a free model). */
+  holdId: string | null = null;
+  summarizedChars = 0;
+  /** What this send accepted into the story before its turn (the `user` event tells the client). */
+  accepted = '';
+  private hold: Promise<string> | null = null;
+  private holdName: (() => void) | null = null;
+  private turnFields: Partial<PlayTurn> | null = null;
+  private readonly held$: HeldPower;
+
+  constructor(
+    private readonly deps: TurnSendDeps,
+    private readonly user: AuthUser,
+    private readonly id: string,
+    private readonly dto: SendTurnDto,
+    readonly language: Language,
+  ) {
+    this.storyId = toObjectId(id);
+    this.generation = new Generation(randomUUID(), id);
+    this.role = (dto.role ?? '').trim();
+    this.content = dto.content ?? '';
+    this.held$ = new HeldPower(deps.power, deps.logger);
+  }
+
+  /** Checks and claims everything, then starts the generation; throws (before anything is streamed) on a refusal. */
+  async begin(): Promise<Generation> {
+    const { deps, user, id, dto, storyId } = this;
+    const generationId = this.generation.id;
+    const named = await deps.chooser.named(user.userID, dto);
+    const now = Date.now();
+    const holdKey = `generation:${generationId}`;
+    // The model is known to be paid, or may be (the story's own choice).
+    const mayPay = !named || named.model.points > 0;
+    const holdIdIfPaid = mayPay ? deps.power.holdIdOf(user.userID, holdKey) : '';
+    const paidKnown = named !== null && named.model.points > 0;
+    // The hold's id is on the turn from the claim on (when the model is known to be paid), so that
+    // repair finds it if this process dies at any point after.
+    const claim: Partial<PlayTurn> = {
+      state: 'generating', generationId, role: this.role, input: this.content, userText: '', aiText: '', reasoning: '',
+      errorCode: null, cost: 0, promptTokens: 0, completionTokens: 0, model: named?.model.value ?? '',
+      holdId: paidKnown ? holdIdIfPaid : null,
+      lastSendAt: now, heartbeatAt: now, finishedAt: null, owner: INSTANCE_TAG, finalCost: null,
+    };
+
+    // A model known to be paid: its hold's entry is written alongside the balance read and decided
+    // when the balance is known (PowerService.hold), so the hold needs one round trip after this one.
+    const balanceRead = mayPay ? deps.power.balance(user.userID) : Promise.resolve(null);
+    if (paidKnown) this.takeHold(named.model.points, holdKey, { balance: balanceRead });
+    const [read, taken, balance] = await Promise.allSettled([
+      Promise.all([
+        deps.limits.hit(`generation:user:${user.userID}`, deps.config.env.GENERATION_USER_PER_MINUTE, 60, ErrorCode.GENERATION_RATE_LIMITED),
+        deps.stories.forPlay(user.userID, id),
+      ]).then(([, story]) => story),
+      deps.turns.claim(storyId, user.userID, now, deps.repair.staleMs, claim),
+      balanceRead,
+    ]);
+    const before = taken.status === 'fulfilled' && taken.value ? taken.value : null;
+    let claimed: PlayTurn;
+    try {
+      if (read.status === 'rejected') throw read.reason;
+      if (taken.status === 'rejected') throw taken.reason;
+      if (!taken.value) await this.refuse();
+      this.story = read.value;
+      this.chosen = named ?? (await deps.chooser.ofStory(user.userID, this.story));
+      if (this.chosen.model.points > 0) {
+        if (balance.status === 'rejected') throw balance.reason;
+        // Too little power is answered here, before the provider is called (a started hold voids itself).
+        if (!balance.value) throw new AppException(ErrorCode.USER_NOT_FOUND);
+        if (balance.value.points < this.chosen.model.points) throw new AppException(ErrorCode.NOT_ENOUGH_POWER);
+        this.holdId = holdIdIfPaid;
+        if (!this.hold) this.takeHold(this.chosen.model.points, holdKey, { balance: balance.value }, this.story.name);
+      }
+      claimed = before!.before ?? newTurn();
+      // The turn replaced a generation whose instance died: its power is settled (whole text stored)
+      // or given back, and a whole text counts as a done turn below.
+      if (claimed.state === 'generating') {
+        const dead = claimed;
+        const closed = await deps.repair.closeDead(dead).catch(() => ({ state: 'failed' as const }));
+        claimed = { ...dead, state: closed.state };
+      }
+      await this.acceptPending(claimed);
+    } catch (error) {
+      await this.undo(before);
+      throw error;
+    }
+    this.summarizedChars = claimed.summarizedChars ?? 0;
+    this.userText = formatUserPart(this.role, this.content, storyLanguage(this.story.main_text || this.story.prologue_and_characters));
+    // The story's model was not known at the claim: its fields are written once the request is out.
+    if (!named) this.turnFields = { model: this.chosen.model.value, holdId: this.holdId };
+    // A hold taken before the story was read gets its name (what a settle by repair shows).
+    if (this.hold && paidKnown) {
+      const story = this.story;
+      this.holdName = () => void deps.power.nameHold(holdIdIfPaid, story.name).catch(() => undefined);
+    }
+    deps.start(this);
+    if (this.hold) {
+      try {
+        await this.hold;
+      } catch (error) {
+        // The runner has seen the hold fail and aborted its request: nothing was sent or charged.
+        await this.generation.done;
+        await this.undo(before);
+        throw error;
+      }
+    }
+    return this.generation;
+  }
+
+  /**
+   * Resolves once the power hold stands (at once for a free model); when it failed, answers the error
+   * to end the generation with. The runner waits for it before anything the provider sent leaves the
+   * server (before a summary fold, and before relaying the stream).
+   */
+  async held(): Promise<AppException | null> {
+    if (!this.hold) return null;
+    try {
+      await this.hold;
+      return null;
+    } catch (error) {
+      return error instanceof AppException ? error : new AppException(ErrorCode.INTERNAL_ERROR);
+    }
+  }
+
+  /** The provider request is on its way: writes what the claim could not know yet (off the path to the first token). */
+  requestSent(): void {
+    const fields = this.turnFields;
+    if (fields) setImmediate(() => void this.write(fields).catch(() => undefined));
+  }
+
+  /** The first token was relayed: work that would otherwise have delayed it. */
+  firstToken(): void {
+    if (this.holdName) setImmediate(this.holdName);
+  }
+
+  /** The generation's writes on its turn (matched on its id: a turn another send took over is left alone). */
+  write(set: Partial<PlayTurn>): Promise<void> {
+    return this.deps.turns.write(this.storyId, this.generation.id, set);
+  }
+
+  /**
+   * The stream ended well: the whole text is stored before any power moves (if this process dies from
+   * here on, repair settles `finalCost` and the turn shows the whole text; it never charges for text it
+   * lost), then the real cost is settled once, with the royalty; then the turn is done.
+   */
+  async settle(output: TurnOutput, cost: number): Promise<void> {
+    const { deps, generation: g } = this;
+    const stored = { userText: this.userText, ...output, finalCost: cost };
+    const log = deps.logger;
+    if (!this.holdId) {
+      // No power moves: the text and the end of the turn are one write.
+      await persist(log, `storing generation ${g.id}`, () => this.write({ ...stored, state: 'done', cost: 0, finishedAt: Date.now(), heartbeatAt: Date.now() }));
+      this.end(output, 0);
+      return;
+    }
+    await persist(log, `storing generation ${g.id}`, () => this.write({ ...stored, heartbeatAt: Date.now() }));
+    const holdId = this.holdId;
+    const story = this.story;
+    // A failed settle leaves the turn done with nothing charged; the ledger's repair releases the hold.
+    const charged = await this.held$.settle(
+      holdId,
+      cost,
+      () => persist(log, `reading the royalty of ${g.id}`, () => deps.stories.royaltyRecipient(story)),
+      // A retry takes over at once what the attempt before it left half-done.
+      (royalty) => persist(log, `settling hold ${holdId}`, (retry) => deps.power.settle(holdId, cost, royalty, retry ? Date.now() : undefined, story.name)),
+    );
+    await persist(log, `finishing generation ${g.id}`, () => this.write({ state: 'done', cost: charged, finishedAt: Date.now(), heartbeatAt: Date.now() }));
+    this.end(output, charged);
+  }
+
+  /** The stream failed: the hold is given back, the partial text kept, and the error event says why. */
+  async fail(aiText: string, reasoning: string, code: ErrorCode): Promise<void> {
+    const { deps, generation: g } = this;
+    const holdId = this.holdId;
+    // Left open when this fails too: repair releases it (the turn has no finalCost).
+    if (holdId) await this.held$.release(holdId, () => persist(deps.logger, `releasing hold ${holdId}`, (retry) => deps.power.release(holdId, retry ? Date.now() : undefined)));
+    await persist(deps.logger, `storing failed generation ${g.id}`, () =>
+      this.write({ state: 'failed', userText: this.userText, aiText, reasoning, errorCode: code, cost: 0, finishedAt: Date.now(), heartbeatAt: Date.now() }),
+    ).catch(() => undefined);
+    g.emit({ type: 'error', code, message: errorMessage(code, this.language) });
+  }
+
+  private end(output: TurnOutput, cost: number): void {
+    this.generation.emit({ type: 'usage', promptTokens: output.promptTokens, completionTokens: output.completionTokens, cost });
+    this.generation.emit({ type: 'done', turnId: this.generation.id });
+  }
+
+  // Starts the hold (PowerService.hold decides it when the balance is known); observed by `held` and `undo`.
+  private takeHold(points: number, key: string, options: Parameters<PowerService['hold']>[4], storyName?: string): void {
+    const spend = { reason: PowerReason.STORY, storyID: this.id, ...(storyName === undefined ? {} : { storyName }) };
+    this.hold = this.deps.power.hold(this.user.userID, points, key, spend, options);
+    // Observed in `held` and `undo`; never an unhandled rejection.
+    this.hold.catch(() => undefined);
+  }
+
+  /**
+   * Sending while an unaccepted turn exists accepts it first (a regenerate replaces it instead): as the
+   * user left it (`dto.accept`, the edited AI part) when it names this turn; else, a done turn as stored
+   * (what a client that did not see it, or sent no `accept`, gets: the same as POST /accept naming an
+   * older turn, then a send).
+   */
+  private async acceptPending(claimed: PlayTurn): Promise<void> {
+    if (this.dto.regenerate || claimed.state === 'idle') return;
+    const edited = this.dto.accept;
+    let piece: string;
+    if (edited && edited.turnId === claimed.generationId) {
+      piece = joinParts(edited.userContent, edited.newContent);
+      if (!piece) return;
+    } else {
+      const earlierUserText = userTextOf(claimed, this.story);
+      if (claimed.state !== 'done' || !(earlierUserText || claimed.aiText)) return;
+      piece = joinParts(earlierUserText, claimed.aiText);
+    }
+    const { text, appended } = await this.deps.appendAccepted(this.user.userID, this.id, piece, false);
+    this.story.main_text = text;
+    this.accepted = appended;
+  }
+
+  // A claim that did not happen: says why (generating, or too soon).
+  private async refuse(): Promise<never> {
+    const current = await this.deps.turns.find(this.storyId);
+    if (current) {
+      const now = Date.now();
+      if (this.deps.repair.isLive(current, now)) throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
+    }
+    throw new AppException(ErrorCode.SEND_TOO_FAST);
+  }
+
+  // Everything this send did, undone: the hold given back, the turn as it was.
+  private async undo(taken: { before: PlayTurn | null } | null): Promise<void> {
+    const { deps } = this;
+    if (this.hold) await this.hold.then((h) => deps.power.release(h), () => undefined).catch(() => undefined);
+    if (taken) await deps.turns.restore(this.storyId, taken.before, this.generation.id);
+  }
+}
+
+// What a turn the first send created was before: idle, never sent.
+function newTurn(): PlayTurn {
+  return { state: 'idle', userText: '', aiText: '', summarizedChars: 0, lastSendAt: 0, heartbeatAt: 0 } as PlayTurn;
+}

@@ -1,0 +1,257 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { CUSTOM_MODEL_TYPE, ErrorCode, STORY_TEXT_MAX_LENGTH } from '@taleloom/contracts';
+import { FilterQuery, Model, Types } from 'mongoose';
+import { AppException } from '../common/app-exception';
+import { toObjectId } from '../common/object-id';
+import type { RoyaltyRecipient } from '../power/power.service';
+import { containsPattern, textSnippets } from './story-text';
+import { LIST_PROJECTION, Story, StoryDocument, StoryState } from './story.schema';
+
+/** A stored story as read whole (lean). */
+export type StoryRecord = Story & { _id: Types.ObjectId };
+
+/** The fields a list reads (LIST_PROJECTION). */
+export type StoryListFields = Pick<
+  Story,
+  | 'name' | 'level' | 'clonedFrom' | 'storyNo' | 'time' | 'userID' | 'permission' | 'pinToTop' | 'recovery_point'
+  | 'firstLine' | 'lastLine' | 'publicFirstLine' | 'publicLastLine' | 'unique_user_count'
+  | 'penetration_story_total_rounds' | 'additional_story_count'
+> & { _id: Types.ObjectId };
+
+const PLAY_FIELDS = {
+  userID: 1, name: 1, model_name: 1, model_type: 1, lineage: 1, updatedAt: 1, prologue_and_characters: 1, hidden_settings: 1,
+  goal: 1, author_remark: 1, previous_summary: 1, main_text: 1, play_mode: 1, settings_system_prompt_switch: 1,
+  settings_system_prompt_text: 1, settings_user_prompt_switch: 1, settings_user_prompt_text: 1,
+} as const;
+
+/** What a turn reads of a story: its prompt's fields, model choice and lineage (one read on the path of every send). */
+export type StoryForPlay = Pick<Story, keyof typeof PLAY_FIELDS & keyof Story> & { _id: Types.ObjectId; updatedAt?: Date };
+
+const TASK_FIELDS = {
+  userID: 1, name: 1, rounds: 1, activity: 1, main_text: 1, prologue_and_characters: 1, goal: 1,
+  previous_summary: 1, model_name: 1, model_type: 1, lineage: 1,
+} as const;
+
+/** What task requests read of a story. */
+export type StoryForTasks = Pick<Story, keyof typeof TASK_FIELDS> & { _id: Types.ObjectId };
+
+/** Who a story belongs to and whether it is public. */
+export type StoryAccess = Pick<Story, 'userID' | 'permission'> & { _id: Types.ObjectId };
+
+/** A clone's source: what it copies besides the state, and whom it credits. */
+export type CloneSource = Pick<Story, 'storyNo' | 'level' | 'lineage' | 'rootStoryId' | 'userID'> & { _id: Types.ObjectId };
+
+const SORT = { pinToTop: -1, time: -1, _id: -1 } as const;
+
+/**
+ * The `stories` collection: the only class that reads or writes it (the pictures' references on a
+ * story are StoryPictureRefs'). Every write is a single-document (conditional) update, except the
+ * square counters of a story's sources, moved together with one `$inc` each.
+ */
+@Injectable()
+export class StoryRepository {
+  constructor(@InjectModel(Story.name) private readonly stories: Model<Story>) {}
+
+  create(story: Partial<Story>): Promise<StoryDocument> {
+    return this.stories.create(story);
+  }
+
+  /** The whole story, whoever owns it; null when there is none. */
+  byId(id: string | Types.ObjectId): Promise<StoryRecord | null> {
+    return this.stories.findById(typeof id === 'string' ? toObjectId(id) : id).lean<StoryRecord>().exec();
+  }
+
+  /** The caller's own story, whole; STORY_NOT_FOUND for anyone else's. */
+  async own(userID: string, id: string, notFound = ErrorCode.STORY_NOT_FOUND): Promise<StoryRecord> {
+    const story = await this.stories.findOne({ _id: toObjectId(id), userID }).lean<StoryRecord>().exec();
+    if (!story) throw new AppException(notFound);
+    return story;
+  }
+
+  /** Whether the caller owns the story. */
+  async isOwn(userID: string, id: string): Promise<boolean> {
+    return Boolean(await this.stories.exists({ _id: toObjectId(id), userID }).exec());
+  }
+
+  access(id: string): Promise<StoryAccess | null> {
+    return this.stories.findById(toObjectId(id), { userID: 1, permission: 1 }).lean<StoryAccess>().exec();
+  }
+
+  listItem(id: string): Promise<StoryListFields | null> {
+    return this.stories.findById(toObjectId(id), LIST_PROJECTION).lean<StoryListFields>().exec();
+  }
+
+  /** My stories (`owner`) or the square; pinned first, then newest; one more than asked tells whether more follow. */
+  page(query: { owner?: string; search?: string }, skip: number, limit: number): Promise<StoryListFields[]> {
+    const filter: FilterQuery<Story> = query.owner ? { userID: query.owner } : { permission: '1' };
+    if (query.search) filter.name = { $regex: containsPattern(query.search) };
+    return this.stories.find(filter, LIST_PROJECTION).sort(SORT).skip(skip).limit(limit).lean<StoryListFields[]>().exec();
+  }
+
+  /** A public story of `userID`, without its text (what a clone of it reads besides the public version). */
+  publicOf(userID: string, id: string): Promise<StoryRecord | null> {
+    return this.stories.findOne({ _id: toObjectId(id), userID, permission: '1' }).select({ main_text: 0 }).lean<StoryRecord>().exec();
+  }
+
+  async activityOf(userID: string, id: string): Promise<string | null> {
+    const story = await this.stories.findOne({ _id: toObjectId(id), userID }, { activity: 1 }).lean().exec();
+    return story?.activity ?? null;
+  }
+
+  /** Changes the caller's own story; answers it whole, or null when it is not theirs. */
+  update(userID: string, id: string, set: Record<string, unknown>): Promise<StoryRecord | null> {
+    return this.stories.findOneAndUpdate({ _id: toObjectId(id), userID }, { $set: set }, { new: true }).lean<StoryRecord>().exec();
+  }
+
+  /** Changes the caller's own story; answers its list fields, or null when it is not theirs. */
+  updateListed(userID: string, id: string | Types.ObjectId, set: Record<string, unknown>): Promise<StoryListFields | null> {
+    const _id = typeof id === 'string' ? toObjectId(id) : id;
+    return this.stories.findOneAndUpdate({ _id, userID }, { $set: set }, { new: true, projection: LIST_PROJECTION }).lean<StoryListFields>().exec();
+  }
+
+  /** Puts a saved state back into the caller's own story (a restore point); false when it is not theirs. */
+  async restore(userID: string, id: Types.ObjectId, set: Partial<StoryState> & Record<string, unknown>): Promise<boolean> {
+    return Boolean(await this.stories.findOneAndUpdate({ _id: id, userID }, { $set: set }, { new: true, projection: { _id: 1 } }).lean().exec());
+  }
+
+  // --- play ---
+
+  /** The caller's own story as a turn reads it; anyone else's is not found (public stories are cloned before play). */
+  async forPlay(userID: string, id: string): Promise<StoryForPlay> {
+    // The native driver (what mongoose's lean() answers, without its per-query work): this read is on
+    // the way to every generation's first token.
+    const story = await this.stories.collection.findOne({ _id: toObjectId(id), userID }, { projection: PLAY_FIELDS });
+    if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    return withPlayDefaults(story as unknown as StoryForPlay);
+  }
+
+  /**
+   * Appends to the text. The story is re-read and written only if its text did not change meanwhile
+   * (matched on its length and first and last lines, which every text write keeps in step),
+   * retried a few times: no edit in between is lost.
+   */
+  async append(userID: string, id: string, piece: string): Promise<{ text: string; appended: string }> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const story = await this.stories
+        .findOne({ _id: toObjectId(id), userID }, { main_text: 1, charCount: 1, firstLine: 1, lastLine: 1 })
+        .lean()
+        .exec();
+      if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+      const current = story.main_text ?? '';
+      const appended = joinPiece(current, piece);
+      const text = current + appended;
+      if (text.length > STORY_TEXT_MAX_LENGTH) {
+        throw new AppException(ErrorCode.STORY_TEXT_TOO_LONG, undefined, { limit: STORY_TEXT_MAX_LENGTH.toLocaleString('en') });
+      }
+      const updated = await this.stories
+        .updateOne(
+          { _id: story._id, userID, charCount: story.charCount ?? 0, firstLine: story.firstLine ?? '', lastLine: story.lastLine ?? '' },
+          { $set: { main_text: text, ...textSnippets(text), time: new Date() } },
+        )
+        .exec();
+      if (updated.modifiedCount === 1) return { text, appended };
+    }
+    throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
+  }
+
+  async setSummary(id: Types.ObjectId, summary: string): Promise<void> {
+    await this.stories.updateOne({ _id: id }, { $set: { previous_summary: summary } }).exec();
+  }
+
+  /**
+   * Whom power spent on a story pays a royalty: the author of the nearest story it was cloned from
+   * that someone else owns (a clone of a public story). Null for originals and own clones.
+   */
+  async royaltyRecipient(story: Pick<Story, 'userID' | 'lineage'>): Promise<RoyaltyRecipient | null> {
+    if (!story.lineage?.length) return null;
+    const sources = await this.stories
+      .find({ _id: { $in: story.lineage }, userID: { $ne: story.userID } }, { userID: 1, name: 1 })
+      .lean()
+      .exec();
+    const byId = new Map(sources.map((s) => [s._id.toHexString(), s]));
+    for (const id of story.lineage) {
+      const source = byId.get(String(id));
+      if (source) return { authorUserID: source.userID, storyID: source._id.toHexString(), storyName: source.name ?? '' };
+    }
+    return null;
+  }
+
+  // --- tasks ---
+
+  async forTasks(userID: string, id: string): Promise<StoryForTasks> {
+    const story = await this.stories.findOne({ _id: toObjectId(id), userID }, TASK_FIELDS).lean<StoryForTasks>().exec();
+    if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    return story;
+  }
+
+  // --- spread: clones and the square's counters ---
+
+  /** Of these sources, the ids of those someone other than `userID` owns. */
+  async ownedByOthers(ids: string[], userID: string): Promise<Types.ObjectId[]> {
+    const rows = await this.stories.find({ _id: { $in: ids }, userID: { $ne: userID } }, { _id: 1 }).lean().exec();
+    return rows.map((r) => r._id);
+  }
+
+  async countPlayer(id: Types.ObjectId): Promise<void> {
+    await this.stories.updateOne({ _id: id }, { $inc: { unique_user_count: 1 } }).exec();
+  }
+
+  /**
+   * One accepted turn that added `added` characters: the story's own counters, and the square
+   * counters of every source not owned by the story's owner.
+   */
+  async recordTurn(id: string | Types.ObjectId, added: number): Promise<void> {
+    const story = await this.stories
+      .findOneAndUpdate({ _id: id }, { $inc: { rounds: 1, addedChars: added } }, { projection: { userID: 1, lineage: 1 } })
+      .lean()
+      .exec();
+    if (!story?.lineage?.length) return;
+    await this.stories
+      .updateMany(
+        { _id: { $in: story.lineage }, userID: { $ne: story.userID } },
+        { $inc: { penetration_story_total_rounds: 1, additional_story_count: added } },
+      )
+      .exec();
+  }
+
+  // --- custom models ---
+
+  /** The owner's stories that chose custom model `from` choose `to` instead (a rename). */
+  async renameCustomModel(userID: string, from: string, to: string): Promise<void> {
+    await this.stories.updateMany({ userID, model_type: CUSTOM_MODEL_TYPE, model_name: from }, { $set: { model_name: to } }).exec();
+  }
+
+  /** The owner's stories that chose custom model `name` go back to the platform default (it was deleted). */
+  async forgetCustomModel(userID: string, name: string): Promise<void> {
+    await this.stories.updateMany({ userID, model_type: CUSTOM_MODEL_TYPE, model_name: name }, { $set: { model_name: '', model_type: '' } }).exec();
+  }
+}
+
+// A turn starts on a new line of its own.
+function joinPiece(current: string, piece: string): string {
+  if (!piece) return '';
+  if (!current || current.endsWith('\n')) return piece;
+  return `\n${piece}`;
+}
+
+function withPlayDefaults(s: StoryForPlay): StoryForPlay {
+  return {
+    ...s,
+    name: s.name ?? '',
+    main_text: s.main_text ?? '',
+    prologue_and_characters: s.prologue_and_characters ?? '',
+    hidden_settings: s.hidden_settings ?? '',
+    goal: s.goal ?? '',
+    author_remark: s.author_remark ?? '',
+    previous_summary: s.previous_summary ?? '',
+    play_mode: s.play_mode ?? 'fly_free',
+    settings_system_prompt_switch: s.settings_system_prompt_switch ?? 'default',
+    settings_system_prompt_text: s.settings_system_prompt_text ?? '',
+    settings_user_prompt_switch: s.settings_user_prompt_switch ?? 'default',
+    settings_user_prompt_text: s.settings_user_prompt_text ?? '',
+    model_name: s.model_name ?? '',
+    model_type: s.model_type ?? '',
+    lineage: s.lineage ?? [],
+  };
+}
