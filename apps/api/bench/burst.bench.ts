@@ -14,22 +14,24 @@
  *   BENCH_BURST_SEQ=20                  sends per side at level 1
  *   BENCH_BURST_CHUNKS=200 BENCH_BURST_CHUNK_MS=20 BENCH_BURST_FIRST_MS=200   the stub's answer
  *   BENCH_BURST_MODEL=free|paid         the platform model sent to (paid holds and settles power)
- *   BENCH_BURST_LOG_LEVEL=info          the API's LOG_LEVEL (its default; stdout is discarded)
+ *   BENCH_BURST_LOG_LEVEL=info          the API's LOG_LEVEL (its default); its stdout is discarded, or
+ *   BENCH_BURST_API_LOG=<file>          appended to this file
  *   BENCH_API_NODE_ARGS / BENCH_DB_NODE_ARGS   e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
  *   BENCH_BURST_HEAP_DIR=/tmp/heap      after the rounds, one more burst with a heap snapshot of the API
  *                                       taken idle and with every stream open (not timed)
+ *   BENCH_BURST_TIMELINE=1              prints the API and database CPU, API RSS and first tokens every 250 ms
  *   BENCH_WINDOW=1                      prints each API burst's window (monotonic µs), to cut a profile
  *   MONGODB_URI                         a real MongoDB instead (a database name per level; no DB figures)
  */
 import 'reflect-metadata';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { StubBehaviour } from '../test/support/openai-stub';
-import { ProcessWatch } from './support/process-stats';
+import { cpuSeconds, ProcessWatch, rssBytes } from './support/process-stats';
 import { record } from './support/report';
 
 const LEVELS = (process.env.BENCH_BURST_LEVELS ?? '1,100,500,1000').split(',').map(Number).filter((n) => n > 0);
@@ -41,6 +43,7 @@ const FIRST_MS = Number(process.env.BENCH_BURST_FIRST_MS ?? 200);
 const MODEL = process.env.BENCH_BURST_MODEL === 'paid' ? 'paid' : 'free';
 const LOG_LEVEL = process.env.BENCH_BURST_LOG_LEVEL ?? 'info';
 const HEAP_DIR = process.env.BENCH_BURST_HEAP_DIR;
+const API_LOG = process.env.BENCH_BURST_API_LOG;
 // As the independent harness: 20 streams per user (the per-user send limit raised).
 const STREAMS_PER_USER = 20;
 const WARM_STREAMS = 100;
@@ -104,11 +107,13 @@ interface Stub {
   pid: number;
   set(b: StubBehaviour): Promise<void>;
   lastBody(): Promise<unknown>;
+  /** Wall-clock arrival times of the chat requests since the last call. */
+  arrivals(): Promise<number[]>;
   stop(): Promise<void>;
 }
 
 async function startStub(): Promise<Stub> {
-  const child = fork(join(__dirname, 'support', 'stub-process.ts'), [], { cwd: apiDir, execArgv: ['-r', '@swc-node/register'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = own(fork(join(__dirname, 'support', 'stub-process.ts'), [], { cwd: apiDir, execArgv: ['-r', '@swc-node/register'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
   const ask = <T>(message: object, key: string) =>
     new Promise<T>((done) => {
       const on = (m: Record<string, unknown>) => {
@@ -129,6 +134,7 @@ async function startStub(): Promise<Stub> {
     pid: child.pid!,
     set: async (b) => void (await ask<boolean>({ set: b }, 'ok')),
     lastBody: () => ask<unknown>({ lastBody: true }, 'body'),
+    arrivals: () => ask<number[]>({ arrivals: true }, 'arrivals'),
     stop: async () => {
       child.disconnect();
       await new Promise((r) => child.once('exit', r));
@@ -150,11 +156,13 @@ async function startDatabase(level: number): Promise<Database> {
     return { uri: uri.toString(), pid: null, stop: async () => undefined };
   }
   const nodeArgs = (process.env.BENCH_DB_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', 'bench/support/database-process.ts'], {
-    cwd: apiDir,
-    env: { ...process.env, MONGODB_URI: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = own(
+    spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', 'bench/support/database-process.ts'], {
+      cwd: apiDir,
+      env: { ...process.env, MONGODB_URI: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let kind = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     const m = /Database: ([^\n]*)/.exec(chunk.toString());
@@ -183,6 +191,17 @@ async function startDatabase(level: number): Promise<Database> {
 
 let databaseKind = process.env.MONGODB_URI ? 'MONGODB_URI' : 'embedded';
 
+// Every process this benchmark starts, stopped with it whatever happens.
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
+function own(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
 interface Api {
   base: string;
   pid: number;
@@ -198,7 +217,7 @@ async function startApi(stub: Stub, database: Database, heapDir?: string): Promi
     ...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean),
     ...(heapDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${heapDir}`] : []),
   ];
-  const child = spawn(process.execPath, [...nodeArgs, '--enable-source-maps', join(apiDir, 'dist', 'main.js')], {
+  const child = own(spawn(process.execPath, [...nodeArgs, '--enable-source-maps', join(apiDir, 'dist', 'main.js')], {
     cwd: apiDir,
     env: {
       ...process.env,
@@ -214,8 +233,12 @@ async function startApi(stub: Stub, database: Database, heapDir?: string): Promi
       GENERATION_USER_PER_MINUTE: '1000000',
       LOGIN_IP_PER_MINUTE: '1000000',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', API_LOG ? openSync(API_LOG, 'a') : 'ignore', 'inherit'],
+  }));
+  child.on('exit', (code, signal) => {
+    if (!stopping) console.log(`   the API process exited by itself (code ${code}, signal ${signal})${API_LOG ? `; its log: ${API_LOG}` : '; BENCH_BURST_API_LOG=<file> keeps its log'}`);
   });
+  let stopping = false;
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
@@ -233,6 +256,7 @@ async function startApi(stub: Stub, database: Database, heapDir?: string): Promi
     pid: child.pid!,
     process: child,
     stop: async () => {
+      stopping = true;
       if (child.exitCode === null) {
         child.kill('SIGTERM');
         await Promise.race([new Promise((r) => child.once('exit', r)), sleep(15_000)]);
@@ -245,7 +269,7 @@ async function startApi(stub: Stub, database: Database, heapDir?: string): Promi
 
 // ---------------------------------------------------------------- users and stories
 
-async function users(api: Api, n: number, level: number): Promise<string[]> {
+async function signIn(api: Api, n: number, level: number): Promise<string[]> {
   const tokens: string[] = [];
   for (let i = 0; i < n; i++) {
     const login = await fetch(`${api.base}/api/user/login`, {
@@ -314,6 +338,34 @@ function stampOf(event: string): number {
   return Number(event.slice(at + 2, event.indexOf(';', at)));
 }
 
+// The benchmark's own CPU (its clients) over the last API burst, % of one core.
+let clientCpu = NaN;
+// First tokens received so far (the timeline counts them).
+let firstTokensSeen = 0;
+
+/**
+ * With BENCH_BURST_TIMELINE: every 250 ms, the API's and the database's CPU (% of one core) over the
+ * last 250 ms, the API's RSS and how many streams have had their first token.
+ */
+function timeline(pids: { api: number; db: number | null }): () => void {
+  if (!process.env.BENCH_BURST_TIMELINE) return () => undefined;
+  const t0 = performance.now();
+  const seen0 = firstTokensSeen;
+  let last = { api: cpuSeconds(pids.api), db: pids.db ? cpuSeconds(pids.db) : NaN };
+  const lines: string[] = [];
+  const timer = setInterval(() => {
+    const now = { api: cpuSeconds(pids.api), db: pids.db ? cpuSeconds(pids.db) : NaN };
+    lines.push(
+      `${f((performance.now() - t0) / 1000, 2)}s api ${f((now.api - last.api) * 400, 0)}% db ${f((now.db - last.db) * 400, 0)}% rss ${f(mb(rssBytes(pids.api)), 0)} first ${firstTokensSeen - seen0}`,
+    );
+    last = now;
+  }, 250);
+  return () => {
+    clearInterval(timer);
+    console.log(`   timeline: ${lines.join(' | ')}`);
+  };
+}
+
 /** Opens one stream now and follows it to its end (or its deadline). */
 function openStream(spec: StreamSpec, deadline: number): Promise<StreamResult> {
   return new Promise((done) => {
@@ -354,6 +406,7 @@ function openStream(spec: StreamSpec, deadline: number): Promise<StreamResult> {
           out.latencies.push(at - stamp);
           if (Number.isNaN(out.firstToken)) {
             out.firstToken = at - t0;
+            firstTokensSeen++;
             if (spec.untilFirst) {
               finish(null);
               res.destroy();
@@ -375,6 +428,8 @@ function openStream(spec: StreamSpec, deadline: number): Promise<StreamResult> {
 }
 
 interface BurstResult {
+  /** When the requests reached the stub, ms after the burst was opened (the API's work before its provider call). */
+  arrivals: number[];
   firstTokens: number[];
   latencies: number[];
   errors: number;
@@ -392,15 +447,19 @@ function summarise(results: StreamResult[], seconds: number): BurstResult {
     }
     for (const l of r.latencies) latencies.push(l);
   }
-  return { firstTokens: results.map((r) => r.firstToken).filter(Number.isFinite), latencies, errors: results.filter((r) => r.error).length, errorKinds, seconds };
+  return { arrivals: [], firstTokens: results.map((r) => r.firstToken).filter(Number.isFinite), latencies, errors: results.filter((r) => r.error).length, errorKinds, seconds };
 }
 
-/** Every stream opened in the same tick of the event loop. */
-async function burst(specs: StreamSpec[]): Promise<BurstResult> {
+/** Every stream opened in the same tick of the event loop; with the stub, when each request reached it. */
+async function burst(specs: StreamSpec[], stub?: Stub): Promise<BurstResult> {
+  await stub?.arrivals();
   const t0 = Date.now();
+  const wall0 = wallClock();
   const deadline = t0 + STREAM_DEADLINE_MS;
   const results = await Promise.all(specs.map((s) => openStream(s, deadline)));
-  return summarise(results, (Date.now() - t0) / 1000);
+  const out = summarise(results, (Date.now() - t0) / 1000);
+  if (stub) out.arrivals = (await stub.arrivals()).map((at) => at - wall0);
+  return out;
 }
 
 // ---------------------------------------------------------------- a level
@@ -428,7 +487,7 @@ async function runLevel(level: number, stub: Stub): Promise<void> {
   let api: Api | null = null;
   try {
     api = await startApi(stub, database);
-    const tokens = await users(api, Math.ceil(Math.max(n, WARM_STREAMS) / STREAMS_PER_USER), level);
+    const tokens = await signIn(api, Math.ceil(Math.max(n, WARM_STREAMS) / STREAMS_PER_USER), level);
     const behaviour: StubBehaviour = { stamp: true, chunks: Array(CHUNKS).fill('x'), firstDelayMs: FIRST_MS, delayMs: CHUNK_MS };
     await stub.set(behaviour);
     // Warm-up, not timed: a fresh process compiles its hot paths during its first streams.
@@ -457,23 +516,32 @@ async function runLevel(level: number, stub: Stub): Promise<void> {
         if (process.env.BENCH_WINDOW) console.log(`WINDOW ${level} ${window0 / 1000n} ${process.hrtime.bigint() / 1000n}`);
         rounds.push({ direct: summarise(d, NaN), api: summarise(v, NaN), apiStats: apiWatch.stop(), dbStats: dbWatch?.stop() ?? null, stubStats: stubWatch.stop() });
       } else {
-        const direct = await burst(Array.from({ length: n }, directSpec));
+        const direct = await burst(Array.from({ length: n }, directSpec), stub);
         await sleep(1000);
         // CPU and memory of the API and the database are read over the API burst only.
         const apiWatch = new ProcessWatch(api.pid);
         const dbWatch = database.pid ? new ProcessWatch(database.pid) : null;
         const window0 = process.hrtime.bigint();
-        const viaApi = await burst(sends.map((s) => apiSpec(api!, s)));
+        const endTimeline = timeline({ api: api.pid, db: database.pid });
+        const clientWatch = new ProcessWatch(process.pid);
+        const viaApi = await burst(sends.map((s) => apiSpec(api!, s)), stub);
+        clientCpu = clientWatch.stop().cpuPercent;
+        endTimeline();
         if (process.env.BENCH_WINDOW) console.log(`WINDOW ${level} ${window0 / 1000n} ${process.hrtime.bigint() / 1000n}`);
         rounds.push({ direct, api: viaApi, apiStats: apiWatch.stop(), dbStats: dbWatch?.stop() ?? null, stubStats: stubWatch.stop() });
       }
       printRound(level, r, rounds.at(-1)!);
+      if (process.env.BENCH_BURST_DECILES) {
+        const d = (v: number[]) => [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 100].map((p) => f(pct(v, p), 0)).join(' ');
+        console.log(`   deciles (0 10 .. 90 95 99 100): provider reached ${d(rounds.at(-1)!.api.arrivals)}; first token ${d(rounds.at(-1)!.api.firstTokens)}`);
+      }
       await sleep(1500);
     }
     report(level, rounds);
     if (HEAP_DIR && !sequential) {
       await api.stop();
-      api = await heapRound(level, stub, database, tokens);
+      api = null;
+      api = await heapRound(level, stub, database, tokens.length);
     }
   } finally {
     await api?.stop();
@@ -483,15 +551,18 @@ async function runLevel(level: number, stub: Stub): Promise<void> {
 
 // One more burst on a fresh API started with --heapsnapshot-signal: a snapshot while idle (after a
 // warm-up), one with every stream open (after the first tokens, before the last chunks). Not timed.
-async function heapRound(level: number, stub: Stub, database: Database, tokens: string[]): Promise<Api> {
+async function heapRound(level: number, stub: Stub, database: Database, users: number): Promise<Api> {
   const dir = join(HEAP_DIR!, `burst-${level}`);
   mkdirSync(dir, { recursive: true });
   const api = await startApi(stub, database, dir);
+  // A new process signs with a new secret (its own DATA_DIR): the users sign in again.
+  const tokens = await signIn(api, users, level);
   const snap = async (label: string) => {
     const before = new Set(readdirSync(dir));
     api.process.kill('SIGUSR2');
     // Written when the file stops growing.
-    for (let last = -1; ; ) {
+    for (let last = -1, waited = 0; ; waited++) {
+      if (waited > 120) throw new Error(`no heap snapshot in ${dir} after 120 s`);
       await sleep(1000);
       const file = readdirSync(dir).find((x) => !before.has(x) && x.endsWith('.heapsnapshot'));
       if (!file) continue;
@@ -521,11 +592,12 @@ function printRound(level: number, r: number, round: Round): void {
   console.log(
     `   round ${r + 1}: first token direct p50 ${f(pct(direct.firstTokens, 50))} p99 ${f(pct(direct.firstTokens, 99))} | API p50 ${f(pct(api.firstTokens, 50))} p99 ${f(pct(api.firstTokens, 99))} ms` +
       ` -> added p50 ${f(pct(api.firstTokens, 50) - pct(direct.firstTokens, 50))} p99 ${f(pct(api.firstTokens, 99) - pct(direct.firstTokens, 99))} ms;` +
+      ` provider reached p50 ${f(pct(api.arrivals, 50))} p99 ${f(pct(api.arrivals, 99))} (direct ${f(pct(direct.arrivals, 50))}/${f(pct(direct.arrivals, 99))}) ms;` +
       ` chunk p99 direct ${f(pct(direct.latencies, 99))} API ${f(pct(api.latencies, 99))} ms (added ${f(pct(api.latencies, 99) - pct(direct.latencies, 99))});` +
       ` errors ${api.errors}${errors ? ` (${errors})` : ''}${direct.errors ? `, direct errors ${direct.errors} (${[...direct.errorKinds].map(([k, v]) => `${v}x ${k}`).join('; ')})` : ''};` +
-      ` API ${f(round.apiStats.cpuPercent, 0)}% CPU, RSS ${f(mb(round.apiStats.rssBefore))} -> peak ${f(mb(round.apiStats.peakRss))} MB` +
-      (round.dbStats ? `; DB ${f(round.dbStats.cpuPercent, 0)}% CPU, RSS ${f(mb(round.dbStats.rssBefore))} -> peak ${f(mb(round.dbStats.peakRss))} MB` : '') +
-      `; stub ${f(round.stubStats.cpuPercent, 0)}%${level > 1 ? `; ${f(api.seconds)} s` : ''}`,
+      ` API ${f(round.apiStats.cpuPercent, 0)}% CPU (${f((round.apiStats.cpuSeconds * 1000) / (api.firstTokens.length + api.errors), 2)} ms a stream), RSS ${f(mb(round.apiStats.rssBefore))} -> peak ${f(mb(round.apiStats.peakRss))} MB` +
+      (round.dbStats ? `; DB ${f(round.dbStats.cpuPercent, 0)}% CPU (${f((round.dbStats.cpuSeconds * 1000) / (api.firstTokens.length + api.errors), 2)} ms a stream), RSS ${f(mb(round.dbStats.rssBefore))} -> peak ${f(mb(round.dbStats.peakRss))} MB` : '') +
+      `; stub ${f(round.stubStats.cpuPercent, 0)}%, client ${f(clientCpu, 0)}%${level > 1 ? `; ${f(api.seconds)} s` : ''}`,
   );
 }
 
@@ -546,6 +618,9 @@ function report(level: number, rounds: Round[]): void {
   const errors = rounds.reduce((s, r) => s + r.api.errors, 0);
   const streams = rounds.reduce((s, r) => s + r.api.firstTokens.length + r.api.errors, 0);
   const apiCpu = of((r) => r.apiStats.cpuPercent);
+  const perStream = (r: Round, s: { cpuSeconds: number } | null) => (s ? (s.cpuSeconds * 1000) / Math.max(1, r.api.firstTokens.length + r.api.errors) : NaN);
+  const apiMs = of((r) => perStream(r, r.apiStats));
+  const dbMs = of((r) => perStream(r, r.dbStats));
   const apiPeak = Math.max(...rounds.map((r) => r.apiStats.peakRss));
   const dbCpu = of((r) => r.dbStats?.cpuPercent ?? NaN);
   const dbPeak = Math.max(...rounds.map((r) => r.dbStats?.peakRss ?? NaN));
@@ -554,7 +629,7 @@ function report(level: number, rounds: Round[]): void {
   console.log(
     `   ${label}, median of ${rounds.length} round(s): first token added p50 ${f(add50)} ms, p99 ${f(add99)} ms (ratio ${f(a50 / d50, 2)}x p50, ${f(a99 / d99, 2)}x p99);` +
       ` per-chunk added p99 ${f(addC99)} ms (${f(c99 / dc99, 2)}x); errors ${errors}/${streams};` +
-      ` API ${f(apiCpu, 0)}% CPU, peak RSS ${f(mb(apiPeak))} MB; DB ${f(dbCpu, 0)}% CPU, peak RSS ${f(mb(dbPeak))} MB` +
+      ` API ${f(apiCpu, 0)}% CPU (${f(apiMs, 2)} ms a stream), peak RSS ${f(mb(apiPeak))} MB; DB ${f(dbCpu, 0)}% CPU (${f(dbMs, 2)} ms a stream), peak RSS ${f(mb(dbPeak))} MB` +
       (goal ? `\n   goal: ${goal.text}` : ''),
   );
   const rounded = (pick: (r: Round) => number) => `rounds: ${list(pick)}`;
@@ -590,9 +665,12 @@ function report(level: number, rounds: Round[]): void {
     note: `CPU ${f(apiCpu, 0)} % of one core (${rounded((r) => r.apiStats.cpuPercent)}); RSS before the first burst ${f(mb(rounds[0].apiStats.rssBefore))} MB`,
   });
   record({ suite: 'burst', measure: `API process CPU (one core = 100 %), ${label}`, unit: '%', median: apiCpu, note: rounded((r) => r.apiStats.cpuPercent) });
+  // CPU time a stream costs: what the machine's other load changes least.
+  record({ suite: 'burst', measure: `API process CPU time per stream, ${label}`, unit: 'ms', median: apiMs, note: rounded((r) => perStream(r, r.apiStats)) });
   if (rounds[0].dbStats) {
     record({ suite: 'burst', measure: `database process CPU (one core = 100 %), ${label}`, unit: '%', median: dbCpu, note: rounded((r) => r.dbStats!.cpuPercent) });
     record({ suite: 'burst', measure: `database process peak RSS, ${label}`, unit: 'MB', median: mb(dbPeak) });
+    record({ suite: 'burst', measure: `database process CPU time per stream, ${label}`, unit: 'ms', median: dbMs, note: rounded((r) => perStream(r, r.dbStats)) });
   }
 }
 

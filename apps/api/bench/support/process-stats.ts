@@ -58,13 +58,14 @@ export class ProcessWatch {
     }, 50);
   }
 
-  /** Ends the window: CPU % of one core, peak RSS and RSS now, in bytes. */
-  stop(): { cpuPercent: number; peakRss: number; rssBefore: number; rssAfter: number } {
+  /** Ends the window: CPU % of one core and CPU seconds used, peak RSS and RSS now, in bytes. */
+  stop(): { cpuPercent: number; cpuSeconds: number; peakRss: number; rssBefore: number; rssAfter: number } {
     clearInterval(this.timer);
     const seconds = (performance.now() - this.t0) / 1000;
-    const cpuPercent = ((cpuSeconds(this.pid) - this.cpu0) / seconds) * 100;
+    const used = cpuSeconds(this.pid) - this.cpu0;
+    const cpuPercent = (used / seconds) * 100;
     const rssAfter = rssBytes(this.pid);
     const hwm = this.hwmReset ? statusField(this.pid, 'VmHWM') : NaN;
-    return { cpuPercent, peakRss: Math.max(this.sampled, rssAfter, Number.isFinite(hwm) ? hwm : 0), rssBefore: this.rssBefore, rssAfter };
+    return { cpuPercent, cpuSeconds: used, peakRss: Math.max(this.sampled, rssAfter, Number.isFinite(hwm) ? hwm : 0), rssBefore: this.rssBefore, rssAfter };
   }
 }
