@@ -21,6 +21,7 @@
  *                                       taken idle and with every stream open (not timed)
  *   BENCH_BURST_TIMELINE=1              prints the API and database CPU, API RSS and first tokens every 250 ms
  *   BENCH_WINDOW=1                      prints each API burst's window (monotonic µs), to cut a profile
+ *   BENCH_BURST_BUILDS="base=bench-builds/base/main.js,new="   builds compared in the same rounds (see BUILDS)
  *   MONGODB_URI                         a real MongoDB instead (a database name per level; no DB figures)
  */
 import 'reflect-metadata';
@@ -50,6 +51,28 @@ const WARM_STREAMS = 100;
 // A stream that has not ended by then is cut and counted as an error: the bench always ends.
 const STREAM_DEADLINE_MS = Number(process.env.BENCH_BURST_DEADLINE_MS ?? 120_000);
 const apiDir = resolve(__dirname, '..');
+
+/** An API build to measure: its entry point and extra node arguments. */
+interface Build {
+  label: string;
+  main: string;
+  nodeArgs: string[];
+}
+
+/**
+ * BENCH_BURST_BUILDS compares builds in one run, each with its own database and API process, every
+ * round measuring each of them against the same direct burst (in a rotating order):
+ * `label=path/to/main.js[ node args],label2=...`; `label=` alone is the built dist/main.js.
+ * e.g. BENCH_BURST_BUILDS="base=bench-builds/base/main.js,new=" (bench-builds/ is ignored by git).
+ */
+const BUILDS: Build[] = (process.env.BENCH_BURST_BUILDS ?? 'api=')
+  .split(',')
+  .filter(Boolean)
+  .map((spec) => {
+    const [label, rest = ''] = spec.split(/=(.*)/s);
+    const [main, ...nodeArgs] = rest.trim().split(/\s+/).filter(Boolean);
+    return { label: label.trim(), main: main ? resolve(apiDir, main) : join(apiDir, 'dist', 'main.js'), nodeArgs };
+  });
 
 const wallClock = () => performance.timeOrigin + performance.now();
 const pct = (values: readonly number[], p: number) => {
@@ -209,15 +232,16 @@ interface Api {
   stop(): Promise<void>;
 }
 
-async function startApi(stub: Stub, database: Database, heapDir?: string): Promise<Api> {
+async function startApi(stub: Stub, database: Database, build: Build, heapDir?: string): Promise<Api> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'taleloom-bench-burst-'));
   const model = (value: string, points: number) => ({ label: value, value, points, contextWindow: 8192, maxOutput: 512, baseURL: stub.baseURL });
   const nodeArgs = [
     ...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ...build.nodeArgs,
     ...(heapDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${heapDir}`] : []),
   ];
-  const child = own(spawn(process.execPath, [...nodeArgs, '--enable-source-maps', join(apiDir, 'dist', 'main.js')], {
+  const child = own(spawn(process.execPath, [...nodeArgs, '--enable-source-maps', build.main], {
     cwd: apiDir,
     env: {
       ...process.env,
@@ -479,82 +503,111 @@ const apiSpec = (api: Api, send: Send): StreamSpec => ({
   kind: 'api',
 });
 
+interface Target {
+  build: Build;
+  database: Database;
+  api: Api;
+  tokens: string[];
+  rounds: Round[];
+}
+
 async function runLevel(level: number, stub: Stub): Promise<void> {
   const sequential = level === 1;
   const n = sequential ? SEQ_N : level;
   console.log(`\n--- ${sequential ? `sequential (${SEQ_N} sends per side)` : `${level} streams opened at once`} ---`);
-  const database = await startDatabase(level);
-  let api: Api | null = null;
+  const targets: Target[] = [];
+  const stopAll = async () => {
+    for (const t of targets) {
+      await t.api.stop();
+      await t.database.stop();
+    }
+  };
   try {
-    api = await startApi(stub, database);
-    const tokens = await signIn(api, Math.ceil(Math.max(n, WARM_STREAMS) / STREAMS_PER_USER), level);
     const behaviour: StubBehaviour = { stamp: true, chunks: Array(CHUNKS).fill('x'), firstDelayMs: FIRST_MS, delayMs: CHUNK_MS };
     await stub.set(behaviour);
-    // Warm-up, not timed: a fresh process compiles its hot paths during its first streams.
-    const warm = await freshStories(api, tokens, WARM_STREAMS);
-    await burst(warm.map((s) => apiSpec(api!, s)));
+    for (const build of BUILDS) {
+      const database = await startDatabase(level);
+      const api = await startApi(stub, database, build).catch(async (error: unknown) => {
+        await database.stop();
+        throw error;
+      });
+      const tokens = await signIn(api, Math.ceil(Math.max(n, WARM_STREAMS) / STREAMS_PER_USER), level);
+      targets.push({ build, database, api, tokens, rounds: [] });
+      // Warm-up, not timed: a fresh process compiles its hot paths during its first streams.
+      const warm = await freshStories(api, tokens, WARM_STREAMS);
+      await burst(warm.map((s) => apiSpec(api, s)));
+    }
     // The direct streams send the stub exactly what the API sent it (the prompt it assembled).
     const directBody = JSON.stringify(await stub.lastBody());
     const directSpec = (): StreamSpec => ({ url: `${stub.baseURL}/chat/completions`, headers: { 'Content-Type': 'application/json' }, body: directBody, kind: 'direct', untilFirst: sequential });
-    const rounds: Round[] = [];
     const roundCount = sequential ? 1 : ROUNDS;
     for (let r = 0; r < roundCount; r++) {
-      const sends = await freshStories(api, tokens, n);
+      const sends = new Map<Target, Send[]>();
+      for (const t of targets) sends.set(t, await freshStories(t.api, t.tokens, n));
       await sleep(1000);
-      const stubWatch = new ProcessWatch(stub.pid);
+      // With several builds, each round starts with another one (the machine's load drifts).
+      const order = targets.map((_, i) => targets[(i + r) % targets.length]);
       if (sequential) {
-        // Alternating, so both sides see the same machine: a direct send, then one through the API.
-        const apiWatch = new ProcessWatch(api.pid);
-        const dbWatch = database.pid ? new ProcessWatch(database.pid) : null;
-        const window0 = process.hrtime.bigint();
+        // Alternating, so every side sees the same machine: a direct send, then one through each API.
         const d: StreamResult[] = [];
-        const v: StreamResult[] = [];
-        for (const send of sends) {
+        const v = new Map<Target, StreamResult[]>(targets.map((t) => [t, []]));
+        const watches = targets.map((t) => ({ t, api: new ProcessWatch(t.api.pid), db: t.database.pid ? new ProcessWatch(t.database.pid) : null }));
+        const stubWatch = new ProcessWatch(stub.pid);
+        const window0 = process.hrtime.bigint();
+        for (let i = 0; i < n; i++) {
           d.push(await openStream(directSpec(), Date.now() + STREAM_DEADLINE_MS));
-          v.push(await openStream(apiSpec(api, send), Date.now() + STREAM_DEADLINE_MS));
+          for (const t of order) v.get(t)!.push(await openStream(apiSpec(t.api, sends.get(t)![i]), Date.now() + STREAM_DEADLINE_MS));
         }
         if (process.env.BENCH_WINDOW) console.log(`WINDOW ${level} ${window0 / 1000n} ${process.hrtime.bigint() / 1000n}`);
-        rounds.push({ direct: summarise(d, NaN), api: summarise(v, NaN), apiStats: apiWatch.stop(), dbStats: dbWatch?.stop() ?? null, stubStats: stubWatch.stop() });
+        const stubStats = stubWatch.stop();
+        for (const w of watches) w.t.rounds.push({ direct: summarise(d, NaN), api: summarise(v.get(w.t)!, NaN), apiStats: w.api.stop(), dbStats: w.db?.stop() ?? null, stubStats });
       } else {
+        const stubWatch = new ProcessWatch(stub.pid);
         const direct = await burst(Array.from({ length: n }, directSpec), stub);
-        await sleep(1000);
-        // CPU and memory of the API and the database are read over the API burst only.
-        const apiWatch = new ProcessWatch(api.pid);
-        const dbWatch = database.pid ? new ProcessWatch(database.pid) : null;
-        const window0 = process.hrtime.bigint();
-        const endTimeline = timeline({ api: api.pid, db: database.pid });
-        const clientWatch = new ProcessWatch(process.pid);
-        const viaApi = await burst(sends.map((s) => apiSpec(api!, s)), stub);
-        clientCpu = clientWatch.stop().cpuPercent;
-        endTimeline();
-        if (process.env.BENCH_WINDOW) console.log(`WINDOW ${level} ${window0 / 1000n} ${process.hrtime.bigint() / 1000n}`);
-        rounds.push({ direct, api: viaApi, apiStats: apiWatch.stop(), dbStats: dbWatch?.stop() ?? null, stubStats: stubWatch.stop() });
+        const stubStats = stubWatch.stop();
+        for (const t of order) {
+          await sleep(1000);
+          // CPU and memory of the API and the database are read over the API burst only.
+          const apiWatch = new ProcessWatch(t.api.pid);
+          const dbWatch = t.database.pid ? new ProcessWatch(t.database.pid) : null;
+          const window0 = process.hrtime.bigint();
+          const endTimeline = timeline({ api: t.api.pid, db: t.database.pid });
+          const clientWatch = new ProcessWatch(process.pid);
+          const viaApi = await burst(sends.get(t)!.map((s) => apiSpec(t.api, s)), stub);
+          clientCpu = clientWatch.stop().cpuPercent;
+          endTimeline();
+          if (process.env.BENCH_WINDOW) console.log(`WINDOW ${level} ${t.build.label} ${window0 / 1000n} ${process.hrtime.bigint() / 1000n}`);
+          t.rounds.push({ direct, api: viaApi, apiStats: apiWatch.stop(), dbStats: dbWatch?.stop() ?? null, stubStats });
+        }
       }
-      printRound(level, r, rounds.at(-1)!);
-      if (process.env.BENCH_BURST_DECILES) {
-        const d = (v: number[]) => [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 100].map((p) => f(pct(v, p), 0)).join(' ');
-        console.log(`   deciles (0 10 .. 90 95 99 100): provider reached ${d(rounds.at(-1)!.api.arrivals)}; first token ${d(rounds.at(-1)!.api.firstTokens)}`);
+      for (const t of targets) {
+        const round = t.rounds.at(-1)!;
+        printRound(level, r, round, t.build);
+        if (process.env.BENCH_BURST_DECILES) {
+          const d = (v: number[]) => [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 100].map((p) => f(pct(v, p), 0)).join(' ');
+          console.log(`   deciles (0 10 .. 90 95 99 100): provider reached ${d(round.api.arrivals)}; first token ${d(round.api.firstTokens)}`);
+        }
       }
       await sleep(1500);
     }
-    report(level, rounds);
+    for (const t of targets) report(level, t.rounds, t.build);
     if (HEAP_DIR && !sequential) {
-      await api.stop();
-      api = null;
-      api = await heapRound(level, stub, database, tokens.length);
+      for (const t of targets) {
+        await t.api.stop();
+        t.api = await heapRound(level, stub, t.database, t.tokens.length, t.build);
+      }
     }
   } finally {
-    await api?.stop();
-    await database.stop();
+    await stopAll();
   }
 }
 
 // One more burst on a fresh API started with --heapsnapshot-signal: a snapshot while idle (after a
 // warm-up), one with every stream open (after the first tokens, before the last chunks). Not timed.
-async function heapRound(level: number, stub: Stub, database: Database, users: number): Promise<Api> {
-  const dir = join(HEAP_DIR!, `burst-${level}`);
+async function heapRound(level: number, stub: Stub, database: Database, users: number, build: Build): Promise<Api> {
+  const dir = join(HEAP_DIR!, `burst-${level}${BUILDS.length > 1 ? `-${build.label}` : ''}`);
   mkdirSync(dir, { recursive: true });
-  const api = await startApi(stub, database, dir);
+  const api = await startApi(stub, database, build, dir);
   // A new process signs with a new secret (its own DATA_DIR): the users sign in again.
   const tokens = await signIn(api, users, level);
   const snap = async (label: string) => {
@@ -586,11 +639,12 @@ async function heapRound(level: number, stub: Stub, database: Database, users: n
   return api;
 }
 
-function printRound(level: number, r: number, round: Round): void {
+function printRound(level: number, r: number, round: Round, build: Build): void {
   const { direct, api } = round;
+  const tag = BUILDS.length > 1 ? ` [${build.label}]` : '';
   const errors = [...api.errorKinds].map(([k, v]) => `${v}x ${k}`).join('; ');
   console.log(
-    `   round ${r + 1}: first token direct p50 ${f(pct(direct.firstTokens, 50))} p99 ${f(pct(direct.firstTokens, 99))} | API p50 ${f(pct(api.firstTokens, 50))} p99 ${f(pct(api.firstTokens, 99))} ms` +
+    `   round ${r + 1}${tag}: first token direct p50 ${f(pct(direct.firstTokens, 50))} p99 ${f(pct(direct.firstTokens, 99))} | API p50 ${f(pct(api.firstTokens, 50))} p99 ${f(pct(api.firstTokens, 99))} ms` +
       ` -> added p50 ${f(pct(api.firstTokens, 50) - pct(direct.firstTokens, 50))} p99 ${f(pct(api.firstTokens, 99) - pct(direct.firstTokens, 99))} ms;` +
       ` provider reached p50 ${f(pct(api.arrivals, 50))} p99 ${f(pct(api.arrivals, 99))} (direct ${f(pct(direct.arrivals, 50))}/${f(pct(direct.arrivals, 99))}) ms;` +
       ` chunk p99 direct ${f(pct(direct.latencies, 99))} API ${f(pct(api.latencies, 99))} ms (added ${f(pct(api.latencies, 99) - pct(direct.latencies, 99))});` +
@@ -601,9 +655,9 @@ function printRound(level: number, r: number, round: Round): void {
   );
 }
 
-function report(level: number, rounds: Round[]): void {
+function report(level: number, rounds: Round[], build: Build): void {
   const of = (pick: (r: Round) => number) => median(rounds.map(pick));
-  const label = level === 1 ? `sequential (${SEQ_N} sends)` : `${level} opened at once`;
+  const label = (level === 1 ? `sequential (${SEQ_N} sends)` : `${level} opened at once`) + (BUILDS.length > 1 ? ` [${build.label}]` : '');
   const d50 = of((r) => pct(r.direct.firstTokens, 50));
   const d99 = of((r) => pct(r.direct.firstTokens, 99));
   const a50 = of((r) => pct(r.api.firstTokens, 50));
@@ -713,7 +767,7 @@ const GOALS: Record<number, Goal> = {
 };
 
 export async function run(): Promise<void> {
-  if (!existsSync(join(apiDir, 'dist', 'main.js'))) throw new Error('apps/api is not built: run pnpm build first');
+  for (const build of BUILDS) if (!existsSync(build.main)) throw new Error(`${build.main} does not exist (apps/api not built? run pnpm build)`);
   const started = Date.now();
   console.log(
     `Burst benchmark: levels ${LEVELS.join(', ')}; ${ROUNDS} round(s) each; stub: first token after ${FIRST_MS} ms, ${CHUNKS} chunks ${CHUNK_MS} ms apart;` +
