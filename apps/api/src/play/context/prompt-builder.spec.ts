@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer';
 import { assemblePrompt, formatUserPart, storyLanguage } from './prompt-builder';
 import type { PromptStory } from './prompt-types';
@@ -80,6 +81,26 @@ describe('prompt assembly', () => {
     expect(system('tasks_master')).toMatch(/Drive the plot toward the open goals[\s\S]*- \(event\) Find the key/);
     expect(system('tasks_master', { open_targets: [] })).not.toContain('Open goals');
     expect(system('tasks_guider', { main_text: '玛拉站在码头上。' })).toContain('未完成的目标:\n- (事件) Find the key\n- (情感) Forgive Ilan');
+  });
+
+  it('tells the language as the regular expressions it replaced did (last 3000 code units, a fifth CJK)', () => {
+    const byRegex = (text: string) => {
+      const sample = text.slice(-3000);
+      const cjk = (sample.match(/[\u3400-\u9fff]/g) ?? []).length;
+      const letters = (sample.match(/[A-Za-z\u3400-\u9fff]/g) ?? []).length;
+      return letters > 0 && cjk / letters >= 0.2 ? 'zh' : 'en';
+    };
+    const piece = fc.constantFrom('a', 'Z', ' ', '1', '\n', '玛', '拉', '。', 'é', '\u33ff', '\u3400', '\u9fff', '\ua000', '😀', '@', '[', '`', '{');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 4000 }), fc.integer({ min: 0, max: 3500 }), (pieces, pad) => {
+        const text = 'x'.repeat(pad % 7 === 0 ? pad : 0) + pieces.join('');
+        expect(storyLanguage(text)).toBe(byRegex(text));
+      }),
+      { numRuns: 300 },
+    );
+    for (const text of ['', '...', '玛'.repeat(3000) + 'a'.repeat(3000), 'a'.repeat(3000) + '玛'.repeat(3000), '玛'.repeat(20) + 'a'.repeat(80), '玛'.repeat(19) + 'a'.repeat(81)]) {
+      expect(storyLanguage(text)).toBe(byRegex(text));
+    }
   });
 
   it('speaks Chinese for a Chinese story', () => {
