@@ -603,7 +603,7 @@ async function runLevel(level: number, stub: Stub): Promise<void> {
 }
 
 // One more burst on a fresh API started with --heapsnapshot-signal: a snapshot while idle (after a
-// warm-up), one with every stream open (after the first tokens, before the last chunks). Not timed.
+// warm-up), one with every stream open (once all have had their first token). Not timed.
 async function heapRound(level: number, stub: Stub, database: Database, users: number, build: Build): Promise<Api> {
   const dir = join(HEAP_DIR!, `burst-${level}${BUILDS.length > 1 ? `-${build.label}` : ''}`);
   mkdirSync(dir, { recursive: true });
@@ -632,8 +632,10 @@ async function heapRound(level: number, stub: Stub, database: Database, users: n
   await sleep(2000);
   await snap('idle');
   const sends = await freshStories(api, tokens, level);
+  const seen0 = firstTokensSeen;
   const running = burst(sends.map((s) => apiSpec(api, s)));
-  await sleep(FIRST_MS + Math.min(1500, (CHUNKS * CHUNK_MS) / 3));
+  // Once every stream has had its first token (all are open and relaying), or after 30 s.
+  for (let waited = 0; firstTokensSeen - seen0 < level && waited < 30_000; waited += 50) await sleep(50);
   await snap(`${level} streams open`);
   await running;
   return api;
