@@ -20,6 +20,7 @@
  *   BENCH_BURST_HEAP_DIR=/tmp/heap      after the rounds, one more burst with a heap snapshot of the API
  *                                       taken idle and with every stream open (not timed)
  *   BENCH_BURST_TIMELINE=1              prints the API and database CPU, API RSS and first tokens every 250 ms
+ *   BENCH_BURST_PROBE=1                 level 1: prints each API send's open, provider-reached and first-token times (wall ms)
  *   BENCH_WINDOW=1                      prints each API burst's window (monotonic µs), to cut a profile
  *   BENCH_BURST_BUILDS="base=bench-builds/base/main.js,new="   builds compared in the same rounds (see BUILDS)
  *   MONGODB_URI                         a real MongoDB instead (a database name per level; no DB figures)
@@ -338,6 +339,8 @@ async function freshStories(api: Api, tokens: string[], n: number): Promise<Send
 const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
 
 interface StreamResult {
+  /** Wall-clock time the request was opened. */
+  openedAt: number;
   /** Request sent to first token (ms); NaN when none came. */
   firstToken: number;
   /** Per chunk: arrival minus the stub's send time (ms). */
@@ -394,7 +397,7 @@ function timeline(pids: { api: number; db: number | null }): () => void {
 function openStream(spec: StreamSpec, deadline: number): Promise<StreamResult> {
   return new Promise((done) => {
     const t0 = wallClock();
-    const out: StreamResult = { firstToken: NaN, latencies: [], error: null };
+    const out: StreamResult = { openedAt: t0, firstToken: NaN, latencies: [], error: null };
     let ended = false;
     let sawEnd = false;
     const finish = (error: string | null) => {
@@ -554,13 +557,25 @@ async function runLevel(level: number, stub: Stub): Promise<void> {
         const watches = targets.map((t) => ({ t, api: new ProcessWatch(t.api.pid), db: t.database.pid ? new ProcessWatch(t.database.pid) : null }));
         const stubWatch = new ProcessWatch(stub.pid);
         const window0 = process.hrtime.bigint();
+        const reached = new Map<Target, number[]>(targets.map((t) => [t, []]));
         for (let i = 0; i < n; i++) {
           d.push(await openStream(directSpec(), Date.now() + STREAM_DEADLINE_MS));
-          for (const t of order) v.get(t)!.push(await openStream(apiSpec(t.api, sends.get(t)![i]), Date.now() + STREAM_DEADLINE_MS));
+          for (const t of order) {
+            await stub.arrivals();
+            const result = await openStream(apiSpec(t.api, sends.get(t)![i]), Date.now() + STREAM_DEADLINE_MS);
+            v.get(t)!.push(result);
+            const [at] = await stub.arrivals();
+            if (at !== undefined) reached.get(t)!.push(at - result.openedAt);
+            if (process.env.BENCH_BURST_PROBE) console.log(`SEND ${t.build.label} ${result.openedAt.toFixed(3)} ${at?.toFixed(3)} ${(result.openedAt + result.firstToken).toFixed(3)}`);
+          }
         }
         if (process.env.BENCH_WINDOW) console.log(`WINDOW ${level} ${window0 / 1000n} ${process.hrtime.bigint() / 1000n}`);
         const stubStats = stubWatch.stop();
-        for (const w of watches) w.t.rounds.push({ direct: summarise(d, NaN), api: summarise(v.get(w.t)!, NaN), apiStats: w.api.stop(), dbStats: w.db?.stop() ?? null, stubStats });
+        for (const w of watches) {
+          const api = summarise(v.get(w.t)!, NaN);
+          api.arrivals = reached.get(w.t)!;
+          w.t.rounds.push({ direct: summarise(d, NaN), api, apiStats: w.api.stop(), dbStats: w.db?.stop() ?? null, stubStats });
+        }
       } else {
         const stubWatch = new ProcessWatch(stub.pid);
         const direct = await burst(Array.from({ length: n }, directSpec), stub);
