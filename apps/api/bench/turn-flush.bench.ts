@@ -73,12 +73,12 @@ export async function run(): Promise<void> {
       console.log(`   ${name.padEnd(9)} CPU ${med(v.map((x) => x.cpu)).toFixed(0)} us, time ${med(v.map((x) => x.wall)).toFixed(0)} us   (CPU rounds: ${v.map((x) => x.cpu.toFixed(0)).join(', ')})`);
     }
     console.log(`   native / mongoose CPU: ${(med(results.native.map((x) => x.cpu)) / med(results.mongoose.map((x) => x.cpu))).toFixed(2)}x`);
-    // Both store the same document (but for the ids and the time of the write), BSON types included.
+    // Both store the same document (but for the ids and the times of the insert and the write), BSON types included.
     const [x, y] = ids;
     const set = { userText: 'Mara: Go.', aiText: text, reasoning: '', heartbeatAt: 1_795_000_000_123 };
     await turns.updateOne({ _id: x }, { $set: set }).exec();
     await turns.collection.updateOne({ _id: y }, { $set: { ...set, updatedAt: new Date() } });
-    const raw = (_id: Types.ObjectId) => turns.collection.findOne({ _id }, { promoteValues: false, projection: { _id: 0, generationId: 0, updatedAt: 0 } });
+    const raw = (_id: Types.ObjectId) => turns.collection.findOne({ _id }, { promoteValues: false, projection: { _id: 0, generationId: 0, createdAt: 0, updatedAt: 0 } });
     const [dx, dy] = await Promise.all([raw(x), raw(y)]);
     const shape = (d: unknown) => JSON.stringify(d, (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) && (v as { _bsontype?: string })._bsontype ? `${(v as { _bsontype: string })._bsontype}:${String(v)}` : v));
     console.log(`   same stored document (types included): ${shape(dx) === shape(dy) ? 'yes' : `NO\n${shape(dx)}\n${shape(dy)}`}`);

@@ -88,7 +88,7 @@ export class TurnRunner extends JobRunner {
     const userText = send.userText;
     const flush = () => {
       lastFlush = Date.now();
-      flushing = flushing.then(() => send.write({ userText, aiText, reasoning, heartbeatAt: Date.now() })).catch(() => undefined);
+      flushing = flushing.then(() => send.writeText({ userText, aiText, reasoning, heartbeatAt: Date.now() })).catch(() => undefined);
     };
     const abort = new AbortController();
     const stream = this.models.provider.stream({
