@@ -1,4 +1,5 @@
 import { ErrorCode } from '@taleloom/contracts';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import OpenAI from 'openai';
 import type { PlatformModel } from '../config/platform-models';
 import { classifyCustomModelFailure } from './provider-errors';
@@ -89,20 +90,37 @@ export class ChatProvider {
     try {
       const client = this.client(req);
       // A provider that refuses the length field is asked once more with the other one (before any text).
-      const stream = await this.tokenFields.send(req.model.baseURL, req.model.model, (field) =>
-        client.chat.completions.create(
-          {
-            model: req.model.model,
-            messages: req.messages,
-            ...tokenLimit(field, req.maxTokens),
-            stream: true,
-            stream_options: { include_usage: true },
-          },
-          { signal: controller.signal },
-        ),
+      // The SDK makes the request (headers, errors, the refusal above); its answer is read here: the
+      // SDK's reader runs every chunk through a chain of nested async generators, which cost more per chunk
+      // than everything else the relay does (see parseEvent).
+      const response = await this.tokenFields.send(req.model.baseURL, req.model.model, (field) =>
+        client.chat.completions
+          .create(
+            {
+              model: req.model.model,
+              messages: req.messages,
+              ...tokenLimit(field, req.maxTokens),
+              stream: true,
+              stream_options: { include_usage: true },
+            },
+            { signal: controller.signal },
+          )
+          .asResponse(),
       );
       let finished = false;
-      for await (const chunk of stream) {
+      let ended = false;
+      // Server-sent events as they complete, parsed by eventsource-parser (fed text, calls back per event).
+      const events: EventSourceMessage[] = [];
+      const parser = createParser({ onEvent: (event) => events.push(event) });
+      const decoder = new TextDecoder();
+      const body = response.body as AsyncIterable<Uint8Array> | null;
+      if (!body) throw new OpenAI.OpenAIError('Attempted to iterate over a response with no body');
+      const pieces = function* (this: void, event: EventSourceMessage): Generator<ProviderChunk> {
+        const chunk = parseEvent(event, response.headers);
+        if (chunk === DONE) {
+          ended = true;
+          return;
+        }
         const choice = chunk.choices?.[0];
         const delta = choice?.delta as (OpenAI.Chat.ChatCompletionChunk.Choice.Delta & ReasoningDelta) | undefined;
         const reasoning = delta?.reasoning_content ?? delta?.reasoning;
@@ -122,6 +140,18 @@ export class ChatProvider {
             completionTokens: chunk.usage.completion_tokens ?? 0,
           };
         }
+      };
+      for await (const bytes of body) {
+        parser.feed(decoder.decode(bytes, { stream: true }));
+        for (let i = 0; i < events.length && !ended; i++) yield* pieces(events[i]);
+        events.length = 0;
+        if (ended || controller.signal.aborted) break;
+      }
+      if (!ended && !controller.signal.aborted) {
+        // A last event without its closing blank line still counts (as the SDK's reader has it).
+        parser.feed(decoder.decode());
+        parser.reset({ consume: true });
+        for (let i = 0; i < events.length && !ended; i++) yield* pieces(events[i]);
       }
       // An aborted SDK stream can end quietly instead of throwing.
       if (timedOut) throw new ProviderFailure(timeoutCode, `no data for ${req.idleTimeoutMs} ms`);
@@ -180,6 +210,26 @@ export function providerClient(baseURL: string, apiKey: string, transport?: Prov
 
 // Platform models (the operator's providers, the demo model) stream through undici's Node streams.
 const platformFetch = streamFetch();
+
+const DONE = Symbol('[DONE]');
+
+/**
+ * One server-sent event of a chat-completions stream, as the SDK's own reader takes it: `[DONE]` ends
+ * the answer; anything else is JSON (or the stream is broken); an `error` event, or a payload with an
+ * `error`, is the provider's failure (an APIError, as the SDK throws it).
+ */
+function parseEvent(event: EventSourceMessage, headers: Headers): OpenAI.Chat.ChatCompletionChunk | typeof DONE {
+  if (event.data === '[DONE]') return DONE;
+  let data: (OpenAI.Chat.ChatCompletionChunk & { error?: unknown }) | null;
+  try {
+    data = JSON.parse(event.data) as typeof data;
+  } catch {
+    throw new SyntaxError('Error reading response: malformed server-sent event JSON.');
+  }
+  if (event.event === 'error') throw new OpenAI.APIError(undefined, (data as { error?: unknown } | null)?.error ?? data ?? undefined, undefined, headers);
+  if (data && data.error) throw new OpenAI.APIError(undefined, data.error as object, undefined, headers);
+  return data ?? ({} as OpenAI.Chat.ChatCompletionChunk);
+}
 
 function describe(error: unknown): string {
   if (error instanceof OpenAI.APIError) return `${error.status ?? 'no status'}: ${error.message}`;
