@@ -154,4 +154,59 @@ describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', (
       { type: 'delta', text: 'It opens.' },
     ]);
   });
+
+  it('relay hands over exactly what stream yields, in order, and fails the same way after the same chunks', async () => {
+    // What a reader saw: its chunks, then how it ended.
+    const viaStream = async (req: ReturnType<typeof request>) => {
+      const seen: ProviderChunk[] = [];
+      try {
+        for await (const c of provider.stream(req)) seen.push(c);
+        return { seen, end: 'ok' };
+      } catch (error) {
+        return { seen, end: (error as ProviderFailure).code };
+      }
+    };
+    const viaRelay = async (req: ReturnType<typeof request>) => {
+      const seen: ProviderChunk[] = [];
+      try {
+        await provider.relay(req, (c) => seen.push(c));
+        return { seen, end: 'ok' };
+      } catch (error) {
+        return { seen, end: (error as ProviderFailure).code };
+      }
+    };
+    const cases: [Parameters<OpenAIStub['set']>[0], Partial<PlatformModel>, number?][] = [
+      [{ chunks: ['One', ' two', ' three'] }, {}],
+      [{ chunks: ['A', 'B'], reasoning: ['hm', 'm'] }, { enableReasoning: true }],
+      [{ chunks: ['<think>', 'Hm.', '</think>\n', 'It opens.'] }, { enableReasoning: true }],
+      [{ chunks: ['a', 'b', 'c', 'd'], failAfter: 2 }, {}],
+      [{ chunks: ['a', 'b'], failAfter: 1, failMode: 'error-event' }, {}],
+      [{ chunks: ['a', 'b'], failAfter: 1, failMode: 'non-json' }, {}],
+      [{ chunks: ['a', 'b'], failAfter: 1, failMode: 'truncated-json' }, {}],
+      [{ chunks: ['a', 'b', 'c'], failAfter: 2, failMode: 'cut' }, {}],
+      [{ httpStatus: 500 }, {}],
+      [{ httpStatus: 200, httpContentType: 'text/html', httpBody: '<html><body>Welcome</body></html>' }, {}],
+      [{ chunks: ['a', 'b'], stallAfter: 1, stallWith: 'empty-chunks' }, {}, 300],
+    ];
+    for (const [behaviour, over, idle] of cases) {
+      stub.set(behaviour);
+      const req = { ...request(over), ...(idle ? { idleTimeoutMs: idle } : {}) };
+      const streamed = await viaStream(req);
+      stub.set(behaviour);
+      expect({ behaviour, ...(await viaRelay(req)) }).toEqual({ behaviour, ...streamed });
+    }
+    // Each case above ended as its own test says (a whole answer, or the failure's code).
+    stub.set({ chunks: ['a', 'b'], delayMs: 1000 });
+    expect((await viaRelay({ ...request(), idleTimeoutMs: 200 })).end).toBe(ErrorCode.PROVIDER_TIMEOUT);
+    // Aborted by the caller: the request stops and the relay fails.
+    stub.set({ chunks: ['a', 'b', 'c'], delayMs: 300 });
+    const abort = new AbortController();
+    const seen: ProviderChunk[] = [];
+    const relayed = provider.relay({ ...request(), signal: abort.signal }, (c) => {
+      seen.push(c);
+      abort.abort();
+    });
+    await expect(relayed).rejects.toMatchObject({ code: ErrorCode.PROVIDER_ERROR });
+    expect(seen).toEqual([{ type: 'delta', text: 'a' }]);
+  });
 });
