@@ -33,7 +33,7 @@ import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { StubBehaviour } from '../test/support/openai-stub';
-import { cpuSeconds, ProcessWatch, rssBytes } from './support/process-stats';
+import { cpuSeconds, ProcessWatch, processTree, rssBytes } from './support/process-stats';
 import { record } from './support/report';
 
 const LEVELS = (process.env.BENCH_BURST_LEVELS ?? '1,100,500,1000').split(',').map(Number).filter((n) => n > 0);
@@ -53,26 +53,31 @@ const WARM_STREAMS = 100;
 const STREAM_DEADLINE_MS = Number(process.env.BENCH_BURST_DEADLINE_MS ?? 120_000);
 const apiDir = resolve(__dirname, '..');
 
-/** An API build to measure: its entry point and extra node arguments. */
+/** An API build to measure: its entry point, extra node arguments and environment (e.g. API_WORKERS=2). */
 interface Build {
   label: string;
   main: string;
   nodeArgs: string[];
+  env: Record<string, string>;
 }
 
 /**
  * BENCH_BURST_BUILDS compares builds in one run, each with its own database and API process, every
  * round measuring each of them against the same direct burst (in a rotating order):
- * `label=path/to/main.js[ node args],label2=...`; `label=` alone is the built dist/main.js.
- * e.g. BENCH_BURST_BUILDS="base=bench-builds/base/main.js,new=" (bench-builds/ is ignored by git).
+ * `label=path/to/main.js[ node args][ NAME=value],label2=...`; `label=` alone is the built dist/main.js;
+ * NAME=value words are set in the API's environment (API_WORKERS=2: several processes on one port,
+ * whose CPU and peak RSS are summed).
+ * e.g. BENCH_BURST_BUILDS="base=bench-builds/base/main.js,new=,cores=dist/main.js API_WORKERS=2".
  */
 const BUILDS: Build[] = (process.env.BENCH_BURST_BUILDS ?? 'api=')
   .split(',')
   .filter(Boolean)
   .map((spec) => {
     const [label, rest = ''] = spec.split(/=(.*)/s);
-    const [main, ...nodeArgs] = rest.trim().split(/\s+/).filter(Boolean);
-    return { label: label.trim(), main: main ? resolve(apiDir, main) : join(apiDir, 'dist', 'main.js'), nodeArgs };
+    const words = rest.trim().split(/\s+/).filter(Boolean);
+    const env = Object.fromEntries(words.filter((w) => /^[A-Z][A-Z0-9_]*=/.test(w)).map((w) => w.split(/=(.*)/s).slice(0, 2)));
+    const [main, ...nodeArgs] = words.filter((w) => !/^[A-Z][A-Z0-9_]*=/.test(w));
+    return { label: label.trim(), main: main ? resolve(apiDir, main) : join(apiDir, 'dist', 'main.js'), nodeArgs, env };
   });
 
 const wallClock = () => performance.timeOrigin + performance.now();
@@ -257,6 +262,7 @@ async function startApi(stub: Stub, database: Database, build: Build, heapDir?: 
       // The limits raised, as in the harness: the engine is measured, not the per-user or per-IP limits.
       GENERATION_USER_PER_MINUTE: '1000000',
       LOGIN_IP_PER_MINUTE: '1000000',
+      ...build.env,
     },
     stdio: ['ignore', API_LOG ? openSync(API_LOG, 'a') : 'ignore', 'inherit'],
   }));
@@ -378,12 +384,15 @@ function timeline(pids: { api: number; db: number | null }): () => void {
   if (!process.env.BENCH_BURST_TIMELINE) return () => undefined;
   const t0 = performance.now();
   const seen0 = firstTokensSeen;
-  let last = { api: cpuSeconds(pids.api), db: pids.db ? cpuSeconds(pids.db) : NaN };
+  // A multi-process API: its processes summed.
+  const apiCpu = () => processTree(pids.api).reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const apiRss = () => processTree(pids.api).reduce((sum, pid) => sum + rssBytes(pid), 0);
+  let last = { api: apiCpu(), db: pids.db ? cpuSeconds(pids.db) : NaN };
   const lines: string[] = [];
   const timer = setInterval(() => {
-    const now = { api: cpuSeconds(pids.api), db: pids.db ? cpuSeconds(pids.db) : NaN };
+    const now = { api: apiCpu(), db: pids.db ? cpuSeconds(pids.db) : NaN };
     lines.push(
-      `${f((performance.now() - t0) / 1000, 2)}s api ${f((now.api - last.api) * 400, 0)}% db ${f((now.db - last.db) * 400, 0)}% rss ${f(mb(rssBytes(pids.api)), 0)} first ${firstTokensSeen - seen0}`,
+      `${f((performance.now() - t0) / 1000, 2)}s api ${f((now.api - last.api) * 400, 0)}% db ${f((now.db - last.db) * 400, 0)}% rss ${f(mb(apiRss()), 0)} first ${firstTokensSeen - seen0}`,
     );
     last = now;
   }, 250);
@@ -554,7 +563,7 @@ async function runLevel(level: number, stub: Stub): Promise<void> {
         // Alternating, so every side sees the same machine: a direct send, then one through each API.
         const d: StreamResult[] = [];
         const v = new Map<Target, StreamResult[]>(targets.map((t) => [t, []]));
-        const watches = targets.map((t) => ({ t, api: new ProcessWatch(t.api.pid), db: t.database.pid ? new ProcessWatch(t.database.pid) : null }));
+        const watches = targets.map((t) => ({ t, api: new ProcessWatch(t.api.pid, true), db: t.database.pid ? new ProcessWatch(t.database.pid) : null }));
         const stubWatch = new ProcessWatch(stub.pid);
         const window0 = process.hrtime.bigint();
         const reached = new Map<Target, number[]>(targets.map((t) => [t, []]));
@@ -583,7 +592,7 @@ async function runLevel(level: number, stub: Stub): Promise<void> {
         for (const t of order) {
           await sleep(1000);
           // CPU and memory of the API and the database are read over the API burst only.
-          const apiWatch = new ProcessWatch(t.api.pid);
+          const apiWatch = new ProcessWatch(t.api.pid, true);
           const dbWatch = t.database.pid ? new ProcessWatch(t.database.pid) : null;
           const window0 = process.hrtime.bigint();
           const endTimeline = timeline({ api: t.api.pid, db: t.database.pid });

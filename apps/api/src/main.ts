@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { config as loadDotenv } from 'dotenv';
 import { resolve } from 'node:path';
+import cluster from 'node:cluster';
 import { createApp } from './app.factory';
+import { runPrimary, workerCount } from './cluster';
 import { resolveConfig } from './config/app-config';
 import { ConfigError, validateEnv } from './config/env.validation';
 import { startDatabase } from './database/embedded-database';
@@ -19,9 +21,15 @@ async function main(): Promise<void> {
     log: (m) => console.log(m),
     debug: env.LOG_LEVEL === 'debug' || env.LOG_LEVEL === 'trace' ? (m) => console.log(`[database] ${m}`) : undefined,
   });
+  // Several API processes on one port (API_WORKERS): this one keeps the database and forks them.
+  if (cluster.isPrimary && workerCount(env) > 1) return runPrimary(env, database);
   const app = await createApp(config, database);
   // Graceful stop: finish requests, close the connection, then stop an embedded database.
+  let stopping = false;
   const shutdown = async (signal: NodeJS.Signals) => {
+    // A worker of several gets Ctrl+C from the terminal and SIGTERM from the first process.
+    if (stopping) return;
+    stopping = true;
     console.log(`Received ${signal}, shutting down`);
     await app.close();
     await database.stop();
