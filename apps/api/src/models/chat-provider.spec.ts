@@ -209,4 +209,29 @@ describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', (
     await expect(relayed).rejects.toMatchObject({ code: ErrorCode.PROVIDER_ERROR });
     expect(seen).toEqual([{ type: 'delta', text: 'a' }]);
   });
+
+  it("sends a platform model's request as the SDK would (URL, body, key) and fails as the SDK does", async () => {
+    const viaSdk = { transport: { key: 'plain', fetch: globalThis.fetch, fetchOptions: {} } };
+    const run = async (over: Partial<ReturnType<typeof request>>) => {
+      const seen: ProviderChunk[] = [];
+      try {
+        await provider.relay({ ...request(), apiKey: 'sk-platform', ...over }, (c) => seen.push(c));
+        return { seen, end: 'ok' };
+      } catch (error) {
+        return { seen, end: (error as ProviderFailure).code };
+      }
+    };
+    for (const baseURL of [stub.baseURL, `${stub.baseURL}/`]) {
+      stub.set({ chunks: ['Same', ' request'] });
+      const direct = await run({ model: { ...model, baseURL } });
+      const sdk = await run({ model: { ...model, baseURL }, custom: viaSdk });
+      expect(direct).toEqual(sdk);
+      expect(stub.bodies.slice(-2)[0]).toEqual(stub.bodies.slice(-2)[1]);
+      expect(stub.keys.slice(-2)).toEqual(['sk-platform', 'sk-platform']);
+    }
+    // A provider that cannot be reached, and one that refuses: PROVIDER_ERROR, nothing relayed.
+    expect(await run({ model: { ...model, baseURL: 'http://127.0.0.1:9/v1' } })).toEqual({ seen: [], end: ErrorCode.PROVIDER_ERROR });
+    stub.set({ httpStatus: 429 });
+    expect(await run({})).toEqual({ seen: [], end: ErrorCode.PROVIDER_ERROR });
+  });
 });
