@@ -35,6 +35,7 @@ import { join, resolve } from 'node:path';
 import type { StubBehaviour } from '../test/support/openai-stub';
 import { cpuSeconds, ProcessWatch, processTree, rssBytes } from './support/process-stats';
 import { record } from './support/report';
+import { startFlags } from './support/start-flags';
 
 const LEVELS = (process.env.BENCH_BURST_LEVELS ?? '1,100,500,1000').split(',').map(Number).filter((n) => n > 0);
 const ROUNDS = Number(process.env.BENCH_BURST_ROUNDS ?? 3);
@@ -69,6 +70,8 @@ interface Build {
  * whose CPU and peak RSS are summed).
  * e.g. BENCH_BURST_BUILDS="base=bench-builds/base/main.js,new=,cores=dist/main.js API_WORKERS=2".
  */
+// The node flags of `pnpm start` (--enable-source-maps is always given).
+const START_FLAGS = startFlags().filter((flag) => flag !== '--enable-source-maps');
 const BUILDS: Build[] = (process.env.BENCH_BURST_BUILDS ?? 'api=')
   .split(',')
   .filter(Boolean)
@@ -76,8 +79,11 @@ const BUILDS: Build[] = (process.env.BENCH_BURST_BUILDS ?? 'api=')
     const [label, rest = ''] = spec.split(/=(.*)/s);
     const words = rest.trim().split(/\s+/).filter(Boolean);
     const env = Object.fromEntries(words.filter((w) => /^[A-Z][A-Z0-9_]*=/.test(w)).map((w) => w.split(/=(.*)/s).slice(0, 2)));
-    const [main, ...nodeArgs] = words.filter((w) => !/^[A-Z][A-Z0-9_]*=/.test(w));
-    return { label: label.trim(), main: main ? resolve(apiDir, main) : join(apiDir, 'dist', 'main.js'), nodeArgs, env };
+    const [given, ...nodeArgs] = words.filter((w) => !/^[A-Z][A-Z0-9_]*=/.test(w));
+    const main = given ? resolve(apiDir, given) : join(apiDir, 'dist', 'main.js');
+    // The current build runs with the flags `pnpm start` gives it; a copied one with those given after its path.
+    const current = main === join(apiDir, 'dist', 'main.js');
+    return { label: label.trim(), main, nodeArgs: current ? [...START_FLAGS.filter((f) => !nodeArgs.includes(f)), ...nodeArgs] : nodeArgs, env };
   });
 
 const wallClock = () => performance.timeOrigin + performance.now();

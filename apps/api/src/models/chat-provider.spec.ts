@@ -1,6 +1,6 @@
 import { ErrorCode } from '@taleloom/contracts';
 import { startOpenAIStub, type OpenAIStub } from '../../test/support/openai-stub';
-import { ChatProvider, ProviderFailure, type ProviderChunk } from './chat-provider';
+import { ChatProvider, ProviderFailure, type ChatRequest, type ProviderChunk } from './chat-provider';
 import { DEMO_MODEL, type PlatformModel } from '../config/platform-models';
 import { startDemoModelServer } from './demo-model-server';
 import { TokenLimitFields } from './token-limit-field';
@@ -212,7 +212,7 @@ describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', (
 
   it("sends a platform model's request as the SDK would (URL, body, key) and fails as the SDK does", async () => {
     const viaSdk = { transport: { key: 'plain', fetch: globalThis.fetch, fetchOptions: {} } };
-    const run = async (over: Partial<ReturnType<typeof request>>) => {
+    const run = async (over: Partial<ChatRequest>) => {
       const seen: ProviderChunk[] = [];
       try {
         await provider.relay({ ...request(), apiKey: 'sk-platform', ...over }, (c) => seen.push(c));
