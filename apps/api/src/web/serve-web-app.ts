@@ -1,7 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { extname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { extname, join, resolve, sep } from 'node:path';
 
 // What the web build precompresses (apps/web/build/precompress.ts): `file.br` and `file.gz` beside `file`.
 const ENCODINGS = [
@@ -23,27 +23,9 @@ const TYPES: Record<string, string> = {
 
 const YEAR_SECONDS = 365 * 24 * 3600;
 
-/** The URL paths (`/assets/x.js`) that have precompressed variants, and which: read once at start (a build never changes under a running app). */
-function findVariants(dir: string): Map<string, Set<Encoding['name']>> {
-  const variants = new Map<string, Set<Encoding['name']>>();
-  const walk = (folder: string) => {
-    for (const name of readdirSync(folder)) {
-      const path = join(folder, name);
-      if (statSync(path).isDirectory()) {
-        walk(path);
-        continue;
-      }
-      const encoding = ENCODINGS.find((e) => name.endsWith(e.suffix));
-      if (!encoding) continue;
-      const original = path.slice(0, -encoding.suffix.length);
-      if (!existsSync(original)) continue;
-      const url = `/${relative(dir, original).split(sep).join('/')}`;
-      if (!variants.has(url)) variants.set(url, new Set());
-      variants.get(url)!.add(encoding.name);
-    }
-  };
-  walk(dir);
-  return variants;
+/** The precompressed variants a file has beside it (`file.br`, `file.gz`). */
+function variantsOf(file: string): Set<Encoding['name']> {
+  return new Set(ENCODINGS.filter((e) => existsSync(file + e.suffix)).map((e) => e.name));
 }
 
 /** The best encoding the client accepts (q=0 refuses), among those the file has. */
@@ -74,16 +56,15 @@ function cacheControl(urlPath: string): string {
  */
 export function serveWebApp(app: NestExpressApplication, webDir: string): void {
   const dir = resolve(webDir);
-  const variants = findVariants(dir);
   const staticFiles = express.static(dir, {
     index: false,
     // Cache-Control is set below, per path.
     cacheControl: false,
     setHeaders: (res: Response) => {
-      const { urlPath, encoding } = res.locals as { urlPath?: string; encoding?: Encoding | null };
+      const { urlPath, encoding, varies } = res.locals as { urlPath?: string; encoding?: Encoding | null; varies?: boolean };
       if (!urlPath) return;
       res.setHeader('Cache-Control', cacheControl(urlPath));
-      if (variants.has(urlPath)) res.setHeader('Vary', 'Accept-Encoding');
+      if (varies) res.setHeader('Vary', 'Accept-Encoding');
       if (encoding) {
         res.setHeader('Content-Encoding', encoding.name);
         res.setHeader('Content-Type', TYPES[extname(urlPath)] ?? 'application/octet-stream');
@@ -92,9 +73,10 @@ export function serveWebApp(app: NestExpressApplication, webDir: string): void {
   });
 
   const serve = (urlPath: string, req: Request, res: Response, next: NextFunction) => {
-    const available = variants.get(urlPath);
-    const encoding = available ? pickEncoding(req.headers['accept-encoding'], available) : null;
+    const available = variantsOf(join(dir, urlPath));
+    const encoding = pickEncoding(req.headers['accept-encoding'], available);
     res.locals.urlPath = urlPath;
+    res.locals.varies = available.size > 0;
     res.locals.encoding = encoding;
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
     req.url = `${encodeURI(urlPath)}${encoding?.suffix ?? ''}${query}`;

@@ -1,13 +1,17 @@
 import type { LoginData, UserInfo } from '@taleloom/contracts';
-import { App, Card, Tabs, Typography } from 'antd';
-import { useState } from 'react';
+import { App, Card, Tabs } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { track } from '../../../lib/analytics';
 import { normalizeLanguage } from '../../../lib/i18n';
 import { saveSession } from '../../../lib/storage';
-import { ChooseUserModal } from './choose-user-modal';
-import { PhoneLoginForm } from './phone-login-form';
 import { UsernameLoginForm } from './username-login-form';
+
+// The phone form (with its country-code list) and the choose-user modal load when needed, so the
+// username tab (English) does not wait for them; the phone tab (Chinese) starts loading at once.
+const loadPhoneForm = () => import('./phone-login-form').then((m) => ({ default: m.PhoneLoginForm }));
+const PhoneLoginForm = lazy(loadPhoneForm);
+const ChooseUserModal = lazy(() => import('./choose-user-modal').then((m) => ({ default: m.ChooseUserModal })));
 
 type LoginMethod = 'phone' | 'username';
 
@@ -23,6 +27,7 @@ export function LoginCard({ initialInviteCode, onSuccess }: LoginCardProps) {
   const { message } = App.useApp();
   const language = normalizeLanguage(i18n.language);
   const defaultMethod: LoginMethod = language === 'zh-CN' ? 'phone' : 'username';
+  if (defaultMethod === 'phone') void loadPhoneForm();
   const [choice, setChoice] = useState<{ language: string; method: LoginMethod }>({ language, method: defaultMethod });
   const [pending, setPending] = useState<LoginData | null>(null);
   // The tab resets to the language's default whenever the language changes.
@@ -43,12 +48,8 @@ export function LoginCard({ initialInviteCode, onSuccess }: LoginCardProps) {
 
   return (
     <Card className="tl-login-card" data-testid="login-card" variant="borderless">
-      <Typography.Title level={3} className="tl-login-card__title">
-        {t('login.cardTitle')}
-      </Typography.Title>
-      <Typography.Paragraph type="secondary" className="tl-login-card__subtitle">
-        {t('login.cardSubtitle')}
-      </Typography.Paragraph>
+      <h2 className="tl-login-card__title">{t('login.cardTitle')}</h2>
+      <p className="tl-login-card__subtitle">{t('login.cardSubtitle')}</p>
       <Tabs
         activeKey={method}
         onChange={(key) => select(key as LoginMethod)}
@@ -59,12 +60,14 @@ export function LoginCard({ initialInviteCode, onSuccess }: LoginCardProps) {
             key: 'phone',
             label: <span data-testid="login-tab-phone">{t('login.tabPhone')}</span>,
             children: (
-              <PhoneLoginForm
-                key={language}
-                initialInviteCode={initialInviteCode}
-                onSuccess={() => loggedIn('login', 'phone')}
-                onChoose={setPending}
-              />
+              <Suspense fallback={<div className="tl-login-form__loading" />}>
+                <PhoneLoginForm
+                  key={language}
+                  initialInviteCode={initialInviteCode}
+                  onSuccess={() => loggedIn('login', 'phone')}
+                  onChoose={setPending}
+                />
+              </Suspense>
             ),
           },
           {
@@ -74,7 +77,11 @@ export function LoginCard({ initialInviteCode, onSuccess }: LoginCardProps) {
           },
         ]}
       />
-      <ChooseUserModal data={pending} onChoose={choose} />
+      {pending ? (
+        <Suspense fallback={null}>
+          <ChooseUserModal data={pending} onChoose={choose} />
+        </Suspense>
+      ) : null}
     </Card>
   );
 }
