@@ -99,12 +99,6 @@ export function BindPhoneDialog({ open, onClose }: BindPhoneDialogProps) {
             </Form.Item>
           </Space.Compact>
         </Form.Item>
-        <Form.Item noStyle shouldUpdate>
-          {() => {
-            const errors = form.getFieldError('phoneNum');
-            return errors.length ? <div className="ant-form-item-explain-error tl-field-error">{errors[0]}</div> : null;
-          }}
-        </Form.Item>
         <Form.Item
           name="smsCode"
           label={t('phone.code')}
