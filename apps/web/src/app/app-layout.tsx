@@ -2,7 +2,7 @@ import { AppstoreOutlined } from '@ant-design/icons';
 import { Button, Spin } from 'antd';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
+import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import { LanguageMenu } from '../components/language-menu';
 import { TopBar } from '../components/top-bar';
 import { useSession } from '../features/auth/hooks/use-session';
@@ -10,6 +10,9 @@ import { GET_POWER_EVENT } from '../lib/get-power';
 import { setUnauthorizedHandler } from '../lib/api-client';
 import { buildLoginPath } from '../lib/login-path';
 import { isRouteHandle } from './route-handle';
+
+// The story square is the public tab of /stories (the stories feature reads `tab`).
+const SQUARE_TAB_QUERY = 'tab=square';
 
 // Chunks of their own, so the first screen (often /login) does not carry them: the user menu (signed
 // in only) and the power dialogs (loaded when first opened).
@@ -69,7 +72,7 @@ export function AppLayout() {
           type="text"
           icon={<AppstoreOutlined aria-hidden="true" />}
           className="tl-topbar__button"
-          onClick={() => navigate('/stories')}
+          onClick={() => navigate(`/stories?${SQUARE_TAB_QUERY}`)}
           aria-label={t('topBar.storySquare')}
           title={t('topBar.storySquare')}
           data-testid="story-square-button"
@@ -88,6 +91,8 @@ export function AppLayout() {
 
   return (
     <div className="tl-app">
+      {/* A new page starts at its top; back and forward return to where the reader was. */}
+      <ScrollRestoration />
       <TopBar current={current} actions={actions} />
       <main className="tl-main">
         <Suspense

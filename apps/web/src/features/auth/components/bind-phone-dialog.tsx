@@ -47,7 +47,7 @@ export function BindPhoneDialog({ open, onClose }: BindPhoneDialogProps) {
         form.resetFields();
         onClose();
       },
-      onError: (error) => void message.error(`${t('bindPhone.failed')} ${getErrorMessage(error, t)}`),
+      onError: (error) => void message.error(t('bindPhone.failedWith', { reason: getErrorMessage(error, t) })),
     });
   };
 
