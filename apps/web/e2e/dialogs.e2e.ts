@@ -24,7 +24,7 @@ async function look(page: Page, where: string, findings: Finding[]): Promise<voi
       .filter((el) => visible(el) && Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim()))
       .map((el) => Array.from(el.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(''));
     const width = document.documentElement.clientWidth;
-    const overlays = Array.from(document.querySelectorAll('.ant-modal-content, .ant-drawer-content-wrapper, .ant-dropdown, .ant-popover, .ant-select-dropdown'))
+    const overlays = Array.from(document.querySelectorAll('.ant-modal-container, .ant-drawer-section, .ant-drawer-content-wrapper, .ant-dropdown, .ant-popover, .ant-select-dropdown'))
       .filter(visible)
       .map((el) => ({ name: String(el.className).split(' ')[0], r: el.getBoundingClientRect() }))
       .filter(({ r }) => r.left < -1 || r.right > width + 1)
@@ -107,7 +107,7 @@ describe('every dialog, drawer and panel at 375 and 1280 px, in both languages',
             await page.getByTestId('user-menu-trigger').click();
             if (name === 'account') await look(page, at('user-menu'), findings);
             await page.getByTestId(item).click();
-            await page.locator('.ant-modal-content').last().waitFor();
+            await page.locator('.ant-modal-container').filter({ visible: true }).first().waitFor();
             await look(page, at(name), findings);
             await close(page);
           }
