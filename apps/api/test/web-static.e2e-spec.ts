@@ -65,6 +65,9 @@ describe('the built web app, served precompressed', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(brotliDecompressSync(res.body).toString()).toBe(APP_JS);
     expect(Number(res.headers['content-length'])).toBeLessThan(APP_JS.length / 10);
+    // Cached for good under its name: no validators to send.
+    expect(res.headers.etag).toBeUndefined();
+    expect(res.headers['last-modified']).toBeUndefined();
   });
 
   it('sends gzip when brotli is not accepted, and the file as it is when neither is', async () => {
@@ -89,6 +92,8 @@ describe('the built web app, served precompressed', () => {
         cache: 'no-cache',
       });
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      // Asked for again each time: a validator makes that a 304.
+      expect(res.headers.etag).toBeTruthy();
       expect(brotliDecompressSync(res.body).toString()).toBe(INDEX);
     }
   });

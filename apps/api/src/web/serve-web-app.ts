@@ -56,21 +56,20 @@ function cacheControl(urlPath: string): string {
  */
 export function serveWebApp(app: NestExpressApplication, webDir: string): void {
   const dir = resolve(webDir);
-  const staticFiles = express.static(dir, {
-    index: false,
-    // Cache-Control is set below, per path.
-    cacheControl: false,
-    setHeaders: (res: Response) => {
-      const { urlPath, encoding, varies } = res.locals as { urlPath?: string; encoding?: Encoding | null; varies?: boolean };
-      if (!urlPath) return;
-      res.setHeader('Cache-Control', cacheControl(urlPath));
-      if (varies) res.setHeader('Vary', 'Accept-Encoding');
-      if (encoding) {
-        res.setHeader('Content-Encoding', encoding.name);
-        res.setHeader('Content-Type', TYPES[extname(urlPath)] ?? 'application/octet-stream');
-      }
-    },
-  });
+  const setHeaders = (res: Response) => {
+    const { urlPath, encoding, varies } = res.locals as { urlPath?: string; encoding?: Encoding | null; varies?: boolean };
+    if (!urlPath) return;
+    res.setHeader('Cache-Control', cacheControl(urlPath));
+    if (varies) res.setHeader('Vary', 'Accept-Encoding');
+    if (encoding) {
+      res.setHeader('Content-Encoding', encoding.name);
+      res.setHeader('Content-Type', TYPES[extname(urlPath)] ?? 'application/octet-stream');
+    }
+  };
+  // index.html is asked for again each time (no-cache): its validators make that a 304. Hashed assets
+  // never change under their name, so they go without validators (less to send with each of them).
+  const indexFile = express.static(dir, { index: false, cacheControl: false, setHeaders });
+  const staticFiles = express.static(dir, { index: false, cacheControl: false, etag: false, lastModified: false, setHeaders });
 
   const serve = (urlPath: string, req: Request, res: Response, next: NextFunction) => {
     const available = variantsOf(join(dir, urlPath));
@@ -80,7 +79,7 @@ export function serveWebApp(app: NestExpressApplication, webDir: string): void {
     res.locals.encoding = encoding;
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
     req.url = `${encodeURI(urlPath)}${encoding?.suffix ?? ''}${query}`;
-    staticFiles(req, res, next);
+    (urlPath === '/index.html' ? indexFile : staticFiles)(req, res, next);
   };
 
   app.use((req: Request, res: Response, next: NextFunction) => {

@@ -1,4 +1,3 @@
-import { DownOutlined, LoadingOutlined } from '@ant-design/icons';
 import { DEFAULT_COUNTRY_CODE, type CountryCodes } from '@taleloom/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -50,7 +49,7 @@ export function CountryCodeSelect({ value, onChange, codes, loading, ...rest }: 
       <span className="tl-country-select__value" aria-hidden="true">
         {value ? `+${value}` : ''}
       </span>
-      {loading ? <LoadingOutlined className="tl-country-select__arrow" aria-hidden="true" /> : <DownOutlined className="tl-country-select__arrow" aria-hidden="true" />}
+      <span className={`tl-country-select__arrow${loading ? ' tl-country-select__arrow--loading' : ''}`} aria-hidden="true" />
       <select className="tl-country-select__native" value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} aria-label={t('phone.countryCode')}>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
