@@ -14,6 +14,9 @@
 //
 //   pnpm --filter @taleloom/web bench          (needs `pnpm build` first; `pnpm bench` builds)
 //   COLD_LOAD_RUNS=9 pnpm --filter @taleloom/web bench
+//   COLD_LOAD_WEB_DIST=/path/to/another/dist COLD_LOAD_LABEL=before pnpm --filter @taleloom/web bench
+//                                              (another build of the web app, e.g. an earlier commit's,
+//                                              served by this API, for a before/after in one sitting)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -24,6 +27,8 @@ import { chromium } from 'playwright-core';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const RUNS = Number(process.env.COLD_LOAD_RUNS ?? 5);
+const WEB_DIST = process.env.COLD_LOAD_WEB_DIST ?? join(repo, 'apps/web/dist');
+const LABEL = process.env.COLD_LOAD_LABEL ?? '';
 const VIEWPORTS = { phone: { width: 375, height: 740 }, desktop: { width: 1280, height: 800 } };
 // The goal the issue sets for the first screen.
 const BYTES_TARGET = 300 * 1024;
@@ -42,7 +47,7 @@ function freePort() {
 
 async function startApp() {
   const main = join(repo, 'apps/api/dist/main.js');
-  const web = join(repo, 'apps/web/dist/index.html');
+  const web = join(WEB_DIST, 'index.html');
   if (!existsSync(main) || !existsSync(web)) throw new Error('Build first (pnpm build): apps/api/dist and apps/web/dist are needed');
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'taleloom-bench-web-'));
@@ -56,7 +61,7 @@ async function startApp() {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       EMBEDDED_DATABASE: process.env.EMBEDDED_DATABASE ?? 'stand-in',
-      WEB_DIST_DIR: join(repo, 'apps/web/dist'),
+      WEB_DIST_DIR: WEB_DIST,
       LOGIN_IP_PER_MINUTE: '10000',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -239,7 +244,7 @@ async function main() {
   const started = Date.now();
   const app = await startApp();
   const browser = await launch();
-  const results = { at: new Date().toISOString(), cpus: cpus().length, node: process.version, runs: RUNS, login: [], routes: [] };
+  const results = { at: new Date().toISOString(), label: LABEL || 'this build', cpus: cpus().length, node: process.version, runs: RUNS, login: [], routes: [] };
   try {
     // One warm-up load so the server's first-request costs do not count.
     await coldLogin(browser, app.baseURL, 'en', VIEWPORTS.desktop);
@@ -267,7 +272,7 @@ async function main() {
     await app.stop();
   }
 
-  console.log(`\nCold first load of /login (median of ${RUNS} loads each, empty cache; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} on ${cpus().length} CPUs)`);
+  console.log(`\nCold first load of /login${LABEL ? ` (${LABEL})` : ''} (median of ${RUNS} loads each, empty cache; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} on ${cpus().length} CPUs)`);
   console.table(
     results.login.map((r) => ({
       page: `/login ${r.lang} ${r.viewport}`,
@@ -290,7 +295,7 @@ async function main() {
     })),
   );
   results.seconds = Math.round((Date.now() - started) / 1000);
-  const output = join(repo, 'bench-results', 'web-cold-load.json');
+  const output = join(repo, 'bench-results', `web-cold-load${LABEL ? `-${LABEL}` : ''}.json`);
   mkdirSync(dirname(output), { recursive: true });
   writeFileSync(output, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\nWritten to ${output}`);
