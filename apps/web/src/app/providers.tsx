@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { Language } from '@taleloom/contracts';
 import { App as AntdApp, ConfigProvider } from 'antd';
 import type { Locale } from 'antd/es/locale';
+import enUS from 'antd/es/locale/en_US';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AuthBootstrap } from '../features/auth/components/auth-bootstrap';
@@ -17,9 +18,10 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-// Ant Design's own texts (OK, Cancel, pagination...): English is built in; Chinese is a chunk loaded
-// before the first render (main.tsx) or on a switch.
-const antdLocales: Partial<Record<Language, Locale>> = {};
+// Ant Design's own texts (OK, Cancel, pagination...): English is antd's default (in its core already);
+// Chinese is a chunk loaded before the first render (main.tsx) or on a switch. A locale is always
+// given: ConfigProvider wraps its children differently without one, and the switch would remount the app.
+const antdLocales: Partial<Record<Language, Locale>> = { en: enUS };
 
 export async function loadAntdLocale(language: string): Promise<void> {
   const lang = normalizeLanguage(language);
@@ -40,7 +42,7 @@ export function AppProviders({ children, queryClient }: AppProvidersProps) {
   useEffect(() => {
     if (!antdLocales[language]) void loadAntdLocale(language).then(() => setLoaded((n) => n + 1));
   }, [language]);
-  const antdLocale = antdLocales[language];
+  const antdLocale = antdLocales[language] ?? enUS;
 
   return (
     <QueryClientProvider client={client}>

@@ -16,8 +16,15 @@ export function useFollowNewest(target: RefObject<HTMLElement | null>, active: b
   const following = useRef(true);
 
   useEffect(() => {
+    // Only the reader scrolling up stops the following: the page's own scrolls go down, and text that
+    // grows between one of them and its scroll event (several chunks in a busy frame) must not count
+    // as the reader leaving the end.
+    let lastY = window.scrollY;
     const onScroll = () => {
-      following.current = gapToEnd() <= AT_END_PX;
+      const y = window.scrollY;
+      if (gapToEnd() <= AT_END_PX) following.current = true;
+      else if (y < lastY) following.current = false;
+      lastY = y;
     };
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
