@@ -9,6 +9,8 @@ import { ConfigError, validateEnv } from './config/env.validation';
 import { startDatabase } from './database/embedded-database';
 import { DataFolderInUseError } from './database/stand-in-journal';
 
+const LISTEN_BACKLOG = 4096;
+
 async function main(): Promise<void> {
   // .env in the repository root (or the working folder) for local runs; real deployments set variables.
   loadDotenv({ path: [resolve(process.cwd(), '.env'), resolve(__dirname, '..', '..', '..', '.env')], quiet: true });
@@ -37,7 +39,11 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', (s) => void shutdown(s));
   process.once('SIGINT', (s) => void shutdown(s));
-  await app.listen(env.PORT, env.HOST);
+  // Users who open streams together (a class, a post going viral) connect at once: an accept queue
+  // longer than Node's 511 keeps the connections past it from being dropped and retried a second
+  // later (the kernel caps it at net.core.somaxconn). Nest hands these arguments to server.listen.
+  const listen = app.listen.bind(app) as unknown as (port: number, host: string, backlog: number) => Promise<unknown>;
+  await listen(env.PORT, env.HOST, LISTEN_BACKLOG);
   const shown = env.HOST === '0.0.0.0' ? 'localhost' : env.HOST;
   console.log(
     `TaleLoom is running at http://${shown}:${env.PORT} (API under /api, Swagger UI at /api/docs)` +
