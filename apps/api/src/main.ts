@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { config as loadDotenv } from 'dotenv';
 import { resolve } from 'node:path';
 import cluster from 'node:cluster';
-import { createApp } from './app.factory';
 import { runPrimary, workerCount } from './cluster';
 import { resolveConfig } from './config/app-config';
 import { ConfigError, validateEnv } from './config/env.validation';
@@ -25,6 +24,9 @@ async function main(): Promise<void> {
   });
   // Several API processes on one port (API_WORKERS): this one keeps the database and forks them.
   if (cluster.isPrimary && workerCount(env) > 1) return runPrimary(env, database);
+  // Loaded here, not above: the first process of several never loads the app (its modules, the
+  // tokenizer's tables), which would cost it ~150 MB it does not use.
+  const { createApp } = await import('./app.factory');
   const app = await createApp(config, database);
   // Graceful stop: finish requests, close the connection, then stop an embedded database.
   let stopping = false;
