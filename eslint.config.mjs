@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '**/test-results/**', '**/coverage/**', '**/.turbo/**', '**/.data/**'],
+    ignores: ['**/dist/**', '**/bench-builds/**', '**/node_modules/**', '**/test-results/**', '**/coverage/**', '**/.turbo/**', '**/.data/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -7,11 +7,13 @@
  *
  *   pnpm bench                         all of them
  *   BENCH_ONLY=play,stories pnpm bench some of them
+ *   BENCH_ONLY=burst BENCH_BURST_LEVELS=100 BENCH_BURST_ROUNDS=1 pnpm bench   a quick burst run (see burst.bench.ts)
  *   pnpm --filter @taleloom/api bench:play   one, with its own detailed print-out
  */
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { run as burst } from './burst.bench';
 import { run as files } from './files.bench';
 import { run as play } from './play.bench';
 import { run as power } from './power.bench';
@@ -60,7 +62,10 @@ async function main(): Promise<void> {
     ['stories', stories],
     ['files', files],
     ['play', play],
+    ['burst', burst],
   ];
+  // Suites that start a fresh database process of their own for each part (burst: one per level).
+  const ownDatabase = new Set(['burst']);
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const configured = process.env.MONGODB_URI;
   const started = Date.now();
@@ -74,6 +79,16 @@ async function main(): Promise<void> {
     // left by one benchmark would slow the next through its garbage collector.
     process.env.MONGODB_URI = configured ?? '';
     if (!configured) delete process.env.MONGODB_URI;
+    if (ownDatabase.has(name) && !configured) {
+      if (kind === 'MONGODB_URI') kind = 'embedded, a process of its own';
+      try {
+        await run();
+      } catch (error) {
+        failures.push(name);
+        console.error(`${name} benchmark failed:`, error);
+      }
+      continue;
+    }
     const database = await startDatabase();
     try {
       const uri = new URL(database.uri);

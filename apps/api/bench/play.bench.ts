@@ -23,6 +23,7 @@ import { assemblePrompt } from '../src/play/context/prompt-builder';
 import type { PromptStory } from '../src/play/context/prompt-types';
 import { TokenCounter } from '../src/generation/token-counter';
 import { startOpenAIStub, wallClock, type OpenAIStub } from '../test/support/openai-stub';
+import { startFlags } from './support/start-flags';
 import { record } from './support/report';
 
 const TTFT_N = Number(process.env.BENCH_TTFT_N ?? 200);
@@ -125,7 +126,8 @@ async function startApi(stub: OpenAIStub, database: Database): Promise<Api> {
   const model = (value: string, points: number) => ({ label: value, value, points, contextWindow: 8192, maxOutput: 200, baseURL: stub.baseURL });
   // The built app, started as `pnpm start` starts it (`pnpm bench` builds first); the sources when unbuilt.
   const built = join(apiDir, 'dist', 'main.js');
-  const entry = existsSync(built) ? ['--enable-source-maps', built] : ['-r', '@swc-node/register', 'src/main.ts'];
+  // As `pnpm start` runs it (its node flags).
+  const entry = existsSync(built) ? [...new Set(['--enable-source-maps', ...startFlags()]), built] : ['-r', '@swc-node/register', 'src/main.ts'];
   const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean), ...entry], {
     cwd: apiDir,
     env: {

@@ -1,11 +1,14 @@
 import 'reflect-metadata';
 import { config as loadDotenv } from 'dotenv';
 import { resolve } from 'node:path';
-import { createApp } from './app.factory';
+import cluster from 'node:cluster';
+import { runPrimary, workerCount } from './cluster';
 import { resolveConfig } from './config/app-config';
 import { ConfigError, validateEnv } from './config/env.validation';
 import { startDatabase } from './database/embedded-database';
 import { DataFolderInUseError } from './database/stand-in-journal';
+
+const LISTEN_BACKLOG = 4096;
 
 async function main(): Promise<void> {
   // .env in the repository root (or the working folder) for local runs; real deployments set variables.
@@ -19,9 +22,18 @@ async function main(): Promise<void> {
     log: (m) => console.log(m),
     debug: env.LOG_LEVEL === 'debug' || env.LOG_LEVEL === 'trace' ? (m) => console.log(`[database] ${m}`) : undefined,
   });
+  // Several API processes on one port (API_WORKERS): this one keeps the database and forks them.
+  if (cluster.isPrimary && workerCount(env) > 1) return runPrimary(env, database);
+  // Loaded here, not above: the first process of several never loads the app (its modules, the
+  // tokenizer's tables), which would cost it ~150 MB it does not use.
+  const { createApp } = await import('./app.factory');
   const app = await createApp(config, database);
   // Graceful stop: finish requests, close the connection, then stop an embedded database.
+  let stopping = false;
   const shutdown = async (signal: NodeJS.Signals) => {
+    // A worker of several gets Ctrl+C from the terminal and SIGTERM from the first process.
+    if (stopping) return;
+    stopping = true;
     console.log(`Received ${signal}, shutting down`);
     await app.close();
     await database.stop();
@@ -29,7 +41,11 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', (s) => void shutdown(s));
   process.once('SIGINT', (s) => void shutdown(s));
-  await app.listen(env.PORT, env.HOST);
+  // Users who open streams together (a class, a post going viral) connect at once: an accept queue
+  // longer than Node's 511 keeps the connections past it from being dropped and retried a second
+  // later (the kernel caps it at net.core.somaxconn). Nest hands these arguments to server.listen.
+  const listen = app.listen.bind(app) as unknown as (port: number, host: string, backlog: number) => Promise<unknown>;
+  await listen(env.PORT, env.HOST, LISTEN_BACKLOG);
   const shown = env.HOST === '0.0.0.0' ? 'localhost' : env.HOST;
   console.log(
     `TaleLoom is running at http://${shown}:${env.PORT} (API under /api, Swagger UI at /api/docs)` +

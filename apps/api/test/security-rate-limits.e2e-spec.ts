@@ -161,5 +161,16 @@ describe('rate limits: sign-in, SMS and generation, shared across instances', ()
       // Another user is not limited by it.
       expect((await send(b, other.token, await createStory(t, other))).status).toBe(200);
     });
+
+    it('counts sends opened at the same moment exactly: as many as the limit start, the others are 429', async () => {
+      const user = await signUp(t, 'eager');
+      const stories = await Promise.all([1, 2, 3, 4, 5, 6, 7].map(() => createStory(t, user)));
+      atWindowStart([t, b], 60);
+      // Sent together (one instance gets most; hits arriving in one turn of its event loop share one update).
+      const answers = await Promise.all(stories.map((story, i) => send(i === 6 ? b : t, user.token, story)));
+      const statuses = answers.map((res) => res.status).sort();
+      expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429]);
+      for (const res of answers.filter((r) => r.status === 429)) expect(res.body.code).toBe(ErrorCode.GENERATION_RATE_LIMITED);
+    });
   });
 });

@@ -4,6 +4,8 @@ import { UserRepository } from '../users/user.repository';
 
 /** How long this instance trusts what it read of a token's user (its name and last password change). */
 export const TOKEN_USER_TTL_MS = 5_000;
+// A user seen again after this long is read again in the background while the entry still serves.
+const REFRESH_AFTER_MS = TOKEN_USER_TTL_MS / 2;
 
 export interface TokenUser {
   userName: string;
@@ -11,29 +13,36 @@ export interface TokenUser {
   validAfter: number;
 }
 
+interface Entry {
+  user: TokenUser;
+  /** When the read that found it started (epoch ms). */
+  readAt: number;
+}
+
 /**
  * What every authenticated request needs of its user, read once per user and instance every few
  * seconds instead of once per request: one database round trip less on every call (it is on the
  * path of the first token of a generation). A password reset on this instance forgets the user at
- * once; another instance honours it within TOKEN_USER_TTL_MS.
+ * once; another instance honours it within TOKEN_USER_TTL_MS: no entry older than that is served.
+ * A user who keeps making requests is read again ahead of that, in the background, so their
+ * requests do not wait for the read.
  */
 @Injectable()
 export class TokenUsers {
-  private readonly cache = new LRUCache<string, TokenUser>({ max: 50_000, ttl: TOKEN_USER_TTL_MS });
+  private readonly cache = new LRUCache<string, Entry>({ max: 50_000, ttl: TOKEN_USER_TTL_MS });
   private readonly reading = new Map<string, Promise<TokenUser | null>>();
 
   constructor(private readonly users: UserRepository) {}
 
   async get(userID: string): Promise<TokenUser | null> {
     const known = this.cache.get(userID);
-    if (known) return known;
-    // Concurrent requests of one user share one read.
-    let read = this.reading.get(userID);
-    if (!read) {
-      read = this.read(userID).finally(() => this.reading.delete(userID));
-      this.reading.set(userID, read);
+    const age = known ? Date.now() - known.readAt : Infinity;
+    if (known && age < TOKEN_USER_TTL_MS) {
+      // Served (younger than the TTL); read again meanwhile, so that the next request finds it fresh.
+      if (age >= REFRESH_AFTER_MS && !this.reading.has(userID)) void this.load(userID).catch(() => undefined);
+      return known.user;
     }
-    return read;
+    return this.load(userID);
   }
 
   /** Called when a user's tokens change (a password reset): the next request reads the user again. */
@@ -42,13 +51,26 @@ export class TokenUsers {
     this.reading.delete(userID);
   }
 
-  private async read(userID: string): Promise<TokenUser | null> {
+  // Concurrent requests of one user share one read.
+  private load(userID: string): Promise<TokenUser | null> {
+    const pending = this.reading.get(userID);
+    if (pending) return pending;
+    const read: Promise<TokenUser | null> = this.read(userID, () => this.reading.get(userID) === read).finally(() => {
+      if (this.reading.get(userID) === read) this.reading.delete(userID);
+    });
+    this.reading.set(userID, read);
+    return read;
+  }
+
+  // `current`: this read is still the user's (not forgotten, nor replaced by a read after a forget).
+  private async read(userID: string, current: () => boolean): Promise<TokenUser | null> {
+    const readAt = Date.now();
     const user = await this.users.tokenFields(userID);
     if (!user) return null;
     // new Date(): the offline stand-in's file storage hands Dates back as strings.
     const found = { userName: user.userName, validAfter: user.tokensValidAfter ? new Date(user.tokensValidAfter).getTime() : 0 };
     // Not cached when forgotten while reading: the read may predate the change.
-    if (this.reading.has(userID)) this.cache.set(userID, found);
+    if (current()) this.cache.set(userID, { user: found, readAt }, { ttl: Math.max(1, TOKEN_USER_TTL_MS - (Date.now() - readAt)) });
     return found;
   }
 }

@@ -48,6 +48,15 @@ export class EnvironmentVariables {
   @IsString()
   HOST = '0.0.0.0';
 
+  // API processes sharing PORT (node:cluster): 1 runs one process; 0 one per CPU core. With more than
+  // one, the first process keeps the embedded database (when MONGODB_URI is empty) and hands out
+  // connections; the others serve them.
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(64)
+  API_WORKERS = 1;
+
   // A MongoDB connection string; when empty the API starts an embedded database.
   @IsOptional()
   @Matches(/^mongodb(\+srv)?:\/\/.+/, { message: 'MONGODB_URI must start with mongodb:// or mongodb+srv://' })

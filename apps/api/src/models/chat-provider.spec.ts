@@ -1,6 +1,6 @@
 import { ErrorCode } from '@taleloom/contracts';
 import { startOpenAIStub, type OpenAIStub } from '../../test/support/openai-stub';
-import { ChatProvider, ProviderFailure, type ProviderChunk } from './chat-provider';
+import { ChatProvider, ProviderFailure, type ChatRequest, type ProviderChunk } from './chat-provider';
 import { DEMO_MODEL, type PlatformModel } from '../config/platform-models';
 import { startDemoModelServer } from './demo-model-server';
 import { TokenLimitFields } from './token-limit-field';
@@ -153,5 +153,85 @@ describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', (
       { type: 'reasoning', text: 'Hm, a door.' },
       { type: 'delta', text: 'It opens.' },
     ]);
+  });
+
+  it('relay hands over exactly what stream yields, in order, and fails the same way after the same chunks', async () => {
+    // What a reader saw: its chunks, then how it ended.
+    const viaStream = async (req: ReturnType<typeof request>) => {
+      const seen: ProviderChunk[] = [];
+      try {
+        for await (const c of provider.stream(req)) seen.push(c);
+        return { seen, end: 'ok' };
+      } catch (error) {
+        return { seen, end: (error as ProviderFailure).code };
+      }
+    };
+    const viaRelay = async (req: ReturnType<typeof request>) => {
+      const seen: ProviderChunk[] = [];
+      try {
+        await provider.relay(req, (c) => seen.push(c));
+        return { seen, end: 'ok' };
+      } catch (error) {
+        return { seen, end: (error as ProviderFailure).code };
+      }
+    };
+    const cases: [Parameters<OpenAIStub['set']>[0], Partial<PlatformModel>, number?][] = [
+      [{ chunks: ['One', ' two', ' three'] }, {}],
+      [{ chunks: ['A', 'B'], reasoning: ['hm', 'm'] }, { enableReasoning: true }],
+      [{ chunks: ['<think>', 'Hm.', '</think>\n', 'It opens.'] }, { enableReasoning: true }],
+      [{ chunks: ['a', 'b', 'c', 'd'], failAfter: 2 }, {}],
+      [{ chunks: ['a', 'b'], failAfter: 1, failMode: 'error-event' }, {}],
+      [{ chunks: ['a', 'b'], failAfter: 1, failMode: 'non-json' }, {}],
+      [{ chunks: ['a', 'b'], failAfter: 1, failMode: 'truncated-json' }, {}],
+      [{ chunks: ['a', 'b', 'c'], failAfter: 2, failMode: 'cut' }, {}],
+      [{ httpStatus: 500 }, {}],
+      [{ httpStatus: 200, httpContentType: 'text/html', httpBody: '<html><body>Welcome</body></html>' }, {}],
+      [{ chunks: ['a', 'b'], stallAfter: 1, stallWith: 'empty-chunks' }, {}, 300],
+    ];
+    for (const [behaviour, over, idle] of cases) {
+      stub.set(behaviour);
+      const req = { ...request(over), ...(idle ? { idleTimeoutMs: idle } : {}) };
+      const streamed = await viaStream(req);
+      stub.set(behaviour);
+      expect({ behaviour, ...(await viaRelay(req)) }).toEqual({ behaviour, ...streamed });
+    }
+    // Each case above ended as its own test says (a whole answer, or the failure's code).
+    stub.set({ chunks: ['a', 'b'], delayMs: 1000 });
+    expect((await viaRelay({ ...request(), idleTimeoutMs: 200 })).end).toBe(ErrorCode.PROVIDER_TIMEOUT);
+    // Aborted by the caller: the request stops and the relay fails.
+    stub.set({ chunks: ['a', 'b', 'c'], delayMs: 300 });
+    const abort = new AbortController();
+    const seen: ProviderChunk[] = [];
+    const relayed = provider.relay({ ...request(), signal: abort.signal }, (c) => {
+      seen.push(c);
+      abort.abort();
+    });
+    await expect(relayed).rejects.toMatchObject({ code: ErrorCode.PROVIDER_ERROR });
+    expect(seen).toEqual([{ type: 'delta', text: 'a' }]);
+  });
+
+  it("sends a platform model's request as the SDK would (URL, body, key) and fails as the SDK does", async () => {
+    const viaSdk = { transport: { key: 'plain', fetch: globalThis.fetch, fetchOptions: {} } };
+    const run = async (over: Partial<ChatRequest>) => {
+      const seen: ProviderChunk[] = [];
+      try {
+        await provider.relay({ ...request(), apiKey: 'sk-platform', ...over }, (c) => seen.push(c));
+        return { seen, end: 'ok' };
+      } catch (error) {
+        return { seen, end: (error as ProviderFailure).code };
+      }
+    };
+    for (const baseURL of [stub.baseURL, `${stub.baseURL}/`]) {
+      stub.set({ chunks: ['Same', ' request'] });
+      const direct = await run({ model: { ...model, baseURL } });
+      const sdk = await run({ model: { ...model, baseURL }, custom: viaSdk });
+      expect(direct).toEqual(sdk);
+      expect(stub.bodies.slice(-2)[0]).toEqual(stub.bodies.slice(-2)[1]);
+      expect(stub.keys.slice(-2)).toEqual(['sk-platform', 'sk-platform']);
+    }
+    // A provider that cannot be reached, and one that refuses: PROVIDER_ERROR, nothing relayed.
+    expect(await run({ model: { ...model, baseURL: 'http://127.0.0.1:9/v1' } })).toEqual({ seen: [], end: ErrorCode.PROVIDER_ERROR });
+    stub.set({ httpStatus: 429 });
+    expect(await run({})).toEqual({ seen: [], end: ErrorCode.PROVIDER_ERROR });
   });
 });

@@ -1,10 +1,13 @@
 import { ErrorCode } from '@taleloom/contracts';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import OpenAI from 'openai';
+import { VERSION as OPENAI_VERSION } from 'openai/version';
+import { request, type Dispatcher } from 'undici';
 import type { PlatformModel } from '../config/platform-models';
 import { classifyCustomModelFailure } from './provider-errors';
 import { streamFetch } from './stream-fetch';
 import { ThinkSplitter } from './think-splitter';
-import { tokenLimit, tokenLimitFields, type TokenLimitFields } from './token-limit-field';
+import { tokenLimit, tokenLimitFields, type TokenLimitField, type TokenLimitFields } from './token-limit-field';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -62,10 +65,113 @@ interface ReasoningDelta {
  */
 export class ChatProvider {
   private readonly clients = new Map<string, OpenAI>();
+  private readonly headers = new Map<string, Record<string, string>>();
 
   constructor(private readonly tokenFields: TokenLimitFields = tokenLimitFields) {}
 
+  /** The provider's answer as an async iterable (a task request, a summary fold, a picture prompt). */
   async *stream(req: ChatRequest): AsyncGenerator<ProviderChunk> {
+    const out: ProviderChunk[] = [];
+    const read = this.open(req, (chunk) => out.push(chunk));
+    // The chunks a step produced are yielded before its failure is thrown (as they were read).
+    const step = function* (this: void, run: () => void): Generator<ProviderChunk> {
+      let failure: { error: unknown } | null = null;
+      try {
+        run();
+      } catch (error) {
+        failure = { error };
+      }
+      // Copied: the consumer runs between two yields and may not see the array change under it.
+      if (out.length) yield* out.splice(0);
+      if (failure) throw failure.error;
+    };
+    try {
+      for await (const bytes of await read.body()) {
+        yield* step(() => read.feed(bytes as Uint8Array));
+        if (read.stopped) break;
+      }
+      yield* step(read.drain);
+      yield* step(read.check);
+    } catch (error) {
+      throw read.failure(error);
+    } finally {
+      read.close();
+    }
+  }
+
+  /**
+   * The provider's answer handed to `onChunk` as it is read: the socket's data events feed the parser
+   * and each chunk is passed on in the same call, no promise per chunk (a turn's stream: what bounds
+   * how many streams one process relays). Resolves when the answer is whole; rejects with a
+   * ProviderFailure as `stream` does, after the chunks that came before the failure.
+   */
+  async relay(req: ChatRequest, onChunk: (chunk: ProviderChunk) => void): Promise<void> {
+    const read = this.open(req, onChunk);
+    try {
+      const body = await read.body();
+      if (isReadable(body)) {
+        await new Promise<void>((resolve, reject) => {
+          const off = () => {
+            body.off('data', onData);
+            body.off('end', onEnd);
+            body.off('close', onEnd);
+            body.off('error', onError);
+          };
+          const onEnd = () => {
+            off();
+            resolve();
+          };
+          const onError = (error: unknown) => {
+            off();
+            reject(error);
+          };
+          // Read no further: the rest of the answer is dropped (its destruction's error is nobody's).
+          const drop = () => {
+            off();
+            body.on('error', () => undefined);
+            body.destroy();
+          };
+          const onData = (bytes: Uint8Array) => {
+            try {
+              read.feed(bytes);
+            } catch (error) {
+              drop();
+              return reject(error);
+            }
+            if (read.stopped) {
+              drop();
+              resolve();
+            }
+          };
+          body.on('data', onData);
+          body.once('end', onEnd);
+          // Destroyed without an end (an abort): what happened is told by check().
+          body.once('close', onEnd);
+          body.once('error', onError);
+        });
+      } else {
+        for await (const bytes of body) {
+          read.feed(bytes as Uint8Array);
+          if (read.stopped) break;
+        }
+      }
+      read.drain();
+      read.check();
+    } catch (error) {
+      throw read.failure(error);
+    } finally {
+      read.close();
+    }
+  }
+
+  /**
+   * One request to the provider and the reading of its answer, whoever drives it (`stream`, `relay`):
+   * the SDK makes the request (headers, errors, the length-field retry); the server-sent events of its
+   * answer are parsed by eventsource-parser and turned into chunks for `sink`. The SDK's own reader
+   * runs every chunk through a chain of nested async generators, which cost more per chunk than
+   * everything else the relay does.
+   */
+  private open(req: ChatRequest, sink: (chunk: ProviderChunk) => void): ProviderRead {
     const controller = new AbortController();
     const onAbort = () => controller.abort(req.signal?.reason);
     req.signal?.addEventListener('abort', onAbort, { once: true });
@@ -86,65 +192,87 @@ export class ChatProvider {
     const timeoutCode = req.custom ? ErrorCode.CUSTOM_MODEL_TIMEOUT : ErrorCode.PROVIDER_TIMEOUT;
     // A reasoning model served without a reasoning field may put a <think> block in the content.
     const splitter = req.model.enableReasoning ? new ThinkSplitter() : null;
-    try {
-      const client = this.client(req);
-      // A provider that refuses the length field is asked once more with the other one (before any text).
-      const stream = await this.tokenFields.send(req.model.baseURL, req.model.model, (field) =>
-        client.chat.completions.create(
-          {
-            model: req.model.model,
-            messages: req.messages,
-            ...tokenLimit(field, req.maxTokens),
-            stream: true,
-            stream_options: { include_usage: true },
-          },
-          { signal: controller.signal },
-        ),
-      );
-      let finished = false;
-      for await (const chunk of stream) {
-        const choice = chunk.choices?.[0];
-        const delta = choice?.delta as (OpenAI.Chat.ChatCompletionChunk.Choice.Delta & ReasoningDelta) | undefined;
-        const reasoning = delta?.reasoning_content ?? delta?.reasoning;
-        if (choice?.finish_reason) finished = true;
-        // Only progress resets the idle timer: a provider that keeps a stream warm with empty chunks
-        // and writes nothing still times out.
-        if (delta?.content || reasoning || choice?.finish_reason || chunk.usage) arm();
-        if (reasoning && req.model.enableReasoning) yield { type: 'reasoning', text: reasoning };
-        if (delta?.content) {
-          if (splitter) yield* splitter.push(delta.content);
-          else yield { type: 'delta', text: delta.content };
-        }
-        if (chunk.usage) {
-          yield {
-            type: 'usage',
-            promptTokens: chunk.usage.prompt_tokens ?? 0,
-            completionTokens: chunk.usage.completion_tokens ?? 0,
-          };
-        }
+    let finished = false;
+    let ended = false;
+    let headers: () => Headers = () => new Headers();
+    // Server-sent events as they complete, parsed by eventsource-parser (fed text, calls back per event).
+    const events: EventSourceMessage[] = [];
+    const parser = createParser({ onEvent: (event) => events.push(event) });
+    const decoder = new TextDecoder();
+    const take = (event: EventSourceMessage): void => {
+      const chunk = parseEvent(event, headers);
+      if (chunk === DONE) {
+        ended = true;
+        return;
       }
-      // An aborted SDK stream can end quietly instead of throwing.
-      if (timedOut) throw new ProviderFailure(timeoutCode, `no data for ${req.idleTimeoutMs} ms`);
-      if (controller.signal.aborted) throw new ProviderFailure(ErrorCode.PROVIDER_ERROR, 'aborted');
-      // Every OpenAI-compatible stream ends its answer with a finish_reason. A body that ends without
-      // one was cut short (a dropped connection, a proxy's time limit) or was not a stream at all
-      // (an HTML page, a JSON error under status 200): its text is not a whole answer.
-      if (!finished) throw new ProviderFailure(ErrorCode.PROVIDER_ERROR, 'the stream ended without a finish_reason');
-      if (splitter) yield* splitter.end();
-    } catch (error) {
-      if (error instanceof ProviderFailure) throw error;
-      if (timedOut) throw new ProviderFailure(timeoutCode, `no data for ${req.idleTimeoutMs} ms`);
-      if (req.custom) {
-        const failure = classifyCustomModelFailure(error);
-        // The detail goes to the log: a provider that echoes the key must not put it there.
-        const detail = req.apiKey ? failure.detail.split(req.apiKey).join('••••') : failure.detail;
-        throw new ProviderFailure(failure.code, detail, failure.status);
+      const choice = chunk.choices?.[0];
+      const delta = choice?.delta as (OpenAI.Chat.ChatCompletionChunk.Choice.Delta & ReasoningDelta) | undefined;
+      const reasoning = delta?.reasoning_content ?? delta?.reasoning;
+      if (choice?.finish_reason) finished = true;
+      // Only progress resets the idle timer: a provider that keeps a stream warm with empty chunks
+      // and writes nothing still times out.
+      if (delta?.content || reasoning || choice?.finish_reason || chunk.usage) arm();
+      if (reasoning && req.model.enableReasoning) sink({ type: 'reasoning', text: reasoning });
+      if (delta?.content) {
+        if (splitter) for (const piece of splitter.push(delta.content)) sink(piece);
+        else sink({ type: 'delta', text: delta.content });
       }
-      throw new ProviderFailure(ErrorCode.PROVIDER_ERROR, describe(error));
-    } finally {
-      clearTimeout(timer);
-      req.signal?.removeEventListener('abort', onAbort);
-    }
+      if (chunk.usage) sink({ type: 'usage', promptTokens: chunk.usage.prompt_tokens ?? 0, completionTokens: chunk.usage.completion_tokens ?? 0 });
+    };
+    const takeAll = () => {
+      for (let i = 0; i < events.length && !ended; i++) take(events[i]);
+      events.length = 0;
+    };
+    return {
+      body: async () => {
+        // A provider that refuses the length field is asked once more with the other one (before any text).
+        const answer = await this.tokenFields.send(req.model.baseURL, req.model.model, (field) =>
+          // A base URL with a query (an api-version) is left to the SDK, which keeps its query.
+          req.custom || req.model.baseURL.includes('?') ? this.viaSdk(req, field, controller.signal) : this.direct(req, field, controller.signal),
+        );
+        headers = answer.headers;
+        return answer.body;
+      },
+      feed: (bytes) => {
+        parser.feed(decoder.decode(bytes, { stream: true }));
+        takeAll();
+      },
+      get stopped() {
+        return ended || controller.signal.aborted;
+      },
+      drain: () => {
+        if (ended || controller.signal.aborted) return;
+        // A last event without its closing blank line still counts (as the SDK's reader has it).
+        parser.feed(decoder.decode());
+        parser.reset({ consume: true });
+        takeAll();
+      },
+      check: () => {
+        // An aborted stream can end quietly instead of throwing.
+        if (timedOut) throw new ProviderFailure(timeoutCode, `no data for ${req.idleTimeoutMs} ms`);
+        if (controller.signal.aborted) throw new ProviderFailure(ErrorCode.PROVIDER_ERROR, 'aborted');
+        // Every OpenAI-compatible stream ends its answer with a finish_reason. A body that ends without
+        // one was cut short (a dropped connection, a proxy's time limit) or was not a stream at all
+        // (an HTML page, a JSON error under status 200): its text is not a whole answer.
+        if (!finished) throw new ProviderFailure(ErrorCode.PROVIDER_ERROR, 'the stream ended without a finish_reason');
+        if (splitter) for (const piece of splitter.end()) sink(piece);
+      },
+      failure: (error) => {
+        if (error instanceof ProviderFailure) return error;
+        if (timedOut) return new ProviderFailure(timeoutCode, `no data for ${req.idleTimeoutMs} ms`);
+        if (req.custom) {
+          const failure = classifyCustomModelFailure(error);
+          // The detail goes to the log: a provider that echoes the key must not put it there.
+          const detail = req.apiKey ? failure.detail.split(req.apiKey).join('••••') : failure.detail;
+          return new ProviderFailure(failure.code, detail, failure.status);
+        }
+        return new ProviderFailure(ErrorCode.PROVIDER_ERROR, describe(error));
+      },
+      close: () => {
+        clearTimeout(timer);
+        req.signal?.removeEventListener('abort', onAbort);
+      },
+    };
   }
 
   /** A whole answer as one string (used to fold old text into the summary). */
@@ -152,6 +280,75 @@ export class ChatProvider {
     let text = '';
     for await (const chunk of this.stream(req)) if (chunk.type === 'delta') text += chunk.text;
     return text;
+  }
+
+  // A user's own model: the SDK makes the request through the model's transport (the address guard).
+  private async viaSdk(req: ChatRequest, field: TokenLimitField, signal: AbortSignal): Promise<ProviderAnswer> {
+    const response = await this.client(req)
+      .chat.completions.create(
+        {
+          model: req.model.model,
+          messages: req.messages,
+          ...tokenLimit(field, req.maxTokens),
+          stream: true,
+          stream_options: { include_usage: true },
+        },
+        { signal },
+      )
+      .asResponse();
+    const body = response.body as unknown as AsyncIterable<Uint8Array> | null;
+    if (!body) throw new OpenAI.OpenAIError('Attempted to iterate over a response with no body');
+    return { headers: () => response.headers, body };
+  }
+
+  /**
+   * A platform model (the operator's provider, the demo model): the request the SDK would send (its
+   * URL, body and headers), sent with undici directly, and refusals thrown as the SDK's own errors
+   * (`APIError.generate`, as the SDK does on a status that is not 2xx; APIConnectionError when the
+   * provider cannot be reached). The SDK's per-request work (building, encoding and logging the
+   * request, wrapping the answer) cost a tenth of a send's CPU before its first token.
+   */
+  private async direct(req: ChatRequest, field: TokenLimitField, signal: AbortSignal): Promise<ProviderAnswer> {
+    const body = JSON.stringify({
+      model: req.model.model,
+      messages: req.messages,
+      ...tokenLimit(field, req.maxTokens),
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await request(chatCompletionsURL(req.model.baseURL), {
+        method: 'POST',
+        headers: { ...this.platformHeaders(req.apiKey), 'content-length': String(Buffer.byteLength(body)) },
+        body,
+        signal,
+      });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw new OpenAI.APIConnectionError({ cause: error instanceof Error ? error : new Error(String(error)) });
+    }
+    const headers = () => headersOf(answer.headers);
+    if (answer.statusCode < 200 || answer.statusCode > 299) {
+      const text = await answer.body.text().catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+      const json = safeJSON(text);
+      throw OpenAI.APIError.generate(answer.statusCode, json as object | undefined, json ? undefined : text, headersOf(answer.headers));
+    }
+    return { headers, body: answer.body };
+  }
+
+  // What the SDK sends with a request of a platform model (its user agent, the key as a bearer token).
+  private platformHeaders(apiKey: string): Record<string, string> {
+    let headers = this.headers.get(apiKey);
+    if (!headers) {
+      headers = { accept: 'application/json', 'content-type': 'application/json', 'user-agent': `OpenAI/JS ${OPENAI_VERSION}`, authorization: `Bearer ${apiKey || 'none'}` };
+      // The SDK adds these when they are set in the environment.
+      if (process.env.OPENAI_ORG_ID) headers['openai-organization'] = process.env.OPENAI_ORG_ID;
+      if (process.env.OPENAI_PROJECT_ID) headers['openai-project'] = process.env.OPENAI_PROJECT_ID;
+      // Keyed by the key: one entry per platform model's key (a handful, from the operator's configuration).
+      this.headers.set(apiKey, headers);
+    }
+    return headers;
   }
 
   private client(req: Pick<ChatRequest, 'model' | 'apiKey' | 'custom'>): OpenAI {
@@ -180,6 +377,76 @@ export function providerClient(baseURL: string, apiKey: string, transport?: Prov
 
 // Platform models (the operator's providers, the demo model) stream through undici's Node streams.
 const platformFetch = streamFetch();
+
+/** A provider's answer to a chat request: its headers (made when asked for) and its body. */
+interface ProviderAnswer {
+  headers: () => Headers;
+  body: AsyncIterable<Uint8Array>;
+}
+
+// The SDK's URL for chat completions under a base URL (one slash between them).
+function chatCompletionsURL(baseURL: string): string {
+  return `${baseURL.endsWith('/') ? baseURL.slice(0, -1) : baseURL}/chat/completions`;
+}
+
+function headersOf(raw: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  return headers;
+}
+
+function safeJSON(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One provider answer being read (ChatProvider.open). */
+interface ProviderRead {
+  /** Makes the request; its answer's body. */
+  body(): Promise<AsyncIterable<Uint8Array>>;
+  /** Bytes of the answer: the chunks they complete go to the sink. */
+  feed(bytes: Uint8Array): void;
+  /** [DONE] came, or the request was aborted: read no further. */
+  readonly stopped: boolean;
+  /** The body ended: a last event without its blank line. */
+  drain(): void;
+  /** Throws when the answer is not whole (timed out, aborted, no finish_reason); else the <think> splitter's rest. */
+  check(): void;
+  /** What a failure is told as. */
+  failure(error: unknown): ProviderFailure;
+  close(): void;
+}
+
+// undici's answers (platform models) are Node streams: read through their data events.
+function isReadable(body: unknown): body is NodeJS.ReadableStream & { destroy(): void; off(event: string, listener: (...args: never[]) => void): unknown } {
+  return typeof (body as { on?: unknown }).on === 'function' && typeof (body as { destroy?: unknown }).destroy === 'function';
+}
+
+const DONE = Symbol('[DONE]');
+
+/**
+ * One server-sent event of a chat-completions stream, as the SDK's own reader takes it: `[DONE]` ends
+ * the answer; anything else is JSON (or the stream is broken); an `error` event, or a payload with an
+ * `error`, is the provider's failure (an APIError, as the SDK throws it).
+ */
+function parseEvent(event: EventSourceMessage, headers: () => Headers): OpenAI.Chat.ChatCompletionChunk | typeof DONE {
+  if (event.data === '[DONE]') return DONE;
+  let data: (OpenAI.Chat.ChatCompletionChunk & { error?: unknown }) | null;
+  try {
+    data = JSON.parse(event.data) as typeof data;
+  } catch {
+    throw new SyntaxError('Error reading response: malformed server-sent event JSON.');
+  }
+  if (event.event === 'error') throw new OpenAI.APIError(undefined, (data as { error?: unknown } | null)?.error ?? data ?? undefined, undefined, headers());
+  if (data && data.error) throw new OpenAI.APIError(undefined, data.error as object, undefined, headers());
+  return data ?? ({} as OpenAI.Chat.ChatCompletionChunk);
+}
 
 function describe(error: unknown): string {
   if (error instanceof OpenAI.APIError) return `${error.status ?? 'no status'}: ${error.message}`;

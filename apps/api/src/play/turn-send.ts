@@ -209,6 +209,11 @@ export class TurnSend {
     return this.deps.turns.write(this.storyId, this.generation.id, set);
   }
 
+  /** The text so far (the runner's per-second flush; see TurnRepository.writeText). */
+  writeText(text: Pick<PlayTurn, 'userText' | 'aiText' | 'reasoning' | 'heartbeatAt'>): Promise<void> {
+    return this.deps.turns.writeText(this.storyId, this.generation.id, text);
+  }
+
   /**
    * The stream ended well: the whole text is stored before any power moves (if this process dies from
    * here on, repair settles `finalCost` and the turn shows the whole text; it never charges for text it

@@ -79,6 +79,15 @@ export class TurnRepository {
     await this.turns.updateOne({ _id: storyId, generationId }, { $set: set }).exec();
   }
 
+  /**
+   * A running generation's text so far (every second for every open stream): the native driver, with
+   * the updatedAt mongoose's timestamps would add; mongoose's casting and cloning of this write cost
+   * more than the driver's own work (bench:flush). The stored document is the same, BSON types included.
+   */
+  async writeText(storyId: Types.ObjectId, generationId: string, text: Pick<PlayTurn, 'userText' | 'aiText' | 'reasoning' | 'heartbeatAt'>): Promise<void> {
+    await this.turns.collection.updateOne({ _id: storyId, generationId }, { $set: { ...text, updatedAt: new Date() } });
+  }
+
   /** Clears the pending turn of `generationId` (accepted or dropped); with `state`, only while it is in that state. True when cleared. */
   async clear(storyId: Types.ObjectId, generationId: string | null, state?: PlayTurn['state']): Promise<boolean> {
     const filter = state === undefined ? { _id: storyId, generationId } : { _id: storyId, generationId, state };

@@ -8,7 +8,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { generationCost } from '../generation/generation-cost';
 import { JobRunner } from '../generation/job-runner';
 import { sharedTokenCounter } from '../generation/token-counter';
-import { ProviderFailure, type ChatMessage } from '../models/chat-provider';
+import { ProviderFailure, type ChatMessage, type ProviderChunk } from '../models/chat-provider';
 import { ModelsService } from '../models/models.service';
 import { StoryRepository } from '../stories/story.repository';
 import { TaskRepository } from '../tasks/task.repository';
@@ -88,44 +88,51 @@ export class TurnRunner extends JobRunner {
     const userText = send.userText;
     const flush = () => {
       lastFlush = Date.now();
-      flushing = flushing.then(() => send.write({ userText, aiText, reasoning, heartbeatAt: Date.now() })).catch(() => undefined);
+      flushing = flushing.then(() => send.writeText({ userText, aiText, reasoning, heartbeatAt: Date.now() })).catch(() => undefined);
     };
+    const handle = (chunk: ProviderChunk) => {
+      if (chunk.type === 'usage') {
+        promptTokens = chunk.promptTokens || promptTokens;
+        completionTokens = chunk.completionTokens;
+        return;
+      }
+      if (chunk.type === 'delta') aiText += chunk.text;
+      else reasoning += chunk.text;
+      g.emit(chunk);
+      if (!firstTokenAt) {
+        firstTokenAt = Date.now();
+        send.firstToken();
+      }
+      if (Date.now() - lastFlush >= FLUSH_INTERVAL_MS) flush();
+    };
+    // Chunks that come before the hold stands wait here: nothing leaves the server until it does.
+    let gated: ProviderChunk[] | null = [];
     const abort = new AbortController();
-    const stream = this.models.provider.stream({
-      model,
-      apiKey: chosen.apiKey,
-      custom: chosen.custom,
-      messages: prompt.messages,
-      maxTokens: model.maxOutput,
-      idleTimeoutMs: this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000,
-      signal: abort.signal,
-    });
-    const chunks = stream[Symbol.asyncIterator]();
-    // The request starts now; the turn's other fields are written once it is on its way.
-    let next = chunks.next();
+    // The request starts now (the provider hands each chunk over as it is read, see ChatProvider.relay);
+    // the turn's other fields are written once it is on its way.
+    const answered = this.models.provider.relay(
+      {
+        model,
+        apiKey: chosen.apiKey,
+        custom: chosen.custom,
+        messages: prompt.messages,
+        maxTokens: model.maxOutput,
+        idleTimeoutMs: this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000,
+        signal: abort.signal,
+      },
+      (chunk) => (gated ? gated.push(chunk) : handle(chunk)),
+    );
     send.requestSent();
-    next.catch(() => undefined);
+    answered.catch(() => undefined);
     if (!(await this.passHold(send, abort))) {
-      await next.catch(() => undefined);
+      await answered.catch(() => undefined);
       return;
     }
     try {
-      for (let item = await next; !item.done; item = await (next = chunks.next())) {
-        const chunk = item.value;
-        if (chunk.type === 'usage') {
-          promptTokens = chunk.promptTokens || promptTokens;
-          completionTokens = chunk.completionTokens;
-          continue;
-        }
-        if (chunk.type === 'delta') aiText += chunk.text;
-        else reasoning += chunk.text;
-        g.emit(chunk);
-        if (!firstTokenAt) {
-          firstTokenAt = Date.now();
-          send.firstToken();
-        }
-        if (Date.now() - lastFlush >= FLUSH_INTERVAL_MS) flush();
-      }
+      const early = gated;
+      gated = null;
+      for (const chunk of early) handle(chunk);
+      await answered;
     } catch (error) {
       await flushing;
       const code = error instanceof ProviderFailure ? error.code : ErrorCode.PROVIDER_ERROR;

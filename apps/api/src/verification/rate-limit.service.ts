@@ -7,9 +7,23 @@ import { isDuplicateKey } from '../common/database-errors';
 import { Clock } from './clock';
 import { counterId, RateLimitCounter } from './rate-limit.schema';
 
-/** Fixed-window limits stored in MongoDB, so they hold across instances. */
+/** Hits on one counter waiting for the next turn of the event loop, counted by one update. */
+interface Batch {
+  hits: number;
+  /** The counter after the batch's update. */
+  after: Promise<number>;
+}
+
+/**
+ * Fixed-window limits stored in MongoDB, so they hold across instances. Hits on the same counter
+ * that arrive in the same turn of the event loop (a user's sends opened together) are counted by one
+ * `$inc` of their number: the k-th of them gets the count it would have had alone (the count after
+ * the update, less the hits after it), so the limit is exactly what it would be with one update each.
+ */
 @Injectable()
 export class RateLimitService {
+  private readonly batches = new Map<string, Batch>();
+
   constructor(
     @InjectModel(RateLimitCounter.name) private readonly counters: Model<RateLimitCounter>,
     private readonly clock: Clock,
@@ -25,21 +39,38 @@ export class RateLimitService {
     const index = Math.floor(now / windowMs);
     const key = `${name}:${index}`;
     const expiresAt = new Date((index + 1) * windowMs);
-    const counter = await upsertInc(this.counters, key, expiresAt);
+    const counter = await this.count(key, expiresAt);
     if (counter > limit) {
       const seconds = Math.max(1, Math.ceil((expiresAt.getTime() - now) / 1000));
       throw new AppException(code, undefined, { seconds, retryAfterSeconds: seconds });
     }
   }
+
+  // This hit's place in its counter (see the class comment).
+  private async count(key: string, expiresAt: Date): Promise<number> {
+    let batch = this.batches.get(key);
+    if (!batch) {
+      const open: Batch = { hits: 0, after: Promise.resolve(0) };
+      open.after = new Promise<void>((next) => setImmediate(next)).then(() => {
+        this.batches.delete(key);
+        return upsertInc(this.counters, key, expiresAt, open.hits);
+      });
+      this.batches.set(key, open);
+      batch = open;
+    }
+    const place = ++batch.hits;
+    const after = await batch.after;
+    return after - batch.hits + place;
+  }
 }
 
-// One atomic $inc by _id (the native driver: this is on the way to a generation's first token); two
-// first hits can race to insert the same _id, so a duplicate retries once.
-async function upsertInc(model: Model<RateLimitCounter>, key: string, expiresAt: Date): Promise<number> {
+// One atomic $inc of `hits` by _id (the native driver: this is on the way to a generation's first
+// token); two first hits can race to insert the same _id, so a duplicate retries once.
+async function upsertInc(model: Model<RateLimitCounter>, key: string, expiresAt: Date, hits: number): Promise<number> {
   const run = () =>
     model.collection.findOneAndUpdate(
       { _id: counterId(key) },
-      { $inc: { count: 1 }, $setOnInsert: { key, expiresAt } },
+      { $inc: { count: hits }, $setOnInsert: { key, expiresAt } },
       { upsert: true, returnDocument: 'after', projection: { count: 1 } },
     );
   try {

@@ -1,0 +1,828 @@
+/**
+ * Streams opened in a burst (issue #17): N streams opened at the same instant, each on a fresh story
+ * with a ~2.3 KB prologue, against a stub that answers like a real model (first token after 200 ms,
+ * then 200 chunks 20 ms apart), beside the same burst sent straight to the stub in the same run.
+ * Levels: 1 (sequential sends), 100, 500, 1000 at once. Each level gets a fresh database process and a
+ * fresh API process (the built `dist/main.js`, as `pnpm start` runs it), a warm-up burst, then rounds.
+ * Per level it prints the first token and the per-chunk latency added by the API (medians and p99s,
+ * per round and the median of rounds), errors, and the CPU and peak RSS of the API and database
+ * processes. Loopback only; every stream has a deadline; never fails on a time.
+ *
+ *   pnpm --filter @taleloom/api bench:burst
+ *   BENCH_BURST_LEVELS=1,100,500,1000   levels (1 = sequential)
+ *   BENCH_BURST_ROUNDS=3                rounds per level (each: direct burst, then the API burst)
+ *   BENCH_BURST_SEQ=20                  sends per side at level 1
+ *   BENCH_BURST_CHUNKS=200 BENCH_BURST_CHUNK_MS=20 BENCH_BURST_FIRST_MS=200   the stub's answer
+ *   BENCH_BURST_MODEL=free|paid         the platform model sent to (paid holds and settles power)
+ *   BENCH_BURST_LOG_LEVEL=info          the API's LOG_LEVEL (its default); its stdout is discarded, or
+ *   BENCH_BURST_API_LOG=<file>          appended to this file
+ *   BENCH_API_NODE_ARGS / BENCH_DB_NODE_ARGS   e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+ *   BENCH_BURST_HEAP_DIR=/tmp/heap      after the rounds, one more burst with a heap snapshot of the API
+ *                                       taken idle and with every stream open (not timed)
+ *   BENCH_BURST_TIMELINE=1              prints the API and database CPU, API RSS and first tokens every 250 ms
+ *   BENCH_BURST_PROBE=1                 level 1: prints each API send's open, provider-reached and first-token times (wall ms)
+ *   BENCH_WINDOW=1                      prints each API burst's window (monotonic µs), to cut a profile
+ *   BENCH_BURST_BUILDS="base=bench-builds/base/main.js,new="   builds compared in the same rounds (see BUILDS)
+ *   MONGODB_URI                         a real MongoDB instead (a database name per level; no DB figures)
+ */
+import 'reflect-metadata';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { StubBehaviour } from '../test/support/openai-stub';
+import { cpuSeconds, ProcessWatch, processTree, rssBytes } from './support/process-stats';
+import { record } from './support/report';
+import { startFlags } from './support/start-flags';
+
+const LEVELS = (process.env.BENCH_BURST_LEVELS ?? '1,100,500,1000').split(',').map(Number).filter((n) => n > 0);
+const ROUNDS = Number(process.env.BENCH_BURST_ROUNDS ?? 3);
+const SEQ_N = Number(process.env.BENCH_BURST_SEQ ?? 20);
+const CHUNKS = Number(process.env.BENCH_BURST_CHUNKS ?? 200);
+const CHUNK_MS = Number(process.env.BENCH_BURST_CHUNK_MS ?? 20);
+const FIRST_MS = Number(process.env.BENCH_BURST_FIRST_MS ?? 200);
+const MODEL = process.env.BENCH_BURST_MODEL === 'paid' ? 'paid' : 'free';
+const LOG_LEVEL = process.env.BENCH_BURST_LOG_LEVEL ?? 'info';
+const HEAP_DIR = process.env.BENCH_BURST_HEAP_DIR;
+const API_LOG = process.env.BENCH_BURST_API_LOG;
+// As the independent harness: 20 streams per user (the per-user send limit raised).
+const STREAMS_PER_USER = 20;
+const WARM_STREAMS = 100;
+// A stream that has not ended by then is cut and counted as an error: the bench always ends.
+const STREAM_DEADLINE_MS = Number(process.env.BENCH_BURST_DEADLINE_MS ?? 120_000);
+const apiDir = resolve(__dirname, '..');
+
+/** An API build to measure: its entry point, extra node arguments and environment (e.g. API_WORKERS=2). */
+interface Build {
+  label: string;
+  main: string;
+  nodeArgs: string[];
+  env: Record<string, string>;
+}
+
+/**
+ * BENCH_BURST_BUILDS compares builds in one run, each with its own database and API process, every
+ * round measuring each of them against the same direct burst (in a rotating order):
+ * `label=path/to/main.js[ node args][ NAME=value],label2=...`; `label=` alone is the built dist/main.js;
+ * NAME=value words are set in the API's environment (API_WORKERS=2: several processes on one port,
+ * whose CPU and peak RSS are summed).
+ * e.g. BENCH_BURST_BUILDS="base=bench-builds/base/main.js,new=,cores=dist/main.js API_WORKERS=2".
+ */
+// The node flags of `pnpm start` (--enable-source-maps is always given).
+const START_FLAGS = startFlags().filter((flag) => flag !== '--enable-source-maps');
+const BUILDS: Build[] = (process.env.BENCH_BURST_BUILDS ?? 'api=')
+  .split(',')
+  .filter(Boolean)
+  .map((spec) => {
+    const [label, rest = ''] = spec.split(/=(.*)/s);
+    const words = rest.trim().split(/\s+/).filter(Boolean);
+    const env = Object.fromEntries(words.filter((w) => /^[A-Z][A-Z0-9_]*=/.test(w)).map((w) => w.split(/=(.*)/s).slice(0, 2)));
+    const [given, ...nodeArgs] = words.filter((w) => !/^[A-Z][A-Z0-9_]*=/.test(w));
+    const main = given ? resolve(apiDir, given) : join(apiDir, 'dist', 'main.js');
+    // The current build runs with the flags `pnpm start` gives it; a copied one with those given after its path.
+    const current = main === join(apiDir, 'dist', 'main.js');
+    return { label: label.trim(), main, nodeArgs: current ? [...START_FLAGS.filter((f) => !nodeArgs.includes(f)), ...nodeArgs] : nodeArgs, env };
+  });
+
+const wallClock = () => performance.timeOrigin + performance.now();
+const pct = (values: readonly number[], p: number) => {
+  if (!values.length) return NaN;
+  const s = Float64Array.from(values).sort();
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const median = (values: readonly number[]) => pct(values.filter(Number.isFinite), 50);
+const f = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+const mb = (bytes: number) => bytes / 1048576;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// A realistic prologue: a setting and four characters, ~2.3 KB.
+export const PROLOGUE = [
+  'Setting: Saltmere, a harbour town on a cold northern coast, in the last autumn before the railway comes. ' +
+    'Smuggling keeps half the town fed; the customs house keeps the other half employed. Fog rolls in every ' +
+    'evening and the lighthouse on Gull Rock has been dark for a month, which nobody official will explain.',
+  'Mara Venn (27): a smuggler who captains the sloop Kestrel. Quick, proud, owes money to the wrong people. ' +
+    'She speaks plainly, hates being pitied, and counts everything twice. She lost her father to the sea and ' +
+    'does not believe he drowned. She wants enough coin to buy the Kestrel outright and leave Saltmere for good.',
+  'Ilan Venn (31): her older brother, now the harbour master, sworn to the customs office. Careful, tired, ' +
+    'kind in small ways he hides. He knows more about their father than he has ever told Mara, and he has been ' +
+    'signing false manifests for a man he fears. He drinks alone in the customs house after midnight.',
+  'Oswin Tarrow (60s): the money-lender who owns half the boats in the harbour through debts. Polite, patient, ' +
+    'never raises his voice. Collects favours as carefully as coins. Keeps a ledger nobody has seen, and the ' +
+    'lighthouse keeper was in it. He treats Mara like a promising investment.',
+  'Pell (15): a dock runner who sells news to whoever pays. Loyal to Mara since she pulled him out of the water ' +
+    'last winter. Hears everything, understands half of it, and exaggerates the rest. Wants to crew the Kestrel.',
+  'Sister Anneke (40s): runs the seamen\'s mission by the fish market, feeds whoever comes, asks no questions and ' +
+    'remembers every answer she was not given. She was the lighthouse keeper\'s friend and has his last letter, ' +
+    'unopened, because it is addressed to Mara.',
+  'Tone: tense, atmospheric, grounded; short scenes; dialogue that carries subtext. The sea is always present: ' +
+    'the smell of tar and salt, the creak of ropes, the bell on the harbour mouth. Magic does not exist, but ' +
+    'rumours of it do, and people act on rumours.',
+  'Opening: Night. Mara waits at the end of the north pier with a lantern shuttered to a slit, listening for the ' +
+    'oars of a rowboat that is two hours late. Behind her, a light is burning in the customs house window. ' +
+    'Somewhere out past Gull Rock, a bell that should be silent rings once, and the water goes very still.',
+].join('\n\n');
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer();
+    s.on('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => done(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+// ---------------------------------------------------------------- processes
+
+interface Stub {
+  baseURL: string;
+  pid: number;
+  set(b: StubBehaviour): Promise<void>;
+  lastBody(): Promise<unknown>;
+  /** Wall-clock arrival times of the chat requests since the last call. */
+  arrivals(): Promise<number[]>;
+  stop(): Promise<void>;
+}
+
+async function startStub(): Promise<Stub> {
+  const child = own(fork(join(__dirname, 'support', 'stub-process.ts'), [], { cwd: apiDir, execArgv: ['-r', '@swc-node/register'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  const ask = <T>(message: object, key: string) =>
+    new Promise<T>((done) => {
+      const on = (m: Record<string, unknown>) => {
+        if (key in m) {
+          child.off('message', on);
+          done(m[key] as T);
+        }
+      };
+      child.on('message', on);
+      child.send(message);
+    });
+  const baseURL = await new Promise<string>((done, fail) => {
+    child.once('message', (m: { url: string }) => done(m.url));
+    child.once('exit', (code) => fail(new Error(`the stub exited with ${code}`)));
+  });
+  return {
+    baseURL,
+    pid: child.pid!,
+    set: async (b) => void (await ask<boolean>({ set: b }, 'ok')),
+    lastBody: () => ask<unknown>({ lastBody: true }, 'body'),
+    arrivals: () => ask<number[]>({ arrivals: true }, 'arrivals'),
+    stop: async () => {
+      child.disconnect();
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+interface Database {
+  uri: string;
+  pid: number | null;
+  stop(): Promise<void>;
+}
+
+// The embedded database in a process of its own (a fresh one per level), or MONGODB_URI with a database name per level.
+async function startDatabase(level: number): Promise<Database> {
+  if (process.env.MONGODB_URI) {
+    const uri = new URL(process.env.MONGODB_URI);
+    uri.pathname = `/bench_burst_${level}_${Date.now().toString(36)}`;
+    return { uri: uri.toString(), pid: null, stop: async () => undefined };
+  }
+  const nodeArgs = (process.env.BENCH_DB_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = own(
+    spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', 'bench/support/database-process.ts'], {
+      cwd: apiDir,
+      env: { ...process.env, MONGODB_URI: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  let kind = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    const m = /Database: ([^\n]*)/.exec(chunk.toString());
+    if (m) kind = m[1].startsWith('OFFLINE STAND-IN') ? 'embedded stand-in (CongoDB)' : m[1];
+  });
+  const uri = await new Promise<string>((done, fail) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /URI (\S+)/.exec(out);
+      if (m) done(m[1]);
+    });
+    child.on('exit', (code) => fail(new Error(`the database process exited with ${code}`)));
+  });
+  databaseKind = kind || databaseKind;
+  return {
+    uri,
+    pid: child.pid!,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await Promise.race([new Promise((r) => child.once('exit', r)), sleep(3000)]);
+    },
+  };
+}
+
+let databaseKind = process.env.MONGODB_URI ? 'MONGODB_URI' : 'embedded';
+
+// Every process this benchmark starts, stopped with it whatever happens.
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
+function own(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+interface Api {
+  base: string;
+  pid: number;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function startApi(stub: Stub, database: Database, build: Build, heapDir?: string): Promise<Api> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'taleloom-bench-burst-'));
+  const model = (value: string, points: number) => ({ label: value, value, points, contextWindow: 8192, maxOutput: 512, baseURL: stub.baseURL });
+  const nodeArgs = [
+    ...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ...build.nodeArgs,
+    ...(heapDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${heapDir}`] : []),
+  ];
+  const child = own(spawn(process.execPath, [...nodeArgs, '--enable-source-maps', build.main], {
+    cwd: apiDir,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: LOG_LEVEL,
+      MONGODB_URI: database.uri,
+      MODELS_JSON: JSON.stringify([model('free', 0), model('paid', 10)]),
+      WEB_DIST_DIR: join(tmpdir(), 'no-web'),
+      // The limits raised, as in the harness: the engine is measured, not the per-user or per-IP limits.
+      GENERATION_USER_PER_MINUTE: '1000000',
+      LOGIN_IP_PER_MINUTE: '1000000',
+      ...build.env,
+    },
+    stdio: ['ignore', API_LOG ? openSync(API_LOG, 'a') : 'ignore', 'inherit'],
+  }));
+  child.on('exit', (code, signal) => {
+    if (!stopping) console.log(`   the API process exited by itself (code ${code}, signal ${signal})${API_LOG ? `; its log: ${API_LOG}` : '; BENCH_BURST_API_LOG=<file> keeps its log'}`);
+  });
+  let stopping = false;
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > deadline) throw new Error('the API did not start within 90 s');
+    await sleep(200);
+  }
+  return {
+    base,
+    pid: child.pid!,
+    process: child,
+    stop: async () => {
+      stopping = true;
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await Promise.race([new Promise((r) => child.once('exit', r)), sleep(15_000)]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---------------------------------------------------------------- users and stories
+
+async function signIn(api: Api, n: number, level: number): Promise<string[]> {
+  const tokens: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const login = await fetch(`${api.base}/api/user/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ type: 'username', userName: `burst${level}u${i}`, password: 'secret1' }),
+    });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    if (MODEL === 'paid') {
+      await fetch(`${api.base}/api/user/check-in`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' });
+    }
+    tokens.push(token);
+  }
+  return tokens;
+}
+
+interface Send {
+  token: string;
+  story: string;
+}
+
+/** One fresh story per stream, 20 streams per user (stream i belongs to user floor(i / 20)). */
+async function freshStories(api: Api, tokens: string[], n: number): Promise<Send[]> {
+  const sends: Send[] = Array.from({ length: n }, (_, i) => ({ token: tokens[Math.floor(i / STREAMS_PER_USER) % tokens.length], story: '' }));
+  let next = 0;
+  const body = JSON.stringify({ name: 'Saltmere', prologue_and_characters: PROLOGUE });
+  const worker = async () => {
+    while (next < n) {
+      const send = sends[next++];
+      const res = await fetch(`${api.base}/api/llm`, { method: 'POST', headers: { Authorization: `Bearer ${send.token}`, 'Content-Type': 'application/json' }, body });
+      if (!res.ok) throw new Error(`creating a story: ${res.status} ${(await res.text()).slice(0, 200)}`);
+      send.story = ((await res.json()) as { data: { id: string } }).data.id;
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return sends;
+}
+
+// ---------------------------------------------------------------- streams
+
+// One connection per stream, no keep-alive: each stream is a new client, as in a burst of users.
+const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+
+interface StreamResult {
+  /** Wall-clock time the request was opened. */
+  openedAt: number;
+  /** Request sent to first token (ms); NaN when none came. */
+  firstToken: number;
+  /** Per chunk: arrival minus the stub's send time (ms). */
+  latencies: number[];
+  error: string | null;
+}
+
+interface StreamSpec {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** 'api': TaleLoom's events; 'direct': the provider's chunks. */
+  kind: 'api' | 'direct';
+  /** Close after the first token (a direct stream at level 1: the stub stops sending). */
+  untilFirst?: boolean;
+}
+
+// The stub's stamp, `t=<ms>;`, in a chunk's text.
+function stampOf(event: string): number {
+  const at = event.indexOf('t=');
+  if (at < 0) return NaN;
+  return Number(event.slice(at + 2, event.indexOf(';', at)));
+}
+
+// The benchmark's own CPU (its clients) over the last API burst, % of one core.
+let clientCpu = NaN;
+// First tokens received so far (the timeline counts them).
+let firstTokensSeen = 0;
+
+/**
+ * With BENCH_BURST_TIMELINE: every 250 ms, the API's and the database's CPU (% of one core) over the
+ * last 250 ms, the API's RSS and how many streams have had their first token.
+ */
+function timeline(pids: { api: number; db: number | null }): () => void {
+  if (!process.env.BENCH_BURST_TIMELINE) return () => undefined;
+  const t0 = performance.now();
+  const seen0 = firstTokensSeen;
+  // A multi-process API: its processes summed.
+  const apiCpu = () => processTree(pids.api).reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const apiRss = () => processTree(pids.api).reduce((sum, pid) => sum + rssBytes(pid), 0);
+  let last = { api: apiCpu(), db: pids.db ? cpuSeconds(pids.db) : NaN };
+  const lines: string[] = [];
+  const timer = setInterval(() => {
+    const now = { api: apiCpu(), db: pids.db ? cpuSeconds(pids.db) : NaN };
+    lines.push(
+      `${f((performance.now() - t0) / 1000, 2)}s api ${f((now.api - last.api) * 400, 0)}% db ${f((now.db - last.db) * 400, 0)}% rss ${f(mb(apiRss()), 0)} first ${firstTokensSeen - seen0}`,
+    );
+    last = now;
+  }, 250);
+  return () => {
+    clearInterval(timer);
+    console.log(`   timeline: ${lines.join(' | ')}`);
+  };
+}
+
+/** Opens one stream now and follows it to its end (or its deadline). */
+function openStream(spec: StreamSpec, deadline: number): Promise<StreamResult> {
+  return new Promise((done) => {
+    const t0 = wallClock();
+    const out: StreamResult = { openedAt: t0, firstToken: NaN, latencies: [], error: null };
+    let ended = false;
+    let sawEnd = false;
+    const finish = (error: string | null) => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(timer);
+      out.error = error;
+      done(out);
+    };
+    const timer = setTimeout(() => {
+      finish('deadline');
+      req.destroy();
+    }, Math.max(1, deadline - Date.now()));
+    const req = httpRequest(spec.url, { method: 'POST', agent, headers: { ...spec.headers, 'Content-Length': Buffer.byteLength(spec.body) } }, (res) => {
+      res.setEncoding('utf8');
+      let buffer = '';
+      res.on('data', (text: string) => {
+        const at = wallClock();
+        buffer += text;
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) !== -1) {
+          const event = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          let chunk = false;
+          if (spec.kind === 'api') {
+            if (event.startsWith('data: {"type":"delta"')) chunk = true;
+            else if (event.startsWith('data: {"type":"done"')) sawEnd = true;
+            else if (event.startsWith('data: {"type":"error"')) return finish(`error event: ${event.slice(6, 200)}`);
+          } else if (event.startsWith('data: [DONE]')) sawEnd = true;
+          else if (event.includes('"content":"t=')) chunk = true;
+          if (!chunk) continue;
+          const stamp = stampOf(event);
+          out.latencies.push(at - stamp);
+          if (Number.isNaN(out.firstToken)) {
+            out.firstToken = at - t0;
+            firstTokensSeen++;
+            if (spec.untilFirst) {
+              finish(null);
+              res.destroy();
+              return;
+            }
+          }
+        }
+      });
+      res.on('end', () => {
+        if (res.statusCode !== 200) finish(`status ${res.statusCode}: ${buffer.slice(0, 200)}`);
+        else finish(sawEnd ? null : 'ended without done');
+      });
+      res.on('error', (e) => finish(e.message));
+      res.on('aborted', () => finish('aborted'));
+    });
+    req.on('error', (e) => finish((e as NodeJS.ErrnoException).code ?? e.message));
+    req.end(spec.body);
+  });
+}
+
+interface BurstResult {
+  /** When the requests reached the stub, ms after the burst was opened (the API's work before its provider call). */
+  arrivals: number[];
+  firstTokens: number[];
+  latencies: number[];
+  errors: number;
+  errorKinds: Map<string, number>;
+  seconds: number;
+}
+
+function summarise(results: StreamResult[], seconds: number): BurstResult {
+  const errorKinds = new Map<string, number>();
+  const latencies: number[] = [];
+  for (const r of results) {
+    if (r.error) {
+      const kind = r.error.slice(0, 80);
+      errorKinds.set(kind, (errorKinds.get(kind) ?? 0) + 1);
+    }
+    for (const l of r.latencies) latencies.push(l);
+  }
+  return { arrivals: [], firstTokens: results.map((r) => r.firstToken).filter(Number.isFinite), latencies, errors: results.filter((r) => r.error).length, errorKinds, seconds };
+}
+
+/** Every stream opened in the same tick of the event loop; with the stub, when each request reached it. */
+async function burst(specs: StreamSpec[], stub?: Stub): Promise<BurstResult> {
+  await stub?.arrivals();
+  const t0 = Date.now();
+  const wall0 = wallClock();
+  const deadline = t0 + STREAM_DEADLINE_MS;
+  const results = await Promise.all(specs.map((s) => openStream(s, deadline)));
+  const out = summarise(results, (Date.now() - t0) / 1000);
+  if (stub) out.arrivals = (await stub.arrivals()).map((at) => at - wall0);
+  return out;
+}
+
+// ---------------------------------------------------------------- a level
+
+interface Round {
+  direct: BurstResult;
+  api: BurstResult;
+  apiStats: ReturnType<ProcessWatch['stop']>;
+  dbStats: ReturnType<ProcessWatch['stop']> | null;
+  stubStats: ReturnType<ProcessWatch['stop']>;
+}
+
+const apiSpec = (api: Api, send: Send): StreamSpec => ({
+  url: `${api.base}/api/llm/${send.story}`,
+  headers: { Authorization: `Bearer ${send.token}`, 'Content-Type': 'application/json' },
+  body: JSON.stringify({ role: 'Mara', content: 'I open the shutter and signal twice toward the water.', model_name: MODEL }),
+  kind: 'api',
+});
+
+interface Target {
+  build: Build;
+  database: Database;
+  api: Api;
+  tokens: string[];
+  rounds: Round[];
+}
+
+async function runLevel(level: number, stub: Stub): Promise<void> {
+  const sequential = level === 1;
+  const n = sequential ? SEQ_N : level;
+  console.log(`\n--- ${sequential ? `sequential (${SEQ_N} sends per side)` : `${level} streams opened at once`} ---`);
+  const targets: Target[] = [];
+  const stopAll = async () => {
+    for (const t of targets) {
+      await t.api.stop();
+      await t.database.stop();
+    }
+  };
+  try {
+    const behaviour: StubBehaviour = { stamp: true, chunks: Array(CHUNKS).fill('x'), firstDelayMs: FIRST_MS, delayMs: CHUNK_MS };
+    await stub.set(behaviour);
+    for (const build of BUILDS) {
+      const database = await startDatabase(level);
+      const api = await startApi(stub, database, build).catch(async (error: unknown) => {
+        await database.stop();
+        throw error;
+      });
+      const tokens = await signIn(api, Math.ceil(Math.max(n, WARM_STREAMS) / STREAMS_PER_USER), level);
+      targets.push({ build, database, api, tokens, rounds: [] });
+      // Warm-up, not timed: a fresh process compiles its hot paths during its first streams.
+      const warm = await freshStories(api, tokens, WARM_STREAMS);
+      await burst(warm.map((s) => apiSpec(api, s)));
+    }
+    // The direct streams send the stub exactly what the API sent it (the prompt it assembled).
+    const directBody = JSON.stringify(await stub.lastBody());
+    const directSpec = (): StreamSpec => ({ url: `${stub.baseURL}/chat/completions`, headers: { 'Content-Type': 'application/json' }, body: directBody, kind: 'direct', untilFirst: sequential });
+    const roundCount = sequential ? 1 : ROUNDS;
+    for (let r = 0; r < roundCount; r++) {
+      const sends = new Map<Target, Send[]>();
+      for (const t of targets) sends.set(t, await freshStories(t.api, t.tokens, n));
+      await sleep(1000);
+      // With several builds, each round starts with another one (the machine's load drifts).
+      const order = targets.map((_, i) => targets[(i + r) % targets.length]);
+      if (sequential) {
+        // Alternating, so every side sees the same machine: a direct send, then one through each API.
+        const d: StreamResult[] = [];
+        const v = new Map<Target, StreamResult[]>(targets.map((t) => [t, []]));
+        const watches = targets.map((t) => ({ t, api: new ProcessWatch(t.api.pid, true), db: t.database.pid ? new ProcessWatch(t.database.pid) : null }));
+        const stubWatch = new ProcessWatch(stub.pid);
+        const window0 = process.hrtime.bigint();
+        const reached = new Map<Target, number[]>(targets.map((t) => [t, []]));
+        for (let i = 0; i < n; i++) {
+          d.push(await openStream(directSpec(), Date.now() + STREAM_DEADLINE_MS));
+          for (const t of order) {
+            await stub.arrivals();
+            const result = await openStream(apiSpec(t.api, sends.get(t)![i]), Date.now() + STREAM_DEADLINE_MS);
+            v.get(t)!.push(result);
+            const [at] = await stub.arrivals();
+            if (at !== undefined) reached.get(t)!.push(at - result.openedAt);
+            if (process.env.BENCH_BURST_PROBE) console.log(`SEND ${t.build.label} ${result.openedAt.toFixed(3)} ${at?.toFixed(3)} ${(result.openedAt + result.firstToken).toFixed(3)}`);
+          }
+        }
+        if (process.env.BENCH_WINDOW) console.log(`WINDOW ${level} ${window0 / 1000n} ${process.hrtime.bigint() / 1000n}`);
+        const stubStats = stubWatch.stop();
+        for (const w of watches) {
+          const api = summarise(v.get(w.t)!, NaN);
+          api.arrivals = reached.get(w.t)!;
+          w.t.rounds.push({ direct: summarise(d, NaN), api, apiStats: w.api.stop(), dbStats: w.db?.stop() ?? null, stubStats });
+        }
+      } else {
+        const stubWatch = new ProcessWatch(stub.pid);
+        const direct = await burst(Array.from({ length: n }, directSpec), stub);
+        const stubStats = stubWatch.stop();
+        for (const t of order) {
+          await sleep(1000);
+          // CPU and memory of the API and the database are read over the API burst only.
+          const apiWatch = new ProcessWatch(t.api.pid, true);
+          const dbWatch = t.database.pid ? new ProcessWatch(t.database.pid) : null;
+          const window0 = process.hrtime.bigint();
+          const endTimeline = timeline({ api: t.api.pid, db: t.database.pid });
+          const clientWatch = new ProcessWatch(process.pid);
+          const viaApi = await burst(sends.get(t)!.map((s) => apiSpec(t.api, s)), stub);
+          clientCpu = clientWatch.stop().cpuPercent;
+          endTimeline();
+          if (process.env.BENCH_WINDOW) console.log(`WINDOW ${level} ${t.build.label} ${window0 / 1000n} ${process.hrtime.bigint() / 1000n}`);
+          t.rounds.push({ direct, api: viaApi, apiStats: apiWatch.stop(), dbStats: dbWatch?.stop() ?? null, stubStats });
+        }
+      }
+      for (const t of targets) {
+        const round = t.rounds.at(-1)!;
+        printRound(level, r, round, t.build);
+        if (process.env.BENCH_BURST_DECILES) {
+          const d = (v: number[]) => [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 100].map((p) => f(pct(v, p), 0)).join(' ');
+          console.log(`   deciles (0 10 .. 90 95 99 100): provider reached ${d(round.api.arrivals)}; first token ${d(round.api.firstTokens)}`);
+        }
+      }
+      await sleep(1500);
+    }
+    for (const t of targets) report(level, t.rounds, t.build);
+    if (HEAP_DIR && !sequential) {
+      for (const t of targets) {
+        await t.api.stop();
+        t.api = await heapRound(level, stub, t.database, t.tokens.length, t.build);
+      }
+    }
+  } finally {
+    await stopAll();
+  }
+}
+
+// One more burst on a fresh API started with --heapsnapshot-signal: a snapshot while idle (after a
+// warm-up), one with every stream open (once all have had their first token). Not timed.
+async function heapRound(level: number, stub: Stub, database: Database, users: number, build: Build): Promise<Api> {
+  const dir = join(HEAP_DIR!, `burst-${level}${BUILDS.length > 1 ? `-${build.label}` : ''}`);
+  mkdirSync(dir, { recursive: true });
+  const api = await startApi(stub, database, build, dir);
+  // A new process signs with a new secret (its own DATA_DIR): the users sign in again.
+  const tokens = await signIn(api, users, level);
+  const snap = async (label: string) => {
+    const before = new Set(readdirSync(dir));
+    api.process.kill('SIGUSR2');
+    // Written when the file stops growing.
+    for (let last = -1, waited = 0; ; waited++) {
+      if (waited > 120) throw new Error(`no heap snapshot in ${dir} after 120 s`);
+      await sleep(1000);
+      const file = readdirSync(dir).find((x) => !before.has(x) && x.endsWith('.heapsnapshot'));
+      if (!file) continue;
+      const size = statSync(join(dir, file)).size;
+      if (size === last && size > 0) {
+        console.log(`   heap snapshot (${label}): ${join(dir, file)} (${f(mb(size))} MB)`);
+        return;
+      }
+      last = size;
+    }
+  };
+  const warm = await freshStories(api, tokens, WARM_STREAMS);
+  await burst(warm.map((s) => apiSpec(api, s)));
+  await sleep(2000);
+  await snap('idle');
+  const sends = await freshStories(api, tokens, level);
+  const seen0 = firstTokensSeen;
+  const running = burst(sends.map((s) => apiSpec(api, s)));
+  // Once every stream has had its first token (all are open and relaying), or after 30 s.
+  for (let waited = 0; firstTokensSeen - seen0 < level && waited < 30_000; waited += 50) await sleep(50);
+  await snap(`${level} streams open`);
+  await running;
+  return api;
+}
+
+function printRound(level: number, r: number, round: Round, build: Build): void {
+  const { direct, api } = round;
+  const tag = BUILDS.length > 1 ? ` [${build.label}]` : '';
+  const errors = [...api.errorKinds].map(([k, v]) => `${v}x ${k}`).join('; ');
+  console.log(
+    `   round ${r + 1}${tag}: first token direct p50 ${f(pct(direct.firstTokens, 50))} p99 ${f(pct(direct.firstTokens, 99))} | API p50 ${f(pct(api.firstTokens, 50))} p99 ${f(pct(api.firstTokens, 99))} ms` +
+      ` -> added p50 ${f(pct(api.firstTokens, 50) - pct(direct.firstTokens, 50))} p99 ${f(pct(api.firstTokens, 99) - pct(direct.firstTokens, 99))} ms;` +
+      ` provider reached p50 ${f(pct(api.arrivals, 50))} p99 ${f(pct(api.arrivals, 99))} (direct ${f(pct(direct.arrivals, 50))}/${f(pct(direct.arrivals, 99))}) ms;` +
+      ` chunk p99 direct ${f(pct(direct.latencies, 99))} API ${f(pct(api.latencies, 99))} ms (added ${f(pct(api.latencies, 99) - pct(direct.latencies, 99))});` +
+      ` errors ${api.errors}${errors ? ` (${errors})` : ''}${direct.errors ? `, direct errors ${direct.errors} (${[...direct.errorKinds].map(([k, v]) => `${v}x ${k}`).join('; ')})` : ''};` +
+      ` API ${f(round.apiStats.cpuPercent, 0)}% CPU (${f((round.apiStats.cpuSeconds * 1000) / (api.firstTokens.length + api.errors), 2)} ms a stream), RSS ${f(mb(round.apiStats.rssBefore))} -> peak ${f(mb(round.apiStats.peakRss))} MB` +
+      (round.dbStats ? `; DB ${f(round.dbStats.cpuPercent, 0)}% CPU (${f((round.dbStats.cpuSeconds * 1000) / (api.firstTokens.length + api.errors), 2)} ms a stream), RSS ${f(mb(round.dbStats.rssBefore))} -> peak ${f(mb(round.dbStats.peakRss))} MB` : '') +
+      `; stub ${f(round.stubStats.cpuPercent, 0)}%, client ${f(clientCpu, 0)}%${level > 1 ? `; ${f(api.seconds)} s` : ''}`,
+  );
+}
+
+function report(level: number, rounds: Round[], build: Build): void {
+  const of = (pick: (r: Round) => number) => median(rounds.map(pick));
+  const label = (level === 1 ? `sequential (${SEQ_N} sends)` : `${level} opened at once`) + (BUILDS.length > 1 ? ` [${build.label}]` : '');
+  const d50 = of((r) => pct(r.direct.firstTokens, 50));
+  const d99 = of((r) => pct(r.direct.firstTokens, 99));
+  const a50 = of((r) => pct(r.api.firstTokens, 50));
+  const a99 = of((r) => pct(r.api.firstTokens, 99));
+  const add50 = of((r) => pct(r.api.firstTokens, 50) - pct(r.direct.firstTokens, 50));
+  const add99 = of((r) => pct(r.api.firstTokens, 99) - pct(r.direct.firstTokens, 99));
+  const c50 = of((r) => pct(r.api.latencies, 50));
+  const c99 = of((r) => pct(r.api.latencies, 99));
+  const dc50 = of((r) => pct(r.direct.latencies, 50));
+  const dc99 = of((r) => pct(r.direct.latencies, 99));
+  const addC99 = of((r) => pct(r.api.latencies, 99) - pct(r.direct.latencies, 99));
+  const errors = rounds.reduce((s, r) => s + r.api.errors, 0);
+  const streams = rounds.reduce((s, r) => s + r.api.firstTokens.length + r.api.errors, 0);
+  const apiCpu = of((r) => r.apiStats.cpuPercent);
+  const perStream = (r: Round, s: { cpuSeconds: number } | null) => (s ? (s.cpuSeconds * 1000) / Math.max(1, r.api.firstTokens.length + r.api.errors) : NaN);
+  const apiMs = of((r) => perStream(r, r.apiStats));
+  const dbMs = of((r) => perStream(r, r.dbStats));
+  const apiPeak = Math.max(...rounds.map((r) => r.apiStats.peakRss));
+  const dbCpu = of((r) => r.dbStats?.cpuPercent ?? NaN);
+  const dbPeak = Math.max(...rounds.map((r) => r.dbStats?.peakRss ?? NaN));
+  const list = (pick: (r: Round) => number) => rounds.map((r) => f(pick(r))).join(', ');
+  const goal = GOALS[level];
+  console.log(
+    `   ${label}, median of ${rounds.length} round(s): first token added p50 ${f(add50)} ms, p99 ${f(add99)} ms (ratio ${f(a50 / d50, 2)}x p50, ${f(a99 / d99, 2)}x p99);` +
+      ` per-chunk added p99 ${f(addC99)} ms (${f(c99 / dc99, 2)}x); errors ${errors}/${streams};` +
+      ` API ${f(apiCpu, 0)}% CPU (${f(apiMs, 2)} ms a stream), peak RSS ${f(mb(apiPeak))} MB; DB ${f(dbCpu, 0)}% CPU (${f(dbMs, 2)} ms a stream), peak RSS ${f(mb(dbPeak))} MB` +
+      (goal ? `\n   goal: ${goal.text}` : ''),
+  );
+  const rounded = (pick: (r: Round) => number) => `rounds: ${list(pick)}`;
+  record({
+    suite: 'burst',
+    measure: `first token, ${label}`,
+    unit: 'ms',
+    median: a50,
+    p99: a99,
+    baseline: { label: 'direct to stub', median: d50, p99: d99 },
+    target: goal?.firstToken,
+    met: goal?.firstTokenMet?.(add50, add99),
+    note: `added p50 ${f(add50)} ms (${rounded((r) => pct(r.api.firstTokens, 50) - pct(r.direct.firstTokens, 50))}), added p99 ${f(add99)} ms (${rounded((r) => pct(r.api.firstTokens, 99) - pct(r.direct.firstTokens, 99))}); errors ${errors}/${streams}`,
+  });
+  record({
+    suite: 'burst',
+    measure: `per-chunk latency, ${label}`,
+    unit: 'ms',
+    median: c50,
+    p99: c99,
+    baseline: { label: 'direct to stub', median: dc50, p99: dc99 },
+    target: goal?.chunk,
+    met: goal?.chunkMet?.(addC99, errors),
+    note: `added p99 ${f(addC99)} ms (${rounded((r) => pct(r.api.latencies, 99) - pct(r.direct.latencies, 99))}); errors ${errors}/${streams}`,
+  });
+  record({
+    suite: 'burst',
+    measure: `API process peak RSS, ${label}`,
+    unit: 'MB',
+    median: mb(apiPeak),
+    target: goal?.rss,
+    met: goal?.rssMet?.(mb(apiPeak)),
+    note: `CPU ${f(apiCpu, 0)} % of one core (${rounded((r) => r.apiStats.cpuPercent)}); RSS before the first burst ${f(mb(rounds[0].apiStats.rssBefore))} MB`,
+  });
+  record({ suite: 'burst', measure: `API process CPU (one core = 100 %), ${label}`, unit: '%', median: apiCpu, note: rounded((r) => r.apiStats.cpuPercent) });
+  // CPU time a stream costs: what the machine's other load changes least.
+  record({ suite: 'burst', measure: `API process CPU time per stream, ${label}`, unit: 'ms', median: apiMs, note: rounded((r) => perStream(r, r.apiStats)) });
+  if (rounds[0].dbStats) {
+    record({ suite: 'burst', measure: `database process CPU (one core = 100 %), ${label}`, unit: '%', median: dbCpu, note: rounded((r) => r.dbStats!.cpuPercent) });
+    record({ suite: 'burst', measure: `database process peak RSS, ${label}`, unit: 'MB', median: mb(dbPeak) });
+    record({ suite: 'burst', measure: `database process CPU time per stream, ${label}`, unit: 'ms', median: dbMs, note: rounded((r) => perStream(r, r.dbStats)) });
+  }
+}
+
+interface Goal {
+  text: string;
+  firstToken?: string;
+  firstTokenMet?: (add50: number, add99: number) => boolean;
+  chunk?: string;
+  chunkMet?: (addC99: number, errors: number) => boolean;
+  rss?: string;
+  rssMet?: (peakMb: number) => boolean;
+}
+
+// Issue #17's goals (shown beside the figures; never a failure).
+const GOALS: Record<number, Goal> = {
+  1: { text: 'first token added p50 <= 2 ms, p99 <= 6 ms', firstToken: 'added p50 <= 2 ms, p99 <= 6 ms', firstTokenMet: (a, b) => a <= 2 && b <= 6 },
+  100: {
+    text: 'first token added p50 <= 100 ms; per-chunk added p99 <= 5 ms',
+    firstToken: 'added p50 <= 100 ms',
+    firstTokenMet: (a) => a <= 100,
+    chunk: 'added p99 <= 5 ms',
+    chunkMet: (c) => c <= 5,
+  },
+  500: {
+    text: 'first token added p50 <= 400 ms, p99 <= 2000 ms; per-chunk added p99 <= 30 ms; API peak RSS <= 250 MB',
+    firstToken: 'added p50 <= 400 ms, p99 <= 2000 ms',
+    firstTokenMet: (a, b) => a <= 400 && b <= 2000,
+    chunk: 'added p99 <= 30 ms',
+    chunkMet: (c) => c <= 30,
+    rss: '<= 250 MB',
+    rssMet: (m) => m <= 250,
+  },
+  1000: {
+    text: 'no errors; per-chunk added p99 <= 60 ms; API peak RSS <= 350 MB',
+    chunk: 'added p99 <= 60 ms, no errors',
+    chunkMet: (c, e) => c <= 60 && e === 0,
+    rss: '<= 350 MB',
+    rssMet: (m) => m <= 350,
+  },
+};
+
+export async function run(): Promise<void> {
+  for (const build of BUILDS) if (!existsSync(build.main)) throw new Error(`${build.main} does not exist (apps/api not built? run pnpm build)`);
+  const started = Date.now();
+  console.log(
+    `Burst benchmark: levels ${LEVELS.join(', ')}; ${ROUNDS} round(s) each; stub: first token after ${FIRST_MS} ms, ${CHUNKS} chunks ${CHUNK_MS} ms apart;` +
+      ` model ${MODEL}; prologue ${PROLOGUE.length} chars; ${STREAMS_PER_USER} streams per user; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} CPUs`,
+  );
+  const stub = await startStub();
+  try {
+    for (const level of LEVELS) await runLevel(level, stub);
+  } finally {
+    await stub.stop();
+  }
+  console.log(`\nBurst benchmark done in ${Math.round((Date.now() - started) / 1000)} s (database: ${databaseKind})`);
+}
+
+if (require.main === module) {
+  run()
+    .then(async () => {
+      const { printTable } = await import('./support/report');
+      printTable();
+      process.exit(0);
+    })
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+}
