@@ -44,6 +44,8 @@ export interface LoreScan {
   text: string;
   line: string;
   note: string;
+  /** Characters of `text` every entry scans, whatever it asks (the summary's fold scans all it folds). */
+  depth?: number;
 }
 
 /** An entry in the prompt: why it fired, its content as sent and its tokens. */
@@ -95,14 +97,15 @@ export function activateLore(
   };
 
   const text = scan.text;
-  if (lore.maxDepth > 0 && text) {
-    const windowStart = Math.max(0, text.length - lore.maxDepth);
+  const maxDepth = scan.depth ?? lore.maxDepth;
+  if (maxDepth > 0 && text) {
+    const windowStart = Math.max(0, text.length - maxDepth);
     lore.matcher.scan(
       text,
       (hit) => {
         const entry = entries[keys[hit.id].entry];
         // Each entry looks only as far back as it asks.
-        if (hit.start < text.length - (entry.scan_depth ?? settings.scan_depth)) return;
+        if (hit.start < text.length - (scan.depth ?? entry.scan_depth ?? settings.scan_depth)) return;
         record(hit.id, { source: 'text', depth: 0 });
       },
       windowStart,

@@ -13,6 +13,8 @@ import { Generation } from '../generation/generation-stream';
 import { HeldPower } from '../generation/held-power';
 import type { ChosenModel, ModelChooser } from '../generation/model-chooser';
 import { persist } from '../generation/persist';
+import type { CompiledLore } from '../lore/lore-activation';
+import type { LoreService } from '../lore/lore.service';
 import type { PowerService } from '../power/power.service';
 import type { StoryForPlay, StoryRepository } from '../stories/story.repository';
 import type { RateLimitService } from '../verification/rate-limit.service';
@@ -22,8 +24,8 @@ import { joinParts, userTextOf } from './turn-text';
 import type { TurnRepairService } from './turn-repair.service';
 import type { TurnRepository } from './turn.repository';
 
-/** What play reads of a story for a turn: the stored fields, and the open targets the task modes steer toward. */
-export type PlayStory = StoryForPlay & { open_targets?: { title: string; type: 'reality' | 'emotion' }[] };
+/** What play reads of a story for a turn: the stored fields, the open targets the task modes steer toward, and its lore. */
+export type PlayStory = StoryForPlay & { open_targets?: { title: string; type: 'reality' | 'emotion' }[]; lore?: CompiledLore | null };
 
 /** What a finished stream produced. */
 export interface TurnOutput {
@@ -43,6 +45,7 @@ export interface TurnSendDeps {
   limits: RateLimitService;
   chooser: ModelChooser;
   repair: TurnRepairService;
+  lore: LoreService;
   /** Appends an accepted turn to the story and announces it (see PlayService.appendAccepted). */
   appendAccepted(userID: string, storyId: string, piece: string, wait: boolean): Promise<{ text: string; appended: string }>;
   /** Runs the generation in the background (TurnRunner.start). */
@@ -75,6 +78,8 @@ export class TurnSend {
   summarizedChars = 0;
   /** What this send accepted into the story before its turn (the `user` event tells the client). */
   accepted = '';
+  /** The story's lore, read beside the claim (null: none, or it could not be read: the turn goes on without). */
+  lore: Promise<CompiledLore | null> = Promise.resolve(null);
   private hold: Promise<string> | null = null;
   private holdName: (() => void) | null = null;
   private turnFields: Partial<PlayTurn> | null = null;
@@ -98,6 +103,11 @@ export class TurnSend {
   async begin(): Promise<Generation> {
     const { deps, user, id, dto, storyId } = this;
     const generationId = this.generation.id;
+    // Read beside everything else here (a cached lore costs one small read); used only once the story is known to be the user's.
+    this.lore = deps.lore.forPrompt(storyId).catch((error: unknown) => {
+      deps.logger.warn(`reading the lore of story ${id}: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    });
     const named = await deps.chooser.named(user.userID, dto);
     const now = Date.now();
     const holdKey = `generation:${generationId}`;

@@ -219,3 +219,10 @@ export class ImportLoreDto extends LocalizedDto {
   @IsIn(LORE_IMPORT_MODES as unknown as string[])
   mode!: LoreImportMode;
 }
+
+/** Characters a book's entries hold in all (titles and content), as LORE_TOTAL_CHARS_MAX counts them. */
+export function loreBookChars(entries: readonly { title?: string; content?: string }[]): number {
+  let chars = 0;
+  for (const e of entries) chars += (e.title?.trim().length ?? 0) + (e.content?.trim().length ?? 0);
+  return chars;
+}
