@@ -19,8 +19,10 @@ import { LocalizedDto } from '../common/localized.dto';
 export const LORE_ENTRY_LIMIT = 2_000;
 /** All entries' content together, in characters (a story's lore stays a small part of its record). */
 export const LORE_TOTAL_CHARS_MAX = 1_000_000;
+/** The request body limit of bodies that carry a whole lore book (an import, a new story with its lore): the largest book as UTF-8 JSON. */
+export const LORE_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 export const LORE_TITLE_MAX_LENGTH = 200;
-export const LORE_CONTENT_MAX_LENGTH = 8_000;
+export const LORE_CONTENT_MAX_LENGTH = 20_000;
 /** Keywords (and, separately, secondary keywords) per entry, and the length of one. */
 export const LORE_KEYS_MAX = 50;
 export const LORE_KEY_MAX_LENGTH = 100;
@@ -73,6 +75,15 @@ export interface LoreEntry {
   whole_words: boolean;
   /** Characters of the newest text this entry scans; null: the story's setting. */
   scan_depth: number | null;
+}
+
+/** One entry of a lore book brought in whole (what `LoreEntryInputDto` validates): title and content required. */
+export type LoreEntryInput = Pick<LoreEntry, 'title' | 'content'> & Partial<Omit<LoreEntry, 'id' | 'title' | 'content'>>;
+
+/** A lore book brought in whole: what an imported file carries (`UploadParseData.lore`). */
+export interface LoreBookInput {
+  settings?: Partial<LoreSettings>;
+  entries: LoreEntryInput[];
 }
 
 /** `GET /api/lore/{storyId}`: the story's lore. */
@@ -191,7 +202,15 @@ const into =
     v && typeof v === 'object' && !Array.isArray(v) ? Object.assign(make(), v) : v;
 const toSettings = ({ value }: { value: unknown }) => into(() => new LoreSettingsInputDto())(value);
 const toEntries = ({ value }: { value: unknown }) => (Array.isArray(value) ? value.map(into(() => new LoreEntryInputDto())) : value);
-const toBook = ({ value }: { value: unknown }) => into(() => new LoreBookInputDto())(value);
+/** A plain lore book as a LoreBookInputDto whose settings and entries are DTO instances too (what validation walks). */
+export function toLoreBookInput(value: unknown): unknown {
+  const book = into(() => new LoreBookInputDto())(value);
+  if (!(book instanceof LoreBookInputDto)) return book;
+  book.settings = toSettings({ value: book.settings }) as LoreSettingsInputDto | undefined;
+  book.entries = toEntries({ value: book.entries }) as LoreEntryInputDto[];
+  return book;
+}
+const toBook = ({ value }: { value: unknown }) => toLoreBookInput(value);
 
 /** A lore book brought in whole: what an imported file carries (`UploadParseData.lore`), and a new story's lore. */
 export class LoreBookInputDto {

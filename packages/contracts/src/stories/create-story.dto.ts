@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Length, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
-import { LoreBookInputDto } from '../lore/lore.dto';
+import { toLoreBookInput, type LoreBookInputDto } from '../lore/lore.dto';
 import { StorySettingsDto } from './story-settings.dto';
 
 /** How the AI plays along (spec section 4 "Play mode"); fly_free is the default on create. */
@@ -23,8 +23,7 @@ export const MODEL_NAME_MAX_LENGTH = 128;
 export const MODEL_TYPE_MAX_LENGTH = 64;
 
 // The nested object becomes a LoreBookInputDto here, not with @Type (which needs reflect-metadata in the browser).
-const toLoreBook = ({ value }: { value: unknown }) =>
-  value && typeof value === 'object' && !Array.isArray(value) ? Object.assign(new LoreBookInputDto(), value) : value;
+const toLoreBook = ({ value }: { value: unknown }) => toLoreBookInput(value);
 
 /** A name is valid when empty (the story is untitled) or 2 to 200 characters. */
 const hasName = (o: { name?: string }) => o.name !== undefined && o.name !== '';
