@@ -6,6 +6,7 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   Max,
@@ -216,6 +217,7 @@ const toBook = ({ value }: { value: unknown }) => toLoreBookInput(value);
 export class LoreBookInputDto {
   @IsOptional()
   @Transform(toSettings)
+  @IsObject()
   @ValidateNested()
   settings?: LoreSettingsInputDto;
 
@@ -232,6 +234,7 @@ export type LoreImportMode = (typeof LORE_IMPORT_MODES)[number];
 /** `POST /api/lore/{storyId}/import`: entries (and settings) from a file, added to the story's or replacing them. */
 export class ImportLoreDto extends LocalizedDto {
   @Transform(toBook)
+  @IsObject()
   @ValidateNested()
   book!: LoreBookInputDto;
 

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString, Length, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString, Length, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { toLoreBookInput, type LoreBookInputDto } from '../lore/lore.dto';
 import { StorySettingsDto } from './story-settings.dto';
 
@@ -76,6 +76,7 @@ export class CreateStoryDto extends StorySettingsDto {
   /** The story's lore, as `POST /api/upload_parse` answered it for an imported file. */
   @IsOptional()
   @Transform(toLoreBook)
+  @IsObject()
   @ValidateNested()
   lore?: LoreBookInputDto;
 }
