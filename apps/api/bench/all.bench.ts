@@ -13,6 +13,7 @@ import 'reflect-metadata';
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { run as files } from './files.bench';
+import { run as lore } from './lore.bench';
 import { run as play } from './play.bench';
 import { run as power } from './power.bench';
 import { run as stories } from './stories.bench';
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
     ['power', power],
     ['stories', stories],
     ['files', files],
+    ['lore', lore],
     ['play', play],
   ];
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());

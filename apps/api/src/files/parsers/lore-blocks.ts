@@ -53,6 +53,8 @@ const BOOK_OPTIONS: Record<string, 'token_budget' | 'scan_depth' | 'recursion_de
 
 /** The text without its lore blocks, and the lore they held (null when none). */
 export function takeLoreBlocks(text: string): { content: string; lore: LoreBookInput | null } {
+  // Most files have none: one search instead of a walk over every line.
+  if (!/^[ \t]*(?:```|~~~)[ \t]*lore[ \t]*$/im.test(text)) return { content: text, lore: null };
   const lines = text.split('\n');
   const kept: string[] = [];
   const blocks: string[][] = [];
