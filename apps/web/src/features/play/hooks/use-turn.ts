@@ -32,6 +32,8 @@ export interface TurnCallbacks {
   onError(error: unknown): void;
 }
 
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
 const EMPTY: TurnView = { phase: 'idle', role: '', input: '', userText: '', aiText: '', reasoning: '', turnId: null, errorCode: null, cost: 0 };
 const POLL_MS = 1000;
 
@@ -55,7 +57,11 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
     viewRef.current = view;
     cb.current = callbacks;
   });
-  const lastSend = useRef(0);
+  // One send per second (the server's rule): a send asked for sooner waits for its moment instead of
+  // failing, and `waiting` says so on screen. `readyAt` follows what the server counts from: the send's
+  // arrival there, which is before its first event and before any pending-turn answer says otherwise.
+  const readyAt = useRef(0);
+  const [waiting, setWaiting] = useState(false);
   const busy = useRef(false);
   const pollTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const alive = useRef(true);
@@ -69,6 +75,7 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
     try {
       const pending = await getPendingTurn(storyId);
       if (!alive.current || started !== epoch.current) return;
+      readyAt.current = Math.max(readyAt.current, Date.now() + (pending.retryAfterMs ?? 0));
       const kept = edited && pending.turnId === edited.turnId && (pending.state === 'done' || pending.state === 'failed');
       setView(kept ? { ...fromPending(pending), aiText: edited.aiText } : fromPending(pending));
       if (pending.state === 'generating') pollTimer.current = setTimeout(() => void poll(), POLL_MS);
@@ -105,14 +112,19 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
 
   const send = useCallback(
     async (role: string, content: string, regenerate = false): Promise<boolean> => {
-      const now = Date.now();
       if (busy.current || viewRef.current.phase === 'generating' || viewRef.current.phase === 'loading') return false;
-      if (now - lastSend.current < SEND_THROTTLE_MS) {
-        cb.current.onError(new ApiClientError(429, 'SEND_TOO_FAST', ''));
-        return false;
-      }
       busy.current = true;
-      lastSend.current = now;
+      const early = readyAt.current - Date.now();
+      if (early > 0) {
+        setWaiting(true);
+        await sleep(early);
+        setWaiting(false);
+        if (!alive.current) {
+          busy.current = false;
+          return false;
+        }
+      }
+      readyAt.current = Date.now() + SEND_THROTTLE_MS;
       epoch.current++;
       clearTimeout(pollTimer.current);
       // The unsaved turn, as the user edited it: the send accepts it first (a regenerate replaces it).
@@ -125,6 +137,8 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
         let finished = false;
         let accepted = '';
         const onEvent = (event: StreamEvent) => {
+          // The server has taken the send: the next one may go a second from now.
+          if (event.type === 'user') readyAt.current = Math.max(readyAt.current, Date.now() + SEND_THROTTLE_MS);
           switch (event.type) {
             case 'user':
               if (event.appended) {
@@ -158,19 +172,27 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
               break;
           }
         };
+        const body = {
+          role,
+          content,
+          model_name: model.name || undefined,
+          model_type: model.name && model.type === CUSTOM_MODEL_TYPE ? CUSTOM_MODEL_TYPE : undefined,
+          regenerate,
+          accept: pending,
+        };
         try {
-          await sendTurn(
-            storyId,
-            {
-              role,
-              content,
-              model_name: model.name || undefined,
-              model_type: model.name && model.type === CUSTOM_MODEL_TYPE ? CUSTOM_MODEL_TYPE : undefined,
-              regenerate,
-              accept: pending,
-            },
-            onEvent,
-          );
+          try {
+            await sendTurn(storyId, body, onEvent);
+          } catch (error) {
+            // The server still counted less than a second (its clock started a little after ours, or
+            // another tab sent): wait the second and send once more, instead of showing an error.
+            if (!isApiClientError(error) || error.code !== 'SEND_TOO_FAST' || !alive.current) throw error;
+            setWaiting(true);
+            await sleep(SEND_THROTTLE_MS);
+            setWaiting(false);
+            readyAt.current = Date.now() + SEND_THROTTLE_MS;
+            await sendTurn(storyId, body, onEvent);
+          }
         } catch (error) {
           if (isApiClientError(error) && error.status > 0 && !finished && viewRef.current.userText === '' && viewRef.current.aiText === '') {
             // Refused before streaming: nothing happened (an unsaved turn is still there, shown as
@@ -207,5 +229,5 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
   const continueStory = useCallback(() => send(viewRef.current.role, ''), [send]);
   const setAiText = useCallback((aiText: string) => setView((v) => ({ ...v, aiText })), []);
 
-  return { view, send, accept, undo, regenerate, continueStory, setAiText };
+  return { view, waiting, send, accept, undo, regenerate, continueStory, setAiText };
 }
