@@ -103,11 +103,6 @@ export class TurnSend {
   async begin(): Promise<Generation> {
     const { deps, user, id, dto, storyId } = this;
     const generationId = this.generation.id;
-    // Read beside everything else here (a cached lore costs one small read); used only once the story is known to be the user's.
-    this.lore = deps.lore.forPrompt(storyId).catch((error: unknown) => {
-      deps.logger.warn(`reading the lore of story ${id}: ${error instanceof Error ? error.message : String(error)}`);
-      return null;
-    });
     const named = await deps.chooser.named(user.userID, dto);
     const now = Date.now();
     const holdKey = `generation:${generationId}`;
@@ -128,7 +123,7 @@ export class TurnSend {
     // when the balance is known (PowerService.hold), so the hold needs one round trip after this one.
     const balanceRead = mayPay ? deps.power.balance(user.userID) : Promise.resolve(null);
     if (paidKnown) this.takeHold(named.model.points, holdKey, { balance: balanceRead });
-    const [read, taken, balance] = await Promise.allSettled([
+    const batch = Promise.allSettled([
       Promise.all([
         deps.limits.hit(`generation:user:${user.userID}`, deps.config.env.GENERATION_USER_PER_MINUTE, 60, ErrorCode.GENERATION_RATE_LIMITED),
         deps.stories.forPlay(user.userID, id),
@@ -136,6 +131,13 @@ export class TurnSend {
       deps.turns.claim(storyId, user.userID, now, deps.repair.staleMs, claim),
       balanceRead,
     ]);
+    // The lore is read beside these, after them (a cached lore costs one small read); it is used only once
+    // the story is known to be the user's, and a failure leaves the turn without lore.
+    this.lore = deps.lore.forPrompt(storyId).catch((error: unknown) => {
+      deps.logger.warn(`reading the lore of story ${id}: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    });
+    const [read, taken, balance] = await batch;
     const before = taken.status === 'fulfilled' && taken.value ? taken.value : null;
     let claimed: PlayTurn;
     try {
