@@ -99,7 +99,9 @@ export function ContextInspector({ storyId }: { storyId: string }) {
       <section className="tl-context__left-out" aria-label={t('lore.context.leftOutTitle')}>
         <Typography.Title level={5}>{t('lore.context.leftOutTitle')}</Typography.Title>
         <Typography.Paragraph type="secondary">
-          {t('lore.context.loreBudget', { used: number(data.lore.used), budget: number(data.lore.budget) })}
+          {data.lore.budget === 0 && data.lore.used === 0 && data.lore.leftOut.length === 0
+            ? t('lore.context.noLore')
+            : t('lore.context.loreBudget', { used: number(data.lore.used), budget: number(data.lore.budget) })}
         </Typography.Paragraph>
         {data.lore.leftOut.length ? (
           <ul className="tl-context__left-list">
