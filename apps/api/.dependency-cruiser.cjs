@@ -23,7 +23,9 @@ const MAY_IMPORT = {
   stories: ['custom-models', 'power', 'swagger'],
   tasks: ['generation', 'models', 'power', 'stories', 'swagger'],
   archives: ['stories', 'swagger'],
-  play: ['generation', 'models', 'power', 'stories', 'tasks', 'verification', 'swagger'],
+  // lore reacts to archives' events (archive.events.ts) and imports nothing else of archives (rule below).
+  lore: ['generation', 'stories', 'archives', 'swagger'],
+  play: ['generation', 'models', 'power', 'stories', 'tasks', 'lore', 'verification', 'swagger'],
   // pictures react to play's events (turn.events.ts) and import nothing else of play (rule below).
   pictures: ['generation', 'models', 'power', 'stories', 'play', 'swagger'],
   files: ['pictures', 'swagger'],
@@ -69,6 +71,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/pictures/' },
       to: { path: '^src/play/', pathNot: '^src/play/[^/]+\\.events\\.ts$' },
+    },
+    {
+      name: 'lore-follows-archives-by-events',
+      comment: 'Lore reacts to archives through their events (archives/*.events.ts), never by calling them.',
+      severity: 'error',
+      from: { path: '^src/lore/' },
+      to: { path: '^src/archives/', pathNot: '^src/archives/[^/]+\\.events\\.ts$' },
     },
     {
       name: 'app-root-only-from-main',

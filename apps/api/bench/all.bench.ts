@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { run as burst } from './burst.bench';
 import { run as files } from './files.bench';
+import { run as lore } from './lore.bench';
 import { run as play } from './play.bench';
 import { run as power } from './power.bench';
 import { run as stories } from './stories.bench';
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
     ['power', power],
     ['stories', stories],
     ['files', files],
+    ['lore', lore],
     ['play', play],
     ['burst', burst],
   ];

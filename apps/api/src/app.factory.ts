@@ -5,7 +5,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
-import { STORY_TEXT_BODY_LIMIT_BYTES } from '@taleloom/contracts';
+import { LORE_BODY_LIMIT_BYTES, STORY_TEXT_BODY_LIMIT_BYTES } from '@taleloom/contracts';
 import { AppModule } from './app.module';
 import { ApiExceptionFilter } from './common/api-exception.filter';
 import { BootQuietLogger } from './common/boot-quiet-logger';
@@ -68,6 +68,11 @@ export async function createApp(config: AppConfig, database: DatabaseHandle, opt
   const storyTextJson = express.json({ limit: Math.max(STORY_TEXT_BODY_LIMIT_BYTES, config.env.BODY_LIMIT_BYTES) });
   app.use((req: Request, res: Response, next: NextFunction) =>
     req.method === 'PATCH' && req.path === '/api/llm' ? storyTextJson(req, res, next) : next(),
+  );
+  // A whole lore book: importing one, or creating a story with the lore of its imported file.
+  const loreJson = express.json({ limit: Math.max(LORE_BODY_LIMIT_BYTES, config.env.BODY_LIMIT_BYTES) });
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    req.method === 'POST' && (req.path === '/api/llm' || /^\/api\/lore\/[^/]+\/import$/.test(req.path)) ? loreJson(req, res, next) : next(),
   );
   app.use(express.json({ limit: config.env.BODY_LIMIT_BYTES }));
   app.use(express.urlencoded({ extended: false, limit: config.env.BODY_LIMIT_BYTES }));

@@ -15,6 +15,7 @@ import { DatabaseModule } from './database/database.module';
 import type { DatabaseHandle } from './database/embedded-database';
 import { FilesModule } from './files/files.module';
 import { HealthModule } from './health/health.module';
+import { LoreModule } from './lore/lore.module';
 import { ModelsModule } from './models/models.module';
 import { PicturesModule } from './pictures/pictures.module';
 import { PlayModule } from './play/play.module';
@@ -74,6 +75,7 @@ export class AppModule {
         ArchivesModule,
         PicturesModule,
         TasksModule,
+        LoreModule,
       ],
     };
   }

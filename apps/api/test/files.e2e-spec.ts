@@ -98,15 +98,20 @@ describe('files (POST /api/upload_parse, POST /api/export)', () => {
       },
     };
 
-    it('turns a V2 card into settings text with the opening last, macros replaced, in the request language', async () => {
+    it('turns a V2 card into settings text with the opening last, macros replaced, in the request language, and its book into lore', async () => {
       const res = await upload(makePng([{ keyword: 'chara', text: cardText(v2) }]), 'card.png', 'zh-CN');
       expect(res.status).toBe(200);
       expect(res.body.data.card).toEqual({ name: '林月', spec: 'v2' });
       expect(res.body.data.kind).toBe('character_card');
       const text: string = res.body.data.content;
       expect(text).toContain('林月 is a swordswoman who guards {{user}}.');
-      expect(text).toContain('【世界设定】\n青锋剑: 一把古剑');
-      expect(text).not.toContain('hidden');
+      // The card's book comes in as lore entries (a disabled one disabled), not as prologue text.
+      expect(text).not.toContain('世界设定');
+      expect(text).not.toContain('一把古剑');
+      expect(res.body.data.lore.entries).toEqual([
+        expect.objectContaining({ title: '青锋剑', keys: ['青锋剑'], content: '一把古剑', enabled: true }),
+        expect.objectContaining({ title: 'x', keys: ['x'], content: 'hidden', enabled: false }),
+      ]);
       expect(text).toContain('1. 她拔剑。');
       expect(text.endsWith('【开场白】\n林月抬起头：“{{user}}，你终于来了。”')).toBe(true);
       const en = await upload(makePng([{ keyword: 'chara', text: cardText(v2) }]), 'card.png', 'en');

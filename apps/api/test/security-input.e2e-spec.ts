@@ -1,4 +1,4 @@
-import { ErrorCode, STORY_TEXT_BODY_LIMIT_BYTES } from '@taleloom/contracts';
+import { ErrorCode, LORE_BODY_LIMIT_BYTES, STORY_TEXT_BODY_LIMIT_BYTES } from '@taleloom/contracts';
 import fc from 'fast-check';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,9 @@ const BODY_LIMIT = 4096;
 const LARGER_LIMITS: Record<string, number> = {
   'POST /api/export': 16 * 1024 * 1024,
   'PATCH /api/llm': STORY_TEXT_BODY_LIMIT_BYTES,
+  // A new story may carry its imported file's whole lore book; an import carries one.
+  'POST /api/llm': LORE_BODY_LIMIT_BYTES,
+  'POST /api/lore/:storyId/import': LORE_BODY_LIMIT_BYTES,
 };
 
 /**

@@ -113,6 +113,14 @@ describe('ownership: a second user never reaches the owner’s things', () => {
     expect((await as(t, owner).patch(`/api/llm?id=${publicStory}`, draft)).status).toBe(200);
     // A picture of the draft's new passage: the owner's only, until the story is published again.
     const draftPicture = await drawPicture(publicStory, publicText.length + 1, draftText.length);
+    // A lore entry of each story: the public story's written after publishing (its draft).
+    const lore = async (id: string, content: string) => {
+      const res = await as(t, owner).post(`/api/lore/${id}/entries`, { title: `Lore ${content}`, keys: ['Prologue'], content });
+      expect(res.status).toBe(200);
+      return res.body.data.entries.at(-1).id as string;
+    };
+    const privateLoreEntry = await lore(privateStory, `Lore ${secret}`);
+    const publicLoreEntry = await lore(publicStory, `Lore ${draftSecret}`);
     const saved = await as(t, owner).post('/api/archive/save', { story_id: privateStory, archive_index: 3 });
     expect(saved.status).toBe(200);
     // A task group of the private story: the demo model's suggestions, the first accepted.
@@ -137,6 +145,7 @@ describe('ownership: a second user never reaches the owner’s things', () => {
     return {
       ownerID: owner.userID, privateStory, publicStory, archiveId: saved.body.data._id, secret, draftSecret,
       tasksId: accepted.body.data.tasks_list[0].tasks_id as number, taskBatch, customModel, privatePicture, publicPicture, draftPicture,
+      privateLoreEntry, publicLoreEntry,
     };
   }
 

@@ -137,6 +137,17 @@ describe('every dialog, drawer and panel at 375 and 1280 px, in both languages',
           await page.getByTestId('tasks-play-mode').waitFor();
           await look(page, at('tasks'), findings);
           await close(page);
+          await page.getByTestId('toolbar-lore').click();
+          await page.getByTestId('lore-panel').waitFor();
+          await look(page, at('lore'), findings);
+          await page.getByTestId('lore-add').click();
+          await page.getByTestId('lore-form-title').waitFor();
+          await look(page, at('lore-entry'), findings);
+          await close(page);
+          await page.getByTestId('lore-tab-context').click();
+          await page.getByTestId('context-inspector').waitFor();
+          await look(page, at('lore-context'), findings);
+          await close(page);
           await page.getByTestId('toolbar-export').click();
           await page.getByTestId('export-markdown').waitFor();
           await look(page, at('export'), findings);

@@ -241,7 +241,7 @@ describe('the web app as people live in it (issue 18), in real Chromium', () => 
           await expect.poll(() => s.page.locator('.tl-play-model__name').count()).toBeGreaterThan(0);
           const layout = await s.page.evaluate(() => {
             const bar = document.querySelector('[data-testid="play-toolbar"]')!;
-            const ids = ['toolbar-settings', 'toolbar-archive', 'publish-button', 'toolbar-task', 'toolbar-export', 'toolbar-edit', 'char-count', 'model-selector'];
+            const ids = ['toolbar-settings', 'toolbar-archive', 'publish-button', 'toolbar-task', 'toolbar-lore', 'toolbar-export', 'toolbar-edit', 'char-count', 'model-selector'];
             const outside = ids.filter((id) => {
               const r = document.querySelector(`[data-testid="${id}"]`)?.getBoundingClientRect();
               return !r || r.width === 0 || r.left < 0 || r.right > document.documentElement.clientWidth;

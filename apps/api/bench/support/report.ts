@@ -4,7 +4,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
 
 export interface BenchRow {
-  /** The benchmark it comes from: power, stories, files, play. */
+  /** The benchmark it comes from: power, stories, files, lore, play. */
   suite: string;
   measure: string;
   unit: string;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import {
   ErrorCode,
   type ArchiveEntry,
@@ -14,6 +15,7 @@ import { StoryArchiveRepository, type ArchiveEntryFields } from '../stories/stor
 import { StoryRepository } from '../stories/story.repository';
 import { textSnippets, toSeconds } from '../stories/story-text';
 import { pickState } from '../stories/story-view';
+import { ArchiveLoaded, ArchiveSaved } from './archive.events';
 
 /** Save slots 0..998 of a story and its public archive -1: list, save (overwrite) and load. */
 @Injectable()
@@ -21,6 +23,7 @@ export class ArchivesService {
   constructor(
     private readonly stories: StoryRepository,
     private readonly archives: StoryArchiveRepository,
+    private readonly events: EventEmitter2,
   ) {}
 
   /** The occupied slots of the caller's own story (someone else's story is not found). */
@@ -39,6 +42,8 @@ export class ArchivesService {
       story_ending: story.lastLine ?? '',
       state: pickState(story),
     });
+    // What others keep beside the story (its lore) is saved into the slot too.
+    await this.events.emitAsync(ArchiveSaved.event, new ArchiveSaved(story._id.toHexString(), dto.archive_index));
     return toEntry(saved);
   }
 
@@ -61,6 +66,7 @@ export class ArchivesService {
     });
     // Someone else's archive answers exactly like a missing one.
     if (!restored) throw new AppException(ErrorCode.ARCHIVE_NOT_FOUND);
+    await this.events.emitAsync(ArchiveLoaded.event, new ArchiveLoaded(archive.story_id, user.userID, archive.archive_index));
     return { story_id: archive.story_id, archive_index: archive.archive_index };
   }
 }

@@ -148,6 +148,12 @@ export function httpStatusOf(code: ErrorCode): number {
       return 502;
     case ErrorCode.CUSTOM_MODEL_TIMEOUT:
       return 504;
+    case ErrorCode.LORE_ENTRY_NOT_FOUND:
+      return 404;
+    case ErrorCode.LORE_ENTRY_LIMIT:
+      return 409;
+    case ErrorCode.LORE_TOO_LARGE:
+      return 413;
     default: {
       const unmapped: never = code;
       throw new Error(`Unmapped error code ${String(unmapped)}`);

@@ -88,6 +88,9 @@ const en: Messages = {
   [ErrorCode.CUSTOM_MODEL_TIMEOUT]: 'The provider did not answer in time. Try again later.',
   [ErrorCode.CUSTOM_MODEL_PROVIDER_ERROR]: 'The provider answered with an error. {status} {detail}',
   [ErrorCode.CUSTOM_MODEL_KEY_UNREADABLE]: 'The stored API key of this custom model can no longer be read. Please enter it again.',
+  [ErrorCode.LORE_ENTRY_NOT_FOUND]: 'That lore entry does not exist (it may have been deleted).',
+  [ErrorCode.LORE_ENTRY_LIMIT]: 'A story can hold at most {limit} lore entries. Delete or merge some first.',
+  [ErrorCode.LORE_TOO_LARGE]: "The story's lore would pass {limit} characters in all. Shorten or delete some entries first.",
 };
 
 const zh: Messages = {
@@ -172,6 +175,9 @@ const zh: Messages = {
   [ErrorCode.CUSTOM_MODEL_TIMEOUT]: '服务商没有及时应答，请稍后再试。',
   [ErrorCode.CUSTOM_MODEL_PROVIDER_ERROR]: '服务商返回了错误。{status} {detail}',
   [ErrorCode.CUSTOM_MODEL_KEY_UNREADABLE]: '此自定义模型保存的 API 密钥已无法读取，请重新填写。',
+  [ErrorCode.LORE_ENTRY_NOT_FOUND]: '该设定条目不存在（可能已被删除）。',
+  [ErrorCode.LORE_ENTRY_LIMIT]: '每个故事最多 {limit} 条设定。请先删除或合并一些。',
+  [ErrorCode.LORE_TOO_LARGE]: '故事的设定总字数将超过 {limit} 字。请先精简或删除一些条目。',
 };
 
 export const ERROR_MESSAGES: Record<Language, Messages> = { en, 'zh-CN': zh };

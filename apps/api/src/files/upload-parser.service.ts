@@ -7,8 +7,9 @@ import {
   type UploadParseData,
 } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
-import { cardToText, readCharacterCard } from './parsers/character-card';
+import { cardLore, cardToText, readCharacterCard } from './parsers/character-card';
 import { decodeText } from './parsers/decode-text';
+import { takeLoreBlocks } from './parsers/lore-blocks';
 import { checkDocxZip, docxToText } from './parsers/docx-to-text';
 import { rtfToText } from './parsers/rtf-to-text';
 import { sniffType } from './parsers/sniff-type';
@@ -28,11 +29,23 @@ export class UploadParserService {
     if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(ext)) throw unsupported();
     if (file.buffer.length === 0) throw new AppException(ErrorCode.FILE_EMPTY);
     const parsed = await this.parseContent(file.buffer, language);
-    const { content, encoding, card } = parsed;
+    const { encoding, card } = parsed;
+    let { content } = parsed;
+    let lore = parsed.lore ?? null;
     const kind: UploadKind = parsed.kind === 'text' && ext === '.md' ? 'markdown' : parsed.kind;
+    // A txt/md file may carry lore in ```lore blocks (lore-blocks.ts): taken out of its text.
+    if (parsed.kind === 'text') ({ content, lore } = takeLoreBlocks(content));
     // A file whose readable text is empty (only spaces, an empty document) says so rather than filling nothing.
-    if (!content.trim()) throw new AppException(ErrorCode.FILE_EMPTY);
-    return { content, kind, fileName, characters: content.length, ...(encoding ? { encoding } : {}), ...(card ? { card } : {}) };
+    if (!content.trim() && !lore) throw new AppException(ErrorCode.FILE_EMPTY);
+    return {
+      content,
+      kind,
+      fileName,
+      characters: content.length,
+      ...(encoding ? { encoding } : {}),
+      ...(card ? { card } : {}),
+      ...(lore ? { lore } : {}),
+    };
   }
 
   // The content decides the parser; a name that lies about a known format is read as what it is.
@@ -41,7 +54,12 @@ export class UploadParserService {
     switch (type) {
       case 'png': {
         const card = readCharacterCard(buf);
-        return { content: cardToText(card, language), kind: 'character_card' as UploadKind, card: { name: card.data.name, spec: card.spec } };
+        return {
+          content: cardToText(card, language),
+          kind: 'character_card' as UploadKind,
+          card: { name: card.data.name, spec: card.spec },
+          lore: cardLore(card, language),
+        };
       }
       case 'zip':
         if (!(await checkDocxZip(buf))) throw unsupported();

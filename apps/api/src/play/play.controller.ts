@@ -72,6 +72,24 @@ export class PlayController {
     return ok(await this.play.discard(user, id));
   }
 
+  @Get(':id/context')
+  @ApiOperation({
+    summary: 'The prompt of the pending or last turn, part by part (the context inspector)',
+    description:
+      'Null before the first send. `messages[]` as sent, each `{role, parts[]}`; a part is `{kind, text, tokens}` (kinds: system, ' +
+      'play_mode, prologue, hidden_settings, summary, lore, text, author_note, user_prompt, line) and the parts of a message, ' +
+      'joined, are its content exactly. A `lore` part says which entry fired and why (`lore: {entryId, title, constant, keyword, ' +
+      'secondaryKeyword, source: text|line|author_note|entry, viaTitle, depth}`); the `text` part gives its range in the story ' +
+      'text (`from`, `to`) and `available: false` when the text was edited since (its text is then only the heading). ' +
+      '`promptTokens` = the parts\' tokens + `overheadTokens`; `contextWindow` and `maxOutput` are the model\'s; `lore` has the ' +
+      'budget, the tokens used and the entries left out for lack of room; `textLeftOutChars` is the older text not sent.',
+  })
+  @ApiParam({ name: 'id' })
+  @ApiErrorResponses(401, 404)
+  async context(@CurrentUser() user: AuthUser, @Param('id') id: string) {
+    return ok(await this.play.context(user, id));
+  }
+
   @Get(':id/pending')
   @ApiOperation({
     summary: 'The pending (unaccepted) turn',

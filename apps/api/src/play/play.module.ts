@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { GenerationModule } from '../generation/generation.module';
+import { LoreModule } from '../lore/lore.module';
 import { PowerModule } from '../power/power.module';
 import { StoriesModule } from '../stories/stories.module';
 import { TasksModule } from '../tasks/tasks.module';
@@ -8,25 +9,33 @@ import { VerificationModule } from '../verification/verification.module';
 import { PlayController } from './play.controller';
 import { PlayService } from './play.service';
 import { PlayTurn, PlayTurnSchema } from './play-turn.schema';
+import { TurnContext, TurnContextSchema } from './turn-context.schema';
+import { TurnContextRepository } from './turn-context.repository';
 import { TurnRepairService } from './turn-repair.service';
 import { TurnRunner } from './turn.runner';
 import { TurnRepository } from './turn.repository';
 
 /**
- * Play: streamed continuation and the turn lifecycle; the owner of the `play_turns` collection.
+ * Play: streamed continuation and the turn lifecycle; the owner of the `play_turns` collection and of
+ * `turn_contexts` (each story's latest prompt, part by part, for the context inspector).
  * An accepted turn is announced (TurnAccepted) for whoever reacts to it (pictures).
  */
 @Module({
   imports: [
-    MongooseModule.forFeature([{ name: PlayTurn.name, schema: PlayTurnSchema }]),
+    MongooseModule.forFeature([
+      { name: PlayTurn.name, schema: PlayTurnSchema },
+      { name: TurnContext.name, schema: TurnContextSchema },
+    ]),
     GenerationModule,
     PowerModule,
     StoriesModule,
     // The open targets the task play modes steer toward.
     TasksModule,
+    // The story's lore, whose entries enter the prompt when their keywords appear.
+    LoreModule,
     VerificationModule,
   ],
   controllers: [PlayController],
-  providers: [PlayService, TurnRunner, TurnRepairService, TurnRepository],
+  providers: [PlayService, TurnRunner, TurnRepairService, TurnRepository, TurnContextRepository],
 })
 export class PlayModule {}

@@ -7,6 +7,7 @@ import {
   type AcceptTurnDto,
   type Language,
   type PendingTurnData,
+  type PromptContextData,
   type SendTurnDto,
 } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
@@ -15,6 +16,7 @@ import { toObjectId } from '../common/object-id';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { Generation } from '../generation/generation-stream';
 import { ModelChooser } from '../generation/model-chooser';
+import { LoreService } from '../lore/lore.service';
 import { PowerService } from '../power/power.service';
 import { StoriesService } from '../stories/stories.service';
 import { StoryCreated } from '../stories/story.events';
@@ -26,6 +28,7 @@ import { TurnRepairService } from './turn-repair.service';
 import { TurnRunner } from './turn.runner';
 import { TurnSend, type TurnSendDeps } from './turn-send';
 import { joinParts, userTextOf, type StoryText } from './turn-text';
+import { TurnContextRepository } from './turn-context.repository';
 import { TurnRepository } from './turn.repository';
 
 /**
@@ -48,9 +51,11 @@ export class PlayService {
     limits: RateLimitService,
     chooser: ModelChooser,
     private readonly events: EventEmitter2,
+    lore: LoreService,
+    private readonly contexts: TurnContextRepository,
   ) {
     this.sendDeps = {
-      config, logger: this.logger, turns, stories, power, limits, chooser, repair,
+      config, logger: this.logger, turns, stories, power, limits, chooser, repair, lore,
       appendAccepted: (userID, storyId, piece, wait) => this.appendAccepted(userID, storyId, piece, wait),
       start: (send) => runner.start(send),
     };
@@ -106,6 +111,12 @@ export class PlayService {
   async pending(user: AuthUser, id: string): Promise<PendingTurnData> {
     const story = await this.stories.forPlay(user.userID, id);
     return this.view(await this.turns.find(toObjectId(id)), story);
+  }
+
+  /** The prompt of the story's pending or last turn, part by part (null before its first send). */
+  async context(user: AuthUser, id: string): Promise<PromptContextData | null> {
+    const story = await this.stories.forPlay(user.userID, id);
+    return this.contexts.latest(story._id, user.userID, story.main_text);
   }
 
   /**

@@ -13,6 +13,8 @@ import { Generation } from '../generation/generation-stream';
 import { HeldPower } from '../generation/held-power';
 import type { ChosenModel, ModelChooser } from '../generation/model-chooser';
 import { persist } from '../generation/persist';
+import type { CompiledLore } from '../lore/lore-activation';
+import type { LoreService } from '../lore/lore.service';
 import type { PowerService } from '../power/power.service';
 import type { StoryForPlay, StoryRepository } from '../stories/story.repository';
 import type { RateLimitService } from '../verification/rate-limit.service';
@@ -22,8 +24,8 @@ import { joinParts, userTextOf } from './turn-text';
 import type { TurnRepairService } from './turn-repair.service';
 import type { TurnRepository } from './turn.repository';
 
-/** What play reads of a story for a turn: the stored fields, and the open targets the task modes steer toward. */
-export type PlayStory = StoryForPlay & { open_targets?: { title: string; type: 'reality' | 'emotion' }[] };
+/** What play reads of a story for a turn: the stored fields, the open targets the task modes steer toward, and its lore. */
+export type PlayStory = StoryForPlay & { open_targets?: { title: string; type: 'reality' | 'emotion' }[]; lore?: CompiledLore | null };
 
 /** What a finished stream produced. */
 export interface TurnOutput {
@@ -43,6 +45,7 @@ export interface TurnSendDeps {
   limits: RateLimitService;
   chooser: ModelChooser;
   repair: TurnRepairService;
+  lore: LoreService;
   /** Appends an accepted turn to the story and announces it (see PlayService.appendAccepted). */
   appendAccepted(userID: string, storyId: string, piece: string, wait: boolean): Promise<{ text: string; appended: string }>;
   /** Runs the generation in the background (TurnRunner.start). */
@@ -75,6 +78,8 @@ export class TurnSend {
   summarizedChars = 0;
   /** What this send accepted into the story before its turn (the `user` event tells the client). */
   accepted = '';
+  /** The story's lore, read beside the claim (null: none, or it could not be read: the turn goes on without). */
+  lore: Promise<CompiledLore | null> = Promise.resolve(null);
   private hold: Promise<string> | null = null;
   private holdName: (() => void) | null = null;
   private turnFields: Partial<PlayTurn> | null = null;
@@ -118,7 +123,7 @@ export class TurnSend {
     // when the balance is known (PowerService.hold), so the hold needs one round trip after this one.
     const balanceRead = mayPay ? deps.power.balance(user.userID) : Promise.resolve(null);
     if (paidKnown) this.takeHold(named.model.points, holdKey, { balance: balanceRead });
-    const [read, taken, balance] = await Promise.allSettled([
+    const batch = Promise.allSettled([
       Promise.all([
         deps.limits.hit(`generation:user:${user.userID}`, deps.config.env.GENERATION_USER_PER_MINUTE, 60, ErrorCode.GENERATION_RATE_LIMITED),
         deps.stories.forPlay(user.userID, id),
@@ -126,6 +131,13 @@ export class TurnSend {
       deps.turns.claim(storyId, user.userID, now, deps.repair.staleMs, claim),
       balanceRead,
     ]);
+    // The lore is read beside these, after them (a cached lore costs one small read); it is used only once
+    // the story is known to be the user's, and a failure leaves the turn without lore.
+    this.lore = deps.lore.forPrompt(storyId).catch((error: unknown) => {
+      deps.logger.warn(`reading the lore of story ${id}: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    });
+    const [read, taken, balance] = await batch;
     const before = taken.status === 'fulfilled' && taken.value ? taken.value : null;
     let claimed: PlayTurn;
     try {

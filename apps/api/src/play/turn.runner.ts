@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ErrorCode } from '@taleloom/contracts';
+import { ErrorCode, type PromptContextData } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
 import { isDatabaseUnavailable } from '../common/database-errors';
 import { errorMessage } from '../common/error-messages';
@@ -11,9 +11,12 @@ import { sharedTokenCounter } from '../generation/token-counter';
 import { ProviderFailure, type ChatMessage, type ProviderChunk } from '../models/chat-provider';
 import { ModelsService } from '../models/models.service';
 import { StoryRepository } from '../stories/story.repository';
+import { activateLore } from '../lore/lore-activation';
 import { TaskRepository } from '../tasks/task.repository';
 import { assemblePrompt } from './context/prompt-builder';
+import type { AssembledPrompt } from './context/prompt-types';
 import { foldMessages, SUMMARY_MAX_TOKENS } from './context/summary-prompt';
+import { TurnContextRepository } from './turn-context.repository';
 import type { PlayStory, TurnSend } from './turn-send';
 import { TurnRepository } from './turn.repository';
 
@@ -35,6 +38,7 @@ export class TurnRunner extends JobRunner {
     private readonly stories: StoryRepository,
     private readonly tasks: TaskRepository,
     private readonly turns: TurnRepository,
+    private readonly contexts: TurnContextRepository,
   ) {
     super('TurnRunner', 'generation(s)');
   }
@@ -62,17 +66,23 @@ export class TurnRunner extends JobRunner {
     g.emit({ type: 'user', text: send.userText, role: send.role, turnId: g.id, ...(send.accepted ? { appended: send.accepted } : {}) });
 
     const turn = { role: send.role, content: send.content };
-    let story: PlayStory = send.story;
+    // The lore was read beside the claim (TurnSend.begin).
+    let story: PlayStory = { ...send.story, lore: await send.lore };
     // The task modes steer toward the open targets of the story's current task group.
     if (story.play_mode !== 'fly_free') {
       const open = await this.tasks.openTargets(story._id).catch(() => []);
       story = { ...story, open_targets: open.map((t) => ({ title: t.title, type: t.type })) };
     }
     let prompt = assemblePrompt(story, turn, model, send.summarizedChars);
+    let folded: { lore: string[] } | null = null;
     if (prompt.fold) {
       // Folding calls the provider too: not before the power is held.
       if (!(await this.passHold(send))) return;
-      story = await this.fold(send, story, prompt.fold);
+      folded = { lore: [] };
+      const before = story;
+      story = await this.fold(send, story, prompt.fold, folded.lore);
+      // A fold that failed (logged) changed nothing.
+      if (story === before) folded = null;
       prompt = assemblePrompt(story, turn, model, send.summarizedChars);
     }
 
@@ -123,6 +133,7 @@ export class TurnRunner extends JobRunner {
       (chunk) => (gated ? gated.push(chunk) : handle(chunk)),
     );
     send.requestSent();
+    this.keepContext(send, story, prompt, folded);
     answered.catch(() => undefined);
     if (!(await this.passHold(send, abort))) {
       await answered.catch(() => undefined);
@@ -157,21 +168,56 @@ export class TurnRunner extends JobRunner {
     return false;
   }
 
+  // The prompt as sent, for the context inspector: stored off the way to the first token.
+  private keepContext(send: TurnSend, story: PlayStory, prompt: AssembledPrompt, folded: { lore: string[] } | null): void {
+    const { model } = send.chosen;
+    const context: PromptContextData = {
+      turnId: send.generation.id,
+      at: Date.now(),
+      model: model.value,
+      contextWindow: model.contextWindow,
+      maxOutput: model.maxOutput,
+      promptTokens: prompt.promptTokens,
+      overheadTokens: prompt.overheadTokens,
+      messages: prompt.parts,
+      lore: prompt.lore,
+      textLeftOutChars: prompt.textStart,
+      summaryFolded: folded !== null,
+      summaryLore: folded?.lore ?? [],
+    };
+    setImmediate(() => {
+      this.contexts.save(story._id, story.userID, context, story.main_text).catch((error: unknown) => {
+        this.logger.warn(`keeping the prompt of generation ${send.generation.id}: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    });
+  }
+
   /**
    * When older text has fallen out of the prompt window and the summary does not cover it yet,
    * the model folds it into previous_summary (visible to the user, who can edit it). A failed fold
    * is logged and skipped: the turn goes on with the summary it had.
    */
-  private async fold(send: TurnSend, story: PlayStory, range: { from: number; to: number }): Promise<PlayStory> {
+  private async fold(send: TurnSend, story: PlayStory, range: { from: number; to: number }, loreTitles: string[]): Promise<PlayStory> {
     const { model, apiKey, custom } = send.chosen;
     const language = storyLanguage(story.main_text);
     const summaryTokens = Math.min(SUMMARY_MAX_TOKENS, Math.floor(model.contextWindow / 10));
+    const text = story.main_text.slice(range.from, range.to);
+    const inputBudget = model.contextWindow - summaryTokens - 64;
+    // The lore the folded text fires goes with it, so the summary keeps names, places and rules exact.
+    const lore = story.lore?.entries.length
+      ? activateLore(story.lore, { text, line: '', note: '', depth: text.length }, Math.min(story.lore.settings.token_budget, Math.floor(inputBudget / 4)), (c) =>
+          sharedTokenCounter.count(c),
+        ).fired
+      : [];
+    loreTitles.push(...lore.map((f) => f.entry.title));
     const messages: ChatMessage[] = foldMessages(
       story.previous_summary,
-      story.main_text.slice(range.from, range.to),
+      text,
       language,
-      model.contextWindow - summaryTokens - 64,
+      inputBudget,
       summaryTokens,
+      sharedTokenCounter,
+      lore.map((f) => f.content),
     );
     try {
       const summary = (

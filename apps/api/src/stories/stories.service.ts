@@ -5,7 +5,9 @@ import {
   DEFAULT_PLAY_MODE,
   DEFAULT_STORY_SETTINGS,
   ErrorCode,
+  LORE_TOTAL_CHARS_MAX,
   STORY_LIST_DEFAULT_PAGE_SIZE,
+  loreBookChars,
   type CheckStoryData,
   type ClonePublicStoryDto,
   type CreateStoryDto,
@@ -23,12 +25,15 @@ import type { AuthUser } from '../common/current-user.decorator';
 import { toObjectId } from '../common/object-id';
 import { CustomModelsService } from '../custom-models/custom-models.service';
 import { StoryArchiveRepository } from './story-archive.repository';
-import { StoryCreated } from './story.events';
+import { StoryCreated, StoryPublished, StoryUnpublished, type StoryOrigin } from './story.events';
 import { StoryNumbersService } from './story-numbers.service';
 import { StoryRepository, type StoryRecord } from './story.repository';
 import { StorySpreadService } from './story-spread.service';
 import { textSnippets, toSeconds } from './story-text';
 import { pickState, toListItem, toStoryData } from './story-view';
+
+// The public version's archive slot.
+const PUBLIC_SLOT = -1;
 
 /** Stories and the square: create, read, change, list, publish, clone. */
 @Injectable()
@@ -46,7 +51,11 @@ export class StoriesService {
 
   /** A new original story; the prologue is also the start of its text. */
   async create(user: AuthUser, dto: CreateStoryDto): Promise<StoryIdData> {
-    const { language: _language, 'hidden-settings': hidden, ...fields } = dto;
+    const { language: _language, 'hidden-settings': hidden, lore, ...fields } = dto;
+    // The lore is kept by the lore feature (told below); its size is checked before anything is made.
+    if (lore && loreBookChars(lore.entries ?? []) > LORE_TOTAL_CHARS_MAX) {
+      throw new AppException(ErrorCode.LORE_TOO_LARGE, undefined, { limit: LORE_TOTAL_CHARS_MAX.toLocaleString('en') });
+    }
     await this.checkModelChoice(user.userID, fields);
     const text = dto.prologue_and_characters;
     const story = await this.stories.create({
@@ -64,14 +73,14 @@ export class StoriesService {
       userID: user.userID,
       time: new Date(),
     });
-    return this.created(story._id.toHexString(), user.userID);
+    return this.created(story._id.toHexString(), user.userID, null, lore ?? null);
   }
 
   // Every new story (original or clone) is announced; what others prepare for it (play: its turn
   // document) is waited for, and a failure there is logged, not fatal.
-  private async created(id: string, userID: string): Promise<StoryIdData> {
+  private async created(id: string, userID: string, origin: StoryOrigin | null = null, lore: CreateStoryDto['lore'] | null = null): Promise<StoryIdData> {
     await this.events
-      .emitAsync(StoryCreated.event, new StoryCreated(id, userID))
+      .emitAsync(StoryCreated.event, new StoryCreated(id, userID, origin, lore))
       .catch((error: unknown) => this.logger.warn(`preparing story ${id}: ${error instanceof Error ? error.message : String(error)}`));
     return { id };
   }
@@ -148,14 +157,14 @@ export class StoriesService {
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     const snapshot = await this.publicSnapshot(story._id);
     const clone = await this.spread.clone(story, pickState(snapshot.state), user);
-    return this.created(clone._id.toHexString(), user.userID);
+    return this.created(clone._id.toHexString(), user.userID, { storyId: story._id.toHexString(), slot: PUBLIC_SLOT });
   }
 
   /** Clones the caller's own story as it is now (e.g. before playing on from a restore point). */
   async cloneOwn(user: AuthUser, id: string): Promise<StoryIdData> {
     const story = await this.stories.own(user.userID, id);
     const clone = await this.spread.clone(story, pickState(story), user);
-    return this.created(clone._id.toHexString(), user.userID);
+    return this.created(clone._id.toHexString(), user.userID, { storyId: story._id.toHexString(), slot: null });
   }
 
   /** Publishes (or updates the public version): snapshot into archive slot -1, then mark public. */
@@ -182,6 +191,7 @@ export class StoriesService {
     const story = await this.stories.updateListed(user.userID, id, { permission: '0', publishedAt: null, publicFirstLine: '', publicLastLine: '' });
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     await this.archives.deletePublic(story._id.toHexString());
+    await this.events.emitAsync(StoryUnpublished.event, new StoryUnpublished(story._id.toHexString()));
     // A concurrent publish may have made it public again after the first write: it keeps its snapshot.
     await this.ensurePublicVersion(story._id);
     return toListItem(story, false);
@@ -194,6 +204,8 @@ export class StoriesService {
       story_ending: story.lastLine,
       state: pickState(story),
     });
+    // What others keep beside the public version (the lore) is snapshotted with it.
+    await this.events.emitAsync(StoryPublished.event, new StoryPublished(story._id.toHexString()));
   }
 
   // A public story always has its public version (slot -1): written again from the story when missing.

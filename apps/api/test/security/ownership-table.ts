@@ -41,6 +41,9 @@ export interface World {
   privatePicture: string;
   publicPicture: string;
   draftPicture: string;
+  /** A lore entry of each story (the private one's content carries `secret`, the public one's `draftSecret`). */
+  privateLoreEntry: string;
+  publicLoreEntry: string;
 }
 
 export interface Call {
@@ -157,6 +160,53 @@ export const OWNERSHIP_TABLE: Record<string, OwnershipEntry> = {
   'GET /api/llm/:id/pending': {
     access: 'owner-only',
     requests: (w) => onBoth(w, (id) => get(`/api/llm/${id}/pending`)),
+    expect: STORY_404,
+  },
+  'GET /api/llm/:id/context': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => get(`/api/llm/${id}/context`)),
+    expect: STORY_404,
+  },
+  // Lore (a story's lore is its owner's, public or not; clones copy the published version's)
+  'GET /api/lore/:storyId': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => get(`/api/lore/${id}`)),
+    expect: STORY_404,
+  },
+  'POST /api/lore/:storyId/entries': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => post(`/api/lore/${id}/entries`, { title: 'Intruder', keys: ['x'], content: 'Planted by an intruder.' })),
+    expect: STORY_404,
+  },
+  'PATCH /api/lore/:storyId/entries/:entryId': {
+    access: 'owner-only',
+    requests: (w) => [
+      patch(`/api/lore/${w.privateStory}/entries/${w.privateLoreEntry}`, { content: 'Overwritten by intruder' }),
+      patch(`/api/lore/${w.publicStory}/entries/${w.publicLoreEntry}`, { content: 'Overwritten by intruder' }),
+    ],
+    expect: STORY_404,
+  },
+  'DELETE /api/lore/:storyId/entries/:entryId': {
+    access: 'owner-only',
+    requests: (w) => [del(`/api/lore/${w.privateStory}/entries/${w.privateLoreEntry}`), del(`/api/lore/${w.publicStory}/entries/${w.publicLoreEntry}`)],
+    expect: STORY_404,
+  },
+  'POST /api/lore/:storyId/entries/:entryId/duplicate': {
+    access: 'owner-only',
+    requests: (w) => [
+      post(`/api/lore/${w.privateStory}/entries/${w.privateLoreEntry}/duplicate`),
+      post(`/api/lore/${w.publicStory}/entries/${w.publicLoreEntry}/duplicate`),
+    ],
+    expect: STORY_404,
+  },
+  'PUT /api/lore/:storyId/settings': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => put(`/api/lore/${id}/settings`, { token_budget: 1 })),
+    expect: STORY_404,
+  },
+  'POST /api/lore/:storyId/import': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => post(`/api/lore/${id}/import`, { book: { entries: [{ title: 'Intruder', content: 'Planted.' }] }, mode: 'replace' })),
     expect: STORY_404,
   },
   // Archives

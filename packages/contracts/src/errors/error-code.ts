@@ -131,6 +131,12 @@ export enum ErrorCode {
   CUSTOM_MODEL_PROVIDER_ERROR = 'CUSTOM_MODEL_PROVIDER_ERROR',
   /** The stored key cannot be decrypted (the server's encryption key changed): enter it again. */
   CUSTOM_MODEL_KEY_UNREADABLE = 'CUSTOM_MODEL_KEY_UNREADABLE',
+  /** The story has no lore entry with that id (or the story is not yours). */
+  LORE_ENTRY_NOT_FOUND = 'LORE_ENTRY_NOT_FOUND',
+  /** A story holds at most LORE_ENTRY_LIMIT lore entries (`params.limit`). */
+  LORE_ENTRY_LIMIT = 'LORE_ENTRY_LIMIT',
+  /** All lore entries' content together would pass LORE_TOTAL_CHARS_MAX characters (`params.limit`). */
+  LORE_TOO_LARGE = 'LORE_TOO_LARGE',
 }
 
 /** Every code, for exhaustive checks in tests and locale files. */

@@ -1,3 +1,5 @@
+import type { LoreBookInput } from '../lore/lore.dto';
+
 /** What the content of an upload turned out to be (decided by its bytes, not its name). */
 export type UploadKind = 'text' | 'markdown' | 'docx' | 'rtf' | 'character_card';
 
@@ -16,4 +18,9 @@ export interface UploadParseData {
   fileName: string;
   /** Number of characters in `content`. */
   characters: number;
+  /**
+   * Lore the file carries: a character card's book (V2/V3 `character_book`), or a txt/md file's lore
+   * blocks (taken out of `content`). Send it as `lore` when creating the story, or import it into one.
+   */
+  lore?: LoreBookInput;
 }

@@ -1,4 +1,6 @@
-import { IsIn, IsOptional, IsString, Length, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsIn, IsObject, IsOptional, IsString, Length, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import { toLoreBookInput, type LoreBookInputDto } from '../lore/lore.dto';
 import { StorySettingsDto } from './story-settings.dto';
 
 /** How the AI plays along (spec section 4 "Play mode"); fly_free is the default on create. */
@@ -19,6 +21,9 @@ export const STORY_TEXT_MAX_LENGTH = 2_000_000;
 export const STORY_TEXT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 export const MODEL_NAME_MAX_LENGTH = 128;
 export const MODEL_TYPE_MAX_LENGTH = 64;
+
+// The nested object becomes a LoreBookInputDto here, not with @Type (which needs reflect-metadata in the browser).
+const toLoreBook = ({ value }: { value: unknown }) => toLoreBookInput(value);
 
 /** A name is valid when empty (the story is untitled) or 2 to 200 characters. */
 const hasName = (o: { name?: string }) => o.name !== undefined && o.name !== '';
@@ -67,4 +72,11 @@ export class CreateStoryDto extends StorySettingsDto {
   @IsString()
   @MaxLength(MODEL_TYPE_MAX_LENGTH)
   model_type?: string;
+
+  /** The story's lore, as `POST /api/upload_parse` answered it for an imported file. */
+  @IsOptional()
+  @Transform(toLoreBook)
+  @IsObject()
+  @ValidateNested()
+  lore?: LoreBookInputDto;
 }

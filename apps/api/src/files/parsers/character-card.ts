@@ -1,6 +1,7 @@
-import type { CharacterCardSpec, Language } from '@taleloom/contracts';
+import type { CharacterCardSpec, Language, LoreBookInput } from '@taleloom/contracts';
 import { ErrorCode } from '@taleloom/contracts';
 import { AppException } from '../../common/app-exception';
+import { cardBook } from './card-book';
 import { readPngTextChunks } from './png-chunks';
 
 /** The fields of a V1/V2/V3 card this product uses (spec: peers.md "Character cards"). */
@@ -13,15 +14,14 @@ export interface CardData {
   mes_example: string;
   system_prompt: string;
   alternate_greetings: string[];
-  book: { keys: string[]; content: string }[];
+  /** The card's `character_book`, as it came (see card-book.ts). */
+  book: unknown;
 }
 
 export interface ParsedCard {
   spec: CharacterCardSpec;
   data: CardData;
 }
-
-const MAX_BOOK_ENTRIES = 2000;
 
 /** Reads the card from a PNG: `ccv3` first, then `chara`; each base64 of UTF-8 JSON. */
 export function readCharacterCard(png: Buffer): ParsedCard {
@@ -57,9 +57,9 @@ function decodeCard(base64: string): ParsedCard | null {
     mes_example: str(fields.mes_example),
     system_prompt: str(fields.system_prompt),
     alternate_greetings: Array.isArray(fields.alternate_greetings) ? fields.alternate_greetings.map(str).filter(Boolean) : [],
-    book: bookEntries(fields.character_book),
+    book: fields.character_book ?? null,
   };
-  const hasAnything = Object.values(data).some((v) => (Array.isArray(v) ? v.length > 0 : v !== ''));
+  const hasAnything = Object.entries(data).some(([k, v]) => k !== 'book' && (Array.isArray(v) ? v.length > 0 : v !== ''));
   return hasAnything ? { spec, data } : null;
 }
 
@@ -67,31 +67,21 @@ function str(v: unknown): string {
   return typeof v === 'string' ? v.trim() : '';
 }
 
-function bookEntries(book: unknown): CardData['book'] {
-  const entries = (book as { entries?: unknown } | null)?.entries;
-  if (!Array.isArray(entries)) return [];
-  return entries
-    .slice(0, MAX_BOOK_ENTRIES)
-    .filter((e): e is Record<string, unknown> => !!e && typeof e === 'object' && (e as { enabled?: unknown }).enabled !== false)
-    .map((e) => ({ keys: Array.isArray(e.keys) ? e.keys.map(str).filter(Boolean) : [], content: str(e.content) }))
-    .filter((e) => e.content);
-}
-
 const HEADINGS: Record<Language, Record<string, string>> = {
   en: {
     character: 'Character', description: 'Description', personality: 'Personality', scenario: 'Scenario',
-    system: 'System prompt', examples: 'Example dialogue', book: 'World info', alternates: 'Alternate openings',
+    system: 'System prompt', examples: 'Example dialogue', alternates: 'Alternate openings',
     prologue: 'Prologue',
   },
   'zh-CN': {
     character: '角色', description: '角色描述', personality: '性格', scenario: '场景', system: '系统提示词',
-    examples: '对话示例', book: '世界设定', alternates: '备选开场', prologue: '开场白',
+    examples: '对话示例', alternates: '备选开场', prologue: '开场白',
   },
 };
 
 /**
  * Turns a card into the create screen's "prologue and character settings" text: the settings first,
- * the opening message last so the story continues from it. `{{char}}`/`<BOT>` become the name;
+ * the opening message last so the story continues from it. Its book becomes lore entries (cardLore), not text. `{{char}}`/`<BOT>` become the name;
  * `<USER>` becomes `{{user}}` (the player's role is chosen on the create screen).
  */
 export function cardToText({ data }: ParsedCard, language: Language): string {
@@ -106,7 +96,6 @@ export function cardToText({ data }: ParsedCard, language: Language): string {
   add(h.scenario, data.scenario);
   add(h.system, data.system_prompt);
   add(h.examples, data.mes_example);
-  add(h.book, data.book.map((e) => (e.keys.length ? `${e.keys.join(', ')}: ${e.content}` : e.content)).join('\n'));
   add(h.alternates, data.alternate_greetings.map((g, i) => `${i + 1}. ${g}`).join('\n'));
   add(h.prologue, data.first_mes);
   return replaceMacros(sections.join('\n\n'), data.name);
@@ -116,4 +105,9 @@ function replaceMacros(text: string, name: string): string {
   return text
     .replace(/\{\{char\}\}|<BOT>/gi, () => name || '{{char}}')
     .replace(/\{\{user\}\}|<USER>/gi, '{{user}}');
+}
+
+/** The card's `character_book` as the story's lore (null when it has none). */
+export function cardLore({ data }: ParsedCard, language: Language): LoreBookInput | null {
+  return cardBook(data.book, data.name, language);
 }

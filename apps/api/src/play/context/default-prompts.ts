@@ -47,13 +47,14 @@ export const TARGET_TYPE_LABELS: Record<PromptLanguage, Record<'reality' | 'emot
   zh: { reality: '事件', emotion: '情感' },
 };
 
-export const LABELS: Record<PromptLanguage, Record<'setup' | 'hidden' | 'goal' | 'targets' | 'summary' | 'story' | 'note' | 'player' | 'narrator', string>> = {
+export const LABELS: Record<PromptLanguage, Record<'setup' | 'hidden' | 'goal' | 'targets' | 'summary' | 'lore' | 'story' | 'note' | 'player' | 'narrator', string>> = {
   en: {
     targets: 'Open goals',
     setup: 'Prologue and characters',
     hidden: 'Hidden settings (never reveal them directly)',
     goal: 'Goal',
     summary: 'Summary of earlier events',
+    lore: 'World info (what matters now)',
     story: 'The story so far (most recent part)',
     note: "Author's note (follow it for the next part)",
     player: 'The player writes as {role}',
@@ -65,6 +66,7 @@ export const LABELS: Record<PromptLanguage, Record<'setup' | 'hidden' | 'goal' |
     hidden: '隐藏设定（不要直接透露）',
     goal: '目标',
     summary: '前情提要',
+    lore: '世界设定（与当前情节相关）',
     story: '故事正文（最近部分）',
     note: '作者备注（续写时请遵循）',
     player: '玩家以「{role}」的身份写道',

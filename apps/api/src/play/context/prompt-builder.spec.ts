@@ -4,6 +4,8 @@ import { assemblePrompt, formatUserPart } from './prompt-builder';
 import type { PromptStory } from './prompt-types';
 import { foldMessages } from './summary-prompt';
 import { TokenCounter } from '../../generation/token-counter';
+import { DEFAULT_LORE_SETTINGS, type LoreEntry } from '@taleloom/contracts';
+import { compileLore } from '../../lore/lore-activation';
 
 const baseStory: PromptStory = {
   prologue_and_characters: 'Mara, a smuggler with a debt. Ilan, the harbour master who wants her gone.',
@@ -137,5 +139,39 @@ describe('prompt assembly', () => {
     const msgs = foldMessages('Earlier things.', text, 'en', 6000, 800, new TokenCounter());
     expect(msgs[1].content).toMatch(/^<previous-summary>\nEarlier things\.\n<\/previous-summary>\n<new-text>\n[\s\S]*LAST\.\n<\/new-text>$/);
     expect(countTokens(msgs.map((m) => m.content).join('\n'))).toBeLessThanOrEqual(6000);
+  });
+
+  describe('with lore', () => {
+    const entry = (id: string, keys: string[], content: string, more: Partial<LoreEntry> = {}): LoreEntry => ({
+      id, title: id, keys, secondary_keys: [], content, constant: false, enabled: true, order: 100, case_sensitive: false, whole_words: true, scan_depth: null, ...more,
+    });
+    const lore = (entries: LoreEntry[], token_budget = 1024) => compileLore(1, { ...DEFAULT_LORE_SETTINGS, token_budget }, entries);
+
+    it('puts the entries that fired between the summary and the story text, and its parts add up to the messages', () => {
+      const story = { ...baseStory, lore: lore([entry('Ledger', ['ledger'], 'The ledger names every bribe.'), entry('Storm', ['storm'], 'Storms close the harbour.'), entry('Map', ['map'], 'Never sent.')]) };
+      const p = assemblePrompt(story, { role: 'Mara', content: 'I hide the ledger before the storm. Reply to {{user}}.' }, budget, 0, new TokenCounter());
+      expect(p.messages[1].content).toMatch(/the customs house\.\n\n## World info \(what matters now\)\nThe ledger names every bribe\.\n\nStorms close the harbour\.\n\n## The story so far/);
+      expect(p.messages[1].content).not.toContain('Never sent');
+      p.parts.forEach((m, i) => expect(m.parts.map((part) => part.text).join('')).toBe(p.messages[i].content));
+      expect(p.promptTokens).toBe(p.parts.flatMap((m) => m.parts).reduce((n, part) => n + part.tokens, p.overheadTokens));
+      expect(Math.abs(p.promptTokens - p.messages.reduce((n, m) => n + countTokens(m.content) + 4, 3))).toBeLessThan(16);
+      expect(p.parts[1].parts.filter((part) => part.kind === 'lore').map((part) => part.lore!.source)).toEqual(['line', 'line']);
+    });
+
+    it('resolves {{user}} to the player\'s role and keeps the lore within half the room left', () => {
+      const big = entry('Big', ['pier'], 'Pier lore. '.repeat(2000));
+      const small = entry('Mine', ['pier'], '{{user}} knows the pier.', { order: 200 });
+      const tight = { contextWindow: 2048, maxOutput: 256 };
+      const p = assemblePrompt({ ...baseStory, lore: lore([big, small], 64_000) }, { role: 'Mara', content: '' }, tight, 0, new TokenCounter());
+      expect(p.lore.budget).toBeLessThan(1000);
+      expect(p.lore.leftOut.map((l) => l.title)).toEqual(['Big']);
+      expect(p.messages[1].content).toContain('Mara knows the pier.');
+      expect(p.lore.used).toBeLessThanOrEqual(p.lore.budget);
+    });
+
+    it('gives the fold the lore its text fires', () => {
+      const msgs = foldMessages('Before.', 'Mara met Ilan.', 'en', 6000, 800, new TokenCounter(), ['Ilan is the harbour master.']);
+      expect(msgs[1].content).toBe('<previous-summary>\nBefore.\n</previous-summary>\n<world-info>\nIlan is the harbour master.\n</world-info>\n<new-text>\nMara met Ilan.\n</new-text>');
+    });
   });
 });

@@ -1,15 +1,22 @@
+import type { PromptMessage, PromptPart, PromptPartKind } from '@taleloom/contracts';
 import type { ChatMessage } from '../../models/chat-provider';
 import { DEFAULT_SYSTEM_PROMPT, DEFAULT_USER_PROMPT, LABELS, PLAY_MODE_INSTRUCTIONS, TARGET_TYPE_LABELS, type PromptLanguage } from './default-prompts';
 import type { AssembledPrompt, PromptBudget, PromptStory, PromptTurn } from './prompt-types';
 import { storyLanguage } from '../../common/story-language';
 import { sharedTokenCounter, type TokenCounter } from '../../generation/token-counter';
+import { activateLore } from '../../lore/lore-activation';
 
 // Tokens a chat message costs beyond its content (role and separators), per OpenAI's accounting.
 const MESSAGE_OVERHEAD = 4;
+// The reply's priming tokens.
+const REPLY_PRIMING = 3;
 // After a fold, the text window is refilled only to this share of its budget, so folds are rare.
 const FOLD_KEEP_SHARE = 0.6;
 // A prologue never takes more than this share of the room left for the prompt.
 const PROLOGUE_MAX_SHARE = 0.4;
+// The lore never takes more than this share of the room left for lore and story text.
+const LORE_MAX_SHARE = 0.5;
+const SEPARATOR = '\n\n';
 
 /** The player's line as it goes into the story text: "Role: content", or the content alone for the narrator. */
 export function formatUserPart(role: string, content: string, language: PromptLanguage): string {
@@ -19,13 +26,17 @@ export function formatUserPart(role: string, content: string, language: PromptLa
   return who ? `${who}${language === 'zh' ? '：' : ': '}${line}` : line;
 }
 
+type Piece = Omit<PromptPart, 'tokens' | 'text'> & { text: string; tokens?: number };
+
 /**
  * Builds the prompt for one turn, most stable part first (so providers' prefix caches keep hitting):
  *   1. system: the system prompt (default or custom) and the play-mode instructions (in the task modes
  *      with the story's goal and the open targets of its current task group);
- *   2. user: prologue and characters, hidden settings, the previous summary, then as much of the newest
- *      story text as fits the context window minus the reply budget (counted with a real tokenizer);
+ *   2. user: prologue and characters, hidden settings, the previous summary, the lore entries that fired
+ *      (see lore/lore-activation.ts), then as much of the newest story text as fits the context window
+ *      minus the reply budget (counted with a real tokenizer);
  *   3. user: the author's note, the user prompt (default or custom) and the player's line.
+ * Every message is kept as its parts too, with their tokens: what the context inspector shows.
  * When older text no longer fits and is not yet covered by the summary, `fold` says which part to
  * fold into the summary.
  */
@@ -39,27 +50,34 @@ export function assemblePrompt(
   const language = storyLanguage(story.main_text || story.prologue_and_characters);
   const L = LABELS[language];
   const available = budget.contextWindow - budget.maxOutput - Math.max(32, Math.ceil(budget.contextWindow * 0.01));
+  const count = (piece: Piece): Piece => ({ ...piece, tokens: piece.tokens ?? counter.count(piece.text) });
 
-  const system = [
-    story.settings_system_prompt_switch === 'custom' && story.settings_system_prompt_text.trim()
-      ? story.settings_system_prompt_text.trim()
-      : DEFAULT_SYSTEM_PROMPT[language],
-    PLAY_MODE_INSTRUCTIONS[story.play_mode]?.[language] ?? PLAY_MODE_INSTRUCTIONS.fly_free[language],
-    story.play_mode !== 'fly_free' && story.goal.trim() ? `${L.goal}: ${story.goal.trim()}` : '',
-    story.play_mode !== 'fly_free' ? targetList(story, language) : '',
-  ]
-    .filter(Boolean)
-    .join('\n\n');
+  const system = joinPieces([
+    {
+      kind: 'system',
+      text:
+        story.settings_system_prompt_switch === 'custom' && story.settings_system_prompt_text.trim()
+          ? story.settings_system_prompt_text.trim()
+          : DEFAULT_SYSTEM_PROMPT[language],
+    },
+    {
+      kind: 'play_mode',
+      text: [
+        PLAY_MODE_INSTRUCTIONS[story.play_mode]?.[language] ?? PLAY_MODE_INSTRUCTIONS.fly_free[language],
+        story.play_mode !== 'fly_free' && story.goal.trim() ? `${L.goal}: ${story.goal.trim()}` : '',
+        story.play_mode !== 'fly_free' ? targetList(story, language) : '',
+      ]
+        .filter(Boolean)
+        .join(SEPARATOR),
+    },
+  ]).map(count);
 
   const prologue = capHead(story.prologue_and_characters.trim(), Math.floor(available * PROLOGUE_MAX_SHARE), counter);
-  const context = [
-    section(L.setup, prologue),
-    section(L.hidden, story.hidden_settings),
-    section(L.summary, story.previous_summary),
-  ]
-    .filter(Boolean)
-    .join('\n\n');
-  const storyHeading = `## ${L.story}\n`;
+  const context: Piece[] = [
+    { kind: 'prologue', text: section(L.setup, prologue) },
+    { kind: 'hidden_settings', text: section(L.hidden, story.hidden_settings) },
+    { kind: 'summary', text: section(L.summary, story.previous_summary) },
+  ];
 
   const userPrompt =
     story.settings_user_prompt_switch === 'custom' && story.settings_user_prompt_text.trim()
@@ -67,11 +85,44 @@ export function assemblePrompt(
       : DEFAULT_USER_PROMPT[language];
   const line = turn.content.trim();
   const who = turn.role.trim() ? L.player.replace('{role}', turn.role.trim()) : L.narrator;
-  const final = [section(L.note, story.author_remark), userPrompt, line ? `${who}:\n${line}` : ''].filter(Boolean).join('\n\n');
+  const final = joinPieces([
+    { kind: 'author_note', text: section(L.note, story.author_remark) },
+    { kind: 'user_prompt', text: userPrompt },
+    { kind: 'line', text: line ? `${who}:\n${line}` : '' },
+  ]).map(count);
 
-  const fixed =
-    counter.count(system) + counter.count(context) + counter.count(storyHeading) + counter.count(final) + 3 * MESSAGE_OVERHEAD + 3;
-  const textBudget = Math.max(0, available - fixed);
+  const storyHeading = `## ${L.story}\n`;
+  const overheadTokens = 3 * MESSAGE_OVERHEAD + REPLY_PRIMING;
+  const settled = joinPieces(context).map(count);
+  const sum = (pieces: Piece[]) => pieces.reduce((n, p) => n + (p.tokens ?? 0), 0);
+  const headingCost = counter.count(SEPARATOR + storyHeading);
+  // The room for the lore and the story text.
+  const room = Math.max(0, available - sum(system) - sum(settled) - sum(final) - headingCost - overheadTokens);
+
+  // The lore: entries fired by the newest text, the player's line and the author's note.
+  const lore = story.lore?.entries.length ? story.lore : null;
+  const loreBudget = lore ? Math.min(lore.settings.token_budget, Math.floor(room * LORE_MAX_SHARE)) : 0;
+  const loreInfo: AssembledPrompt['lore'] = { budget: loreBudget, used: 0, scanDepth: lore?.settings.scan_depth ?? 0, leftOut: [] };
+  let lorePieces: Piece[] = [];
+  if (lore) {
+    const loreHeading = `## ${L.lore}\n`;
+    const headingTokens = counter.count(SEPARATOR + loreHeading);
+    const player = turn.role.trim();
+    const activation = activateLore(
+      lore,
+      { text: story.main_text, line: turn.content, note: story.author_remark },
+      Math.max(0, loreBudget - headingTokens),
+      (content) => counter.count(SEPARATOR + content),
+      (content) => (player ? content.replace(/\{\{user\}\}/gi, player) : content),
+    );
+    lorePieces = activation.fired.map((f, i) => ({ kind: 'lore', text: i === 0 ? loreHeading + f.content : f.content, lore: f.firing }));
+    loreInfo.leftOut = activation.leftOut.map((l) => ({ ...l.firing, tokens: l.tokens }));
+  }
+  const body = joinPieces([...context, ...lorePieces]).map(count);
+  const loreTokens = sum(body) - sum(settled);
+  loreInfo.used = loreTokens;
+
+  const textBudget = Math.max(0, room - loreTokens);
   const text = story.main_text;
   const fit = counter.tailThatFits(text, textBudget);
   const summarized = Math.min(Math.max(0, summarizedChars), text.length);
@@ -80,17 +131,39 @@ export function assemblePrompt(
     const keep = counter.tailThatFits(text, Math.floor(textBudget * FOLD_KEEP_SHARE));
     fold = { from: summarized, to: Math.max(keep.start, fit.start) };
   }
-  const body = [context, `${storyHeading}${text.slice(fit.start)}`].filter(Boolean).join('\n\n');
+  const textPiece: Piece = {
+    kind: 'text',
+    text: `${body.length ? SEPARATOR : ''}${storyHeading}${text.slice(fit.start)}`,
+    // The window's count is already known; only the heading is counted here.
+    tokens: counter.count(`${body.length ? SEPARATOR : ''}${storyHeading}`) + fit.tokens,
+    from: fit.start,
+    to: text.length,
+  };
+  const messages: PromptMessage[] = [
+    { role: 'system', parts: system.map(toPart) },
+    { role: 'user', parts: [...body, textPiece].map(toPart) },
+    { role: 'user', parts: final.map(toPart) },
+  ];
+  const promptTokens = messages.reduce((n, m) => n + m.parts.reduce((k, p) => k + p.tokens, 0), overheadTokens);
   return {
-    messages: [
-      { role: 'system', content: system },
-      { role: 'user', content: body },
-      { role: 'user', content: final },
-    ] satisfies ChatMessage[],
-    promptTokens: fixed + fit.tokens,
+    messages: messages.map((m) => ({ role: m.role, content: m.parts.map((p) => p.text).join('') })) satisfies ChatMessage[],
+    parts: messages,
+    promptTokens,
+    overheadTokens,
     textStart: fit.start,
     fold,
+    lore: loreInfo,
   };
+}
+
+// A message's pieces without the empty ones, each after the first preceded by the blank line that joins them.
+function joinPieces(pieces: Piece[]): Piece[] {
+  const kept = pieces.filter((p) => p.text);
+  return kept.map((p, i) => (i === 0 ? p : { ...p, text: SEPARATOR + p.text }));
+}
+
+function toPart(piece: Piece): PromptPart {
+  return { ...piece, kind: piece.kind as PromptPartKind, tokens: piece.tokens ?? 0 };
 }
 
 // The open targets, one per line with their kind: what the task modes steer toward.

@@ -1,3 +1,5 @@
+import type { LoreLeftOut, PromptMessage } from '@taleloom/contracts';
+import type { CompiledLore } from '../../lore/lore-activation';
 import type { ChatMessage } from '../../models/chat-provider';
 
 export type PlayMode = 'tasks_master' | 'tasks_guider' | 'fly_free';
@@ -17,6 +19,8 @@ export interface PromptStory {
   settings_user_prompt_text: string;
   /** The open targets of the current task group; the task play modes steer toward them. */
   open_targets?: PromptTarget[];
+  /** The story's lore, compiled (see lore/): the entries its keywords fire enter the prompt. */
+  lore?: CompiledLore | null;
 }
 
 /** A task target as the play prompt shows it. */
@@ -38,8 +42,12 @@ export interface PromptTurn {
 
 export interface AssembledPrompt {
   messages: ChatMessage[];
-  /** Tokens of the whole prompt (counted, chunk-summed: an upper bound within a few tokens). */
+  /** The same messages part by part, each with its tokens (what the context inspector shows). */
+  parts: PromptMessage[];
+  /** Tokens of the whole prompt: the parts' tokens (chunk-summed: an upper bound within a few) plus `overheadTokens`. */
   promptTokens: number;
+  /** Tokens of the messages' role markers and separators. */
+  overheadTokens: number;
   /** Where the story text included in the prompt begins (a character index in main_text). */
   textStart: number;
   /**
@@ -47,4 +55,6 @@ export interface AssembledPrompt {
    * main_text[from, to). Null when nothing is lost.
    */
   fold: { from: number; to: number } | null;
+  /** What the lore had and took, and the entries that fired but did not fit. */
+  lore: { budget: number; used: number; scanDepth: number; leftOut: LoreLeftOut[] };
 }

@@ -26,8 +26,11 @@ export function foldMessages(
   inputBudget: number,
   summaryTokens: number,
   counter: TokenCounter = sharedTokenCounter,
+  lore: string[] = [],
 ): ChatMessage[] {
-  const overhead = counter.count(previousSummary) + 200;
+  // The lore entries the folded text fires keep names, places and rules exact in the summary.
+  const world = lore.length ? `<world-info>\n${lore.join('\n\n')}\n</world-info>\n` : '';
+  const overhead = counter.count(previousSummary) + counter.count(world) + 200;
   // When even the text to fold is too long, the newest part of it is kept.
   const fit = counter.tailThatFits(text, Math.max(0, inputBudget - overhead));
   const words = language === 'zh' ? Math.round(summaryTokens * 0.9) : Math.round(summaryTokens * 0.7);
@@ -35,7 +38,7 @@ export function foldMessages(
     { role: 'system', content: INSTRUCTIONS[language].replace('{words}', String(words)) },
     {
       role: 'user',
-      content: `<previous-summary>\n${previousSummary.trim()}\n</previous-summary>\n<new-text>\n${text.slice(fit.start)}\n</new-text>`,
+      content: `<previous-summary>\n${previousSummary.trim()}\n</previous-summary>\n${world}<new-text>\n${text.slice(fit.start)}\n</new-text>`,
     },
   ];
 }

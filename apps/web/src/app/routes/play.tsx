@@ -8,6 +8,7 @@ import { ArchiveButton } from '../../features/archives/components/archive-button
 import { useCustomModels } from '../../features/custom-models/api/get-custom-models';
 import { CustomModelDialog } from '../../features/custom-models/components/custom-model-dialog';
 import { ExportMenu } from '../../features/files/components/export-menu';
+import { LoreButton } from '../../features/lore/components/lore-button';
 import { ModelSelector } from '../../features/models/components/model-selector';
 import { useStoryPictures } from '../../features/pictures/hooks/use-story-pictures';
 import { PlayScreen } from '../../features/play/components/play-screen';
@@ -75,6 +76,7 @@ function PlayStory({ story }: { story: StoryData }) {
             onPlayModeChange={(play_mode) => update.mutateAsync({ play_mode })}
           />
         }
+        loreButton={<LoreButton storyId={story.id} />}
         customModels={customModels.data}
         renderModelSelector={(slot) => <ModelSelector {...slot} customModels={customModels.data} onManage={() => setModelsOpen(true)} />}
         pictures={pictures}

@@ -1,5 +1,5 @@
 import { CloseOutlined, FileTextOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
-import { UPLOAD_EXTENSIONS, UPLOAD_MAX_BYTES, type UploadParseData } from '@taleloom/contracts';
+import { UPLOAD_EXTENSIONS, UPLOAD_MAX_BYTES, type LoreBookInput, type UploadParseData } from '@taleloom/contracts';
 import { App, Button, Modal, Space, Tag, Typography, Upload } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,6 +29,8 @@ export interface ManuscriptUploadProps {
   getText: () => string;
   /** Puts text into the prologue field. */
   setText: (text: string) => void;
+  /** Hands on the lore the file carries (created with the story). */
+  setLore?: (lore: LoreBookInput | null, mode: 'replace' | 'append') => void;
 }
 
 const STATE_COLORS: Record<UploadItemState, string> = {
@@ -53,7 +55,7 @@ function clientCheck(file: File): ApiClientError | null {
  * removed). Text already in the field is never overwritten without asking: a plain file asks to replace,
  * a PNG character card asks to append or replace.
  */
-export function ManuscriptUpload({ getText, setText }: ManuscriptUploadProps) {
+export function ManuscriptUpload({ getText, setText, setLore }: ManuscriptUploadProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [items, setItems] = useState<UploadItem[]>([]);
@@ -66,6 +68,7 @@ export function ManuscriptUpload({ getText, setText }: ManuscriptUploadProps) {
   const apply = (uid: string, result: UploadParseData, mode: 'replace' | 'append') => {
     const current = getText();
     setText(mode === 'append' && current.trim() ? `${current.replace(/\s+$/, '')}\n\n${result.content}` : result.content);
+    setLore?.(result.lore ?? null, mode);
     // Only one file is the source of the text at a time: earlier imports are marked removed.
     setItems((list) =>
       list.map((item) =>
@@ -136,6 +139,7 @@ export function ManuscriptUpload({ getText, setText }: ManuscriptUploadProps) {
                     {t(`files.upload.state.${item.state}`)}
                   </Tag>
                   {item.result?.card ? <Tag>{t('files.upload.card', { spec: item.result.card.spec.toUpperCase() })}</Tag> : null}
+                  {item.result?.lore?.entries.length ? <Tag color="purple">{t('files.upload.lore', { count: item.result.lore.entries.length })}</Tag> : null}
                   {item.state === 'error' ? (
                     <Typography.Text type="danger" className="tl-upload__error" data-testid="upload-error">
                       {getErrorMessage(item.error, t)}

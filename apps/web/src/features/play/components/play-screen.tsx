@@ -63,6 +63,8 @@ export interface PlayScreenProps {
   recordButton?: ReactNode;
   exportMenu?: ReactNode;
   taskButton?: ReactNode;
+  /** The lore entry in the toolbar (the lore feature's, composed in by the route). */
+  loreButton?: ReactNode;
   /** The user's own models (undefined while loading): a chosen one that is gone plays as the default. */
   customModels?: CustomModelView[];
   /** The model selector in the toolbar. */
@@ -83,7 +85,7 @@ function withTextDefaults(story: StoryData): StoryData {
 
 /** The play screen (spec section 2): write a line, watch the continuation stream in, shape it. */
 export function PlayScreen(props: PlayScreenProps) {
-  const { title, onSave, onLocalChange, publishMenu, recordButton, exportMenu, taskButton, customModels, renderModelSelector, pictures } = props;
+  const { title, onSave, onLocalChange, publishMenu, recordButton, exportMenu, taskButton, loreButton, customModels, renderModelSelector, pictures } = props;
   const story = useMemo(() => withTextDefaults(props.story), [props.story]);
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -191,6 +193,7 @@ export function PlayScreen(props: PlayScreenProps) {
           recordButton={recordButton}
           exportMenu={exportMenu}
           taskButton={taskButton}
+          loreButton={loreButton}
         />
       ) : null}
       <div className="tl-play__title-row">

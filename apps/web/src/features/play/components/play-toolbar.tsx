@@ -23,6 +23,8 @@ export interface PlayToolbarProps {
   exportMenu?: ReactNode;
   /** The task entry (the tasks feature's dashboard button). */
   taskButton?: ReactNode;
+  /** The lore entry (the lore feature's button: entries and the context inspector). */
+  loreButton?: ReactNode;
 }
 
 /** The play toolbar (spec section 2): controls of features not passed in (task, record, export) show disabled with "coming soon". */
@@ -53,6 +55,7 @@ export function PlayToolbar(props: PlayToolbarProps) {
             <span className="tl-play-toolbar__label">{t('play.task')}</span>
           </Button>,
         )}
+      {props.loreButton}
       {props.exportMenu ??
         soon(
           <Dropdown menu={{ items: [] }} disabled>

@@ -6,10 +6,11 @@ import {
   STORY_NAME_MAX_LENGTH,
   STORY_NAME_MIN_LENGTH,
   STORY_ROLE_MAX_LENGTH,
+  type LoreBookInput,
   type PlayMode,
 } from '@taleloom/contracts';
 import { App, Button, Collapse, Form, Input, Select, Tooltip, Typography } from 'antd';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { isApiClientError } from '../../../lib/api-client';
@@ -30,6 +31,8 @@ const FIELDS = ['name', 'prologue_and_characters', 'role', 'play_mode'] as const
 export interface PrologueField {
   getText: () => string;
   setText: (text: string) => void;
+  /** The lore an imported file carries: it replaces what an earlier import brought, or is added to it. */
+  setLore: (lore: LoreBookInput | null, mode: 'replace' | 'append') => void;
 }
 
 /**
@@ -43,6 +46,8 @@ export function CreateStoryForm({ renderUpload }: { renderUpload?: (field: Prolo
   const [form] = Form.useForm<CreateStoryValues>();
   const create = useCreateStory();
   const playMode = Form.useWatch('play_mode', form);
+  // Lore from imported files (a character card's book, a txt/md file's lore blocks), created with the story.
+  const [lore, setLore] = useState<LoreBookInput | null>(null);
 
   const submit = (values: CreateStoryValues) => {
     create.mutate(
@@ -51,6 +56,7 @@ export function CreateStoryForm({ renderUpload }: { renderUpload?: (field: Prolo
         prologue_and_characters: values.prologue_and_characters,
         role: values.role?.trim() || undefined,
         play_mode: values.play_mode,
+        ...(lore?.entries.length ? { lore } : {}),
       },
       {
         onSuccess: ({ id }) => navigate(`/play?id=${encodeURIComponent(id)}`),
@@ -112,6 +118,10 @@ export function CreateStoryForm({ renderUpload }: { renderUpload?: (field: Prolo
               form.setFieldValue('prologue_and_characters', text);
               void form.validateFields(['prologue_and_characters']).catch(() => undefined);
             },
+            setLore: (next, mode) =>
+              setLore((current) =>
+                mode === 'append' && current && next ? { settings: { ...current.settings, ...next.settings }, entries: [...current.entries, ...next.entries] } : mode === 'append' ? (next ?? current) : next,
+              ),
           })
         ) : (
           <Tooltip title={t('common.comingSoon')}>
@@ -121,6 +131,11 @@ export function CreateStoryForm({ renderUpload }: { renderUpload?: (field: Prolo
           </Tooltip>
         )}
       </Form.Item>
+      {lore?.entries.length ? (
+        <Typography.Paragraph type="secondary" data-testid="create-lore">
+          {t('create.loreFromFile', { count: lore.entries.length })}
+        </Typography.Paragraph>
+      ) : null}
       <Form.Item
         name="role"
         label={t('create.role')}

@@ -1,0 +1,165 @@
+import type { LoreEntry, LoreFiring, LoreSettings, LoreSource } from '@taleloom/contracts';
+import { KeywordMatcher, type KeywordPattern } from './keyword-matcher';
+
+/**
+ * A story's lore made ready for sends: its enabled entries in prompt order (always-on first, then by
+ * `order`, then as listed) and one matcher over all their keywords. Built once per lore version.
+ */
+export interface CompiledLore {
+  version: number;
+  settings: LoreSettings;
+  entries: LoreEntry[];
+  matcher: KeywordMatcher;
+  // What each matcher id is: an entry's primary or secondary keyword.
+  keys: { entry: number; secondary: boolean; text: string }[];
+  // The farthest back any keyword entry scans.
+  maxDepth: number;
+}
+
+export function compileLore(version: number, settings: LoreSettings, all: LoreEntry[]): CompiledLore {
+  const entries = all
+    .map((entry, index) => ({ entry, index }))
+    .filter(({ entry }) => entry.enabled)
+    .sort((a, b) => Number(b.entry.constant) - Number(a.entry.constant) || a.entry.order - b.entry.order || a.index - b.index)
+    .map(({ entry }) => entry);
+  const keys: CompiledLore['keys'] = [];
+  const patterns: KeywordPattern[] = [];
+  let maxDepth = 0;
+  entries.forEach((entry, e) => {
+    const add = (text: string, secondary: boolean) => {
+      const key = text.trim();
+      if (!key) return;
+      patterns.push({ text: key, caseSensitive: entry.case_sensitive, wholeWords: entry.whole_words, id: keys.length });
+      keys.push({ entry: e, secondary, text: key });
+    };
+    entry.keys.forEach((k) => add(k, false));
+    entry.secondary_keys.forEach((k) => add(k, true));
+    if (!entry.constant && entry.keys.some((k) => k.trim())) maxDepth = Math.max(maxDepth, entry.scan_depth ?? settings.scan_depth);
+  });
+  return { version, settings, entries, matcher: new KeywordMatcher(patterns), keys, maxDepth };
+}
+
+/** What is scanned for keywords: the story text (its newest part), the player's line and the author's note. */
+export interface LoreScan {
+  text: string;
+  line: string;
+  note: string;
+  /** Characters of `text` every entry scans, whatever it asks (the summary's fold scans all it folds). */
+  depth?: number;
+}
+
+/** An entry in the prompt: why it fired, its content as sent and its tokens. */
+export interface FiredEntry {
+  entry: LoreEntry;
+  firing: LoreFiring;
+  content: string;
+  tokens: number;
+}
+
+export interface LoreActivation {
+  fired: FiredEntry[];
+  /** Entries that fired but did not fit the budget. */
+  leftOut: FiredEntry[];
+  used: number;
+}
+
+interface Found {
+  keyword: string;
+  source: LoreSource;
+  viaTitle?: string;
+  depth: number;
+}
+
+/**
+ * Which entries enter the prompt. An entry fires when one of its keywords appears in the text it
+ * scans (the newest `scan_depth` characters of the story, the player's line, the author's note) and,
+ * when it has secondary keywords, one of those too; always-on entries need nothing. Entries that fired
+ * are taken in prompt order while they fit `budget` tokens (one that does not fit is left out and the
+ * next ones still tried). The content of entries taken is then scanned in turn, up to the story's
+ * recursion depth, and what that fires is taken the same way. `measure` gives an entry's tokens as
+ * the prompt will send it; `render` its content as sent (placeholders resolved).
+ */
+export function activateLore(
+  lore: CompiledLore,
+  scan: LoreScan,
+  budget: number,
+  measure: (content: string) => number,
+  render: (content: string) => string = (c) => c,
+): LoreActivation {
+  const { entries, keys, settings } = lore;
+  const primary: (Found | undefined)[] = new Array(entries.length);
+  const secondary: (Found | undefined)[] = new Array(entries.length);
+  const decided = new Uint8Array(entries.length);
+  const record = (id: number, found: Omit<Found, 'keyword'>) => {
+    const key = keys[id];
+    const slot = key.secondary ? secondary : primary;
+    if (!slot[key.entry]) slot[key.entry] = { ...found, keyword: key.text };
+  };
+
+  const text = scan.text;
+  const maxDepth = scan.depth ?? lore.maxDepth;
+  if (maxDepth > 0 && text) {
+    const windowStart = Math.max(0, text.length - maxDepth);
+    lore.matcher.scan(
+      text,
+      (hit) => {
+        const entry = entries[keys[hit.id].entry];
+        // Each entry looks only as far back as it asks.
+        if (hit.start < text.length - (scan.depth ?? entry.scan_depth ?? settings.scan_depth)) return;
+        record(hit.id, { source: 'text', depth: 0 });
+      },
+      windowStart,
+    );
+  }
+  if (scan.line) lore.matcher.scan(scan.line, (hit) => record(hit.id, { source: 'line', depth: 0 }));
+  if (scan.note) lore.matcher.scan(scan.note, (hit) => record(hit.id, { source: 'author_note', depth: 0 }));
+
+  const fired: FiredEntry[] = [];
+  const leftOut: FiredEntry[] = [];
+  let used = 0;
+  const rank = new Map(entries.map((entry, i) => [entry, i]));
+  let fresh: FiredEntry[] = [];
+  for (let depth = 0; ; depth++) {
+    // Candidates of this round, in prompt order (entries are sorted so).
+    for (let e = 0; e < entries.length; e++) {
+      if (decided[e]) continue;
+      const entry = entries[e];
+      const hit = primary[e];
+      const qualifies = entry.constant || (hit !== undefined && (entry.secondary_keys.length === 0 || secondary[e] !== undefined));
+      if (!qualifies) continue;
+      decided[e] = 1;
+      const content = render(entry.content);
+      const tokens = measure(content);
+      const firing: LoreFiring = {
+        entryId: entry.id,
+        title: entry.title,
+        constant: entry.constant,
+        keyword: entry.constant ? '' : hit!.keyword,
+        secondaryKeyword: entry.constant ? '' : (secondary[e]?.keyword ?? ''),
+        source: entry.constant ? null : hit!.source,
+        ...(entry.constant || !hit!.viaTitle ? {} : { viaTitle: hit!.viaTitle }),
+        depth: entry.constant ? 0 : hit!.depth,
+      };
+      const item = { entry, firing, content, tokens };
+      if (used + tokens <= budget) {
+        used += tokens;
+        fired.push(item);
+        fresh.push(item);
+      } else {
+        leftOut.push(item);
+      }
+    }
+    if (depth >= settings.recursion_depth || fresh.length === 0) break;
+    const scanned = fresh;
+    fresh = [];
+    for (const item of scanned) {
+      const own = rank.get(item.entry);
+      lore.matcher.scan(item.content, (hit) => {
+        if (keys[hit.id].entry !== own) record(hit.id, { source: 'entry', viaTitle: item.entry.title, depth: depth + 1 });
+      });
+    }
+  }
+  // The prompt keeps the entries' order, whatever round they fired in.
+  fired.sort((a, b) => rank.get(a.entry)! - rank.get(b.entry)!);
+  return { fired, leftOut, used };
+}

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { PromptContextData, PromptPart } from '@taleloom/contracts';
+import { Model, Types } from 'mongoose';
+import { TurnContext } from './turn-context.schema';
+
+// Characters kept at each end of the story-text window: enough to tell whether the text was edited since.
+const EDGE = 64;
+
+/** A stored text part: its heading only, and the window's range and ends. */
+type StoredPart = PromptPart & { head?: string; tail?: string };
+
+/** The `turn_contexts` collection: the latest send's prompt of each story, one document per story. */
+@Injectable()
+export class TurnContextRepository {
+  constructor(@InjectModel(TurnContext.name) private readonly contexts: Model<TurnContext>) {}
+
+  /** Keeps a send's prompt (replacing the story's previous one). `storyText` is the text the window was cut from. */
+  async save(storyId: Types.ObjectId, userID: string, context: PromptContextData, storyText: string): Promise<void> {
+    const messages = context.messages.map((m) => ({
+      ...m,
+      parts: m.parts.map((p): StoredPart => {
+        if (p.kind !== 'text' || p.from === undefined || p.to === undefined) return p;
+        const window = storyText.slice(p.from, p.to);
+        return { ...p, text: p.text.slice(0, p.text.length - window.length), head: window.slice(0, EDGE), tail: window.slice(-EDGE) };
+      }),
+    }));
+    await this.contexts
+      .updateOne({ _id: storyId }, { $set: { userID, turnId: context.turnId, context: { ...context, messages } } }, { upsert: true })
+      .exec();
+  }
+
+  /** The story's latest prompt (the caller checked the story is the user's), the window filled from `storyText` when unchanged. */
+  async latest(storyId: Types.ObjectId, userID: string, storyText: string): Promise<PromptContextData | null> {
+    const doc = await this.contexts.findOne({ _id: storyId, userID }).lean().exec();
+    if (!doc) return null;
+    const context = doc.context as unknown as PromptContextData;
+    return {
+      ...context,
+      messages: context.messages.map((m) => ({
+        ...m,
+        parts: m.parts.map((p: StoredPart): PromptPart => {
+          if (p.kind !== 'text') return p;
+          const { head, tail, ...part } = p;
+          const from = part.from ?? 0;
+          const to = part.to ?? 0;
+          const window = to <= storyText.length ? storyText.slice(from, to) : '';
+          const same = to <= storyText.length && window.startsWith(head ?? '') && window.endsWith(tail ?? '');
+          return same ? { ...part, text: part.text + window, available: true } : { ...part, available: false };
+        }),
+      })),
+    };
+  }
+}
