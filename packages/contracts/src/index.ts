@@ -35,3 +35,4 @@ export * from './tasks/task';
 export * from './tasks/task-requests.dto';
 export * from './tasks/update-task-group.dto';
 export * from './custom-models/custom-model.dto';
+export * from './branches/branch.dto';
