@@ -23,6 +23,8 @@ export interface PlayToolbarProps {
   exportMenu?: ReactNode;
   /** The task entry (the tasks feature's dashboard button). */
   taskButton?: ReactNode;
+  /** The story's branches (the branches feature's list button). */
+  branchesButton?: ReactNode;
 }
 
 /** The play toolbar (spec section 2): controls of features not passed in (task, record, export) show disabled with "coming soon". */
@@ -61,6 +63,7 @@ export function PlayToolbar(props: PlayToolbarProps) {
             </Button>
           </Dropdown>,
         )}
+      {props.branchesButton}
       <Button icon={<EditOutlined aria-hidden="true" />} disabled={props.locked} onClick={props.onEdit} data-testid="toolbar-edit">
         <span className="tl-play-toolbar__label">{t('play.editText')}</span>
       </Button>
