@@ -17,9 +17,6 @@ export class BranchState {
 
 export const BranchStateSchema = SchemaFactory.createForClass(BranchState);
 
-/** The fields of a story that make up its branch state (what a switch of branch swaps). */
-export const BRANCH_STATE_FIELDS = ['main_text', 'previous_summary', 'summarized_chars', 'pictures'] as const satisfies readonly (keyof BranchState)[];
-
 /**
  * One line of a story. The story document holds the branch being played (its `branchId`, with the
  * state fields above): every reader of a story reads the played branch without knowing branches
