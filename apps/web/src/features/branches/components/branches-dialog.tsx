@@ -42,14 +42,15 @@ export function BranchesDialog({ storyId, open, onClose, disabled }: BranchesDia
   const byId = new Map(list.map((b) => [b.id, b]));
   const showError = (error: unknown) => void message.error(getErrorMessage(error, t));
 
+  // A promise, not mutate's callbacks: the play screen starts afresh on the branch (this dialog with it).
   const onPlay = (branch: BranchView) =>
-    play.mutate(branch.id, {
-      onSuccess: () => {
+    void play.mutateAsync(branch.id).then(
+      () => {
         void message.success(t('branches.switched', { name: branchName(branch, t) }));
         onClose();
       },
-      onError: showError,
-    });
+      showError,
+    );
   const onRename = () => {
     if (!editing) return;
     rename.mutate(
