@@ -8,6 +8,8 @@ const MAY_IMPORT = {
   database: [],
   swagger: [],
   health: ['database'],
+  // the built web app, served precompressed on the API's port.
+  web: [],
   users: [],
   verification: ['swagger'],
   models: ['swagger'],

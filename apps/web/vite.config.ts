@@ -1,16 +1,20 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './build/precompress';
 
 // Vendor groups keep any single chunk small; routes split themselves through React.lazy.
 const vendorGroups = [
   { name: 'vendor-react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
   { name: 'vendor-router', test: /[\\/]node_modules[\\/](react-router|react-router-dom|cookie|set-cookie-parser)[\\/]/ },
   { name: 'vendor-data', test: /[\\/]node_modules[\\/](@tanstack|i18next|react-i18next|html-parse-stringify|void-elements)[\\/]/ },
+  // The app's small shared helpers (API client, errors, storage, i18n): one chunk every screen has,
+  // rather than a handful of tiny ones each with a request of its own.
+  { name: 'app-lib', test: /[\\/]apps[\\/]web[\\/]src[\\/]lib[\\/]/ },
 ];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     port: 5173,
     proxy: {

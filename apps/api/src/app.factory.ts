@@ -4,7 +4,6 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
-import { join } from 'node:path';
 import type { DestinationStream } from 'pino';
 import { STORY_TEXT_BODY_LIMIT_BYTES } from '@taleloom/contracts';
 import { AppModule } from './app.module';
@@ -15,6 +14,7 @@ import { createValidationPipe } from './common/validation.pipe';
 import { AppConfig } from './config/app-config';
 import type { DatabaseHandle } from './database/embedded-database';
 import { setupSwagger } from './swagger/swagger';
+import { serveWebApp } from './web/serve-web-app';
 
 const EXPORT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 
@@ -79,17 +79,4 @@ export async function createApp(config: AppConfig, database: DatabaseHandle, opt
   if (config.webDistDir) serveWebApp(app, config.webDistDir);
   await app.init();
   return app;
-}
-
-// The built web app on the same port: hashed assets cached for a year, every other path gets index.html.
-function serveWebApp(app: NestExpressApplication, dir: string): void {
-  app.use('/assets', express.static(join(dir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }));
-  app.use(express.static(dir, { index: false, maxAge: '1h' }));
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path === '/api' || req.path.startsWith('/api/')) {
-      return next();
-    }
-    res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(join(dir, 'index.html'));
-  });
 }

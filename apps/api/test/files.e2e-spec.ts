@@ -291,8 +291,22 @@ describe('files (POST /api/upload_parse, POST /api/export)', () => {
       expect(english).toContain('<html lang="en">');
     });
 
-    it('round-trips docx, rtf, txt and markdown through upload_parse', async () => {
-      for (const [format, name] of [['docx', 's.docx'], ['rtf', 's.rtf'], ['txt', 's.txt'], ['markdown', 's.md']] as const) {
+    it('exports Markdown for reading: the title as its heading, each line a paragraph, markup escaped; upload_parse reads it back', async () => {
+      const file = await exportAs({ content: `${STORY}\n# not a heading\n1. not a list`, format: 'markdown', name: 'Rain *night*' });
+      expect(file.status).toBe(200);
+      expect(file.headers['content-type']).toBe('text/markdown; charset=utf-8');
+      const md = file.body.toString('utf8');
+      expect(md).toBe(
+        '# Rain \\*night\\*\n\n第一章 雨夜\n\n“你来了。”她说。\n\nThe rain did not stop; 雨一直下。\n\n缩进 & \\<b\\>not bold\\</b\\>\n\n\\# not a heading\n\n1\\. not a list\n',
+      );
+      const back = await upload(file.body, 's.md');
+      expect(back.body.data).toMatchObject({ kind: 'markdown', content: md });
+      // A story with no name gets the untitled heading of the request's language.
+      expect((await exportAs({ content: 'x', format: 'markdown', language: 'zh-CN' })).body.toString('utf8')).toBe('# 未命名\n\nx\n');
+    });
+
+    it('round-trips docx, rtf and txt through upload_parse', async () => {
+      for (const [format, name] of [['docx', 's.docx'], ['rtf', 's.rtf'], ['txt', 's.txt']] as const) {
         const file = await exportAs({ content: STORY, format });
         expect(file.status).toBe(200);
         const back = await upload(file.body, name);

@@ -34,7 +34,7 @@ const aiText = (page: Page) => page.getByTestId('turn-ai').innerText();
 // The story's text as shown, line by line (without the pictures' captions between the lines).
 const storyText = (page: Page) =>
   page.getByTestId('play-text').evaluate((el) => {
-    const lines = [...el.querySelectorAll('.tl-passage')].map((p) => p.firstChild?.textContent ?? '');
+    const lines = Array.from(el.querySelectorAll('.tl-passage'), (p) => p.firstChild?.textContent ?? '');
     return lines.length ? lines.join('\n') : (el as HTMLElement).innerText;
   });
 // Done streaming: the turn's actions are enabled (and their colour transition has finished).

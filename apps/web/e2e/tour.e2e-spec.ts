@@ -26,6 +26,8 @@ type Lang = keyof typeof TEXT;
 const SIZES = { desktop: DESKTOP, phone: PHONE } as const;
 
 async function shoot(page: Page, lang: Lang, size: keyof typeof SIZES, step: string) {
+  // A passing toast (checked in, published...) is not part of the screen being shown.
+  await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 6000 }).catch(() => undefined);
   // Let dialogs and drawers finish their opening animation.
   await page.waitForTimeout(350);
   await screenshot(page, `tour/${lang}-${size}-${step}`);

@@ -1,19 +1,22 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
-import './lib/i18n';
+import { i18n, i18nReady } from './lib/i18n';
 import './styles/global.css';
-import { AppProviders } from './app/providers';
+import { AppProviders, loadAntdLocale } from './app/providers';
 import { createAppRouter } from './app/router';
 
 const router = createAppRouter();
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 
-createRoot(container).render(
+// The interface language's strings come first (chunks of their own, fetched beside the rest).
+void i18nReady.then(() => loadAntdLocale(i18n.language)).finally(() =>
+  createRoot(container).render(
   <StrictMode>
     <AppProviders>
       <RouterProvider router={router} />
     </AppProviders>
   </StrictMode>,
+  ),
 );

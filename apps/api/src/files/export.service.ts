@@ -5,6 +5,7 @@ import { fileTimestamp, safeFileNamePart } from './exporters/content-disposition
 import { exportDocx } from './exporters/export-docx';
 import { storyLanguage } from '../common/story-language';
 import { exportHtml } from './exporters/export-html';
+import { exportMarkdown } from './exporters/export-markdown';
 import { exportRtf } from './exporters/export-rtf';
 import type { ExportedPicture } from './exporters/pictures-by-line';
 
@@ -49,6 +50,7 @@ export class ExportService {
   private async render(content: string, format: ExportFormat, title: string, language: Language, pictures: readonly ExportedPicture[]): Promise<Buffer> {
     switch (format) {
       case 'markdown':
+        return Buffer.from(exportMarkdown(content, title), 'utf8');
       case 'txt':
         return Buffer.from(content, 'utf8');
       case 'html':

@@ -1,18 +1,24 @@
 import { AppstoreOutlined } from '@ant-design/icons';
 import { Button, Spin } from 'antd';
-import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
+import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import { LanguageMenu } from '../components/language-menu';
 import { TopBar } from '../components/top-bar';
-import { UserMenu } from '../features/auth/components/user-menu';
 import { useSession } from '../features/auth/hooks/use-session';
-import { PowerDetailsDialog } from '../features/power/components/power-details-dialog';
-import { PowerDialog } from '../features/power/components/power-dialog';
 import { GET_POWER_EVENT } from '../lib/get-power';
 import { setUnauthorizedHandler } from '../lib/api-client';
 import { buildLoginPath } from '../lib/login-path';
 import { isRouteHandle } from './route-handle';
+
+// The story square is the public tab of /stories (the stories feature reads `tab`).
+const SQUARE_TAB_QUERY = 'tab=square';
+
+// Chunks of their own, so the first screen (often /login) does not carry them: the user menu (signed
+// in only) and the power dialogs (loaded when first opened).
+const UserMenu = lazy(() => import('../features/auth/components/user-menu').then((m) => ({ default: m.UserMenu })));
+const PowerDetailsDialog = lazy(() => import('../features/power/components/power-details-dialog').then((m) => ({ default: m.PowerDetailsDialog })));
+const PowerDialog = lazy(() => import('../features/power/components/power-dialog').then((m) => ({ default: m.PowerDialog })));
 
 /** Every screen: the top bar, then the lazily loaded route. */
 export function AppLayout() {
@@ -30,6 +36,12 @@ export function AppLayout() {
     window.addEventListener(GET_POWER_EVENT, open);
     return () => window.removeEventListener(GET_POWER_EVENT, open);
   }, []);
+
+  // Mounted from their first opening on (so they can close with their animation).
+  const [powerDetailsUsed, setPowerDetailsUsed] = useState(false);
+  const [getPowerUsed, setGetPowerUsed] = useState(false);
+  if (powerDetailsOpen && !powerDetailsUsed) setPowerDetailsUsed(true);
+  if (getPowerOpen && !getPowerUsed) setGetPowerUsed(true);
 
   const handle = [...matches].reverse().find((match) => isRouteHandle(match.handle))?.handle;
   const current = isRouteHandle(handle) ? t(handle.titleKey) : undefined;
@@ -60,7 +72,7 @@ export function AppLayout() {
           type="text"
           icon={<AppstoreOutlined aria-hidden="true" />}
           className="tl-topbar__button"
-          onClick={() => navigate('/stories')}
+          onClick={() => navigate(`/stories?${SQUARE_TAB_QUERY}`)}
           aria-label={t('topBar.storySquare')}
           title={t('topBar.storySquare')}
           data-testid="story-square-button"
@@ -69,12 +81,18 @@ export function AppLayout() {
         </Button>
       )}
       <LanguageMenu />
-      {isLoggedIn && !onLogin && <UserMenu userInfo={userInfo} actions={userMenuActions} />}
+      {isLoggedIn && !onLogin && (
+        <Suspense fallback={<span className="tl-topbar__user-placeholder" aria-hidden="true" />}>
+          <UserMenu userInfo={userInfo} actions={userMenuActions} />
+        </Suspense>
+      )}
     </>
   );
 
   return (
     <div className="tl-app">
+      {/* A new page starts at its top; back and forward return to where the reader was. */}
+      <ScrollRestoration />
       <TopBar current={current} actions={actions} />
       <main className="tl-main">
         <Suspense
@@ -87,8 +105,10 @@ export function AppLayout() {
           <Outlet />
         </Suspense>
       </main>
-      {isLoggedIn && <PowerDetailsDialog open={powerDetailsOpen} onClose={() => setPowerDetailsOpen(false)} />}
-      {isLoggedIn && <PowerDialog open={getPowerOpen} onClose={() => setGetPowerOpen(false)} hasStory={false} />}
+      <Suspense fallback={null}>
+        {isLoggedIn && powerDetailsUsed && <PowerDetailsDialog open={powerDetailsOpen} onClose={() => setPowerDetailsOpen(false)} />}
+        {isLoggedIn && getPowerUsed && <PowerDialog open={getPowerOpen} onClose={() => setGetPowerOpen(false)} hasStory={false} />}
+      </Suspense>
     </div>
   );
 }

@@ -1,8 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { Language } from '@taleloom/contracts';
 import { App as AntdApp, ConfigProvider } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
-import { useState, type ReactNode } from 'react';
+import type { Locale } from 'antd/es/locale';
+import enUS from 'antd/es/locale/en_US';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AuthBootstrap } from '../features/auth/components/auth-bootstrap';
 import { normalizeLanguage } from '../lib/i18n';
@@ -17,6 +18,16 @@ export function createQueryClient(): QueryClient {
   });
 }
 
+// Ant Design's own texts (OK, Cancel, pagination...): English is antd's default (in its core already);
+// Chinese is a chunk loaded before the first render (main.tsx) or on a switch. A locale is always
+// given: ConfigProvider wraps its children differently without one, and the switch would remount the app.
+const antdLocales: Partial<Record<Language, Locale>> = { en: enUS };
+
+export async function loadAntdLocale(language: string): Promise<void> {
+  const lang = normalizeLanguage(language);
+  if (lang === 'zh-CN' && !antdLocales[lang]) antdLocales[lang] = (await import('antd/locale/zh_CN')).default;
+}
+
 interface AppProvidersProps {
   children: ReactNode;
   queryClient?: QueryClient;
@@ -26,7 +37,12 @@ interface AppProvidersProps {
 export function AppProviders({ children, queryClient }: AppProvidersProps) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   const { i18n } = useTranslation();
-  const antdLocale = normalizeLanguage(i18n.language) === 'zh-CN' ? zhCN : enUS;
+  const language = normalizeLanguage(i18n.language);
+  const [, setLoaded] = useState(0);
+  useEffect(() => {
+    if (!antdLocales[language]) void loadAntdLocale(language).then(() => setLoaded((n) => n + 1));
+  }, [language]);
+  const antdLocale = antdLocales[language] ?? enUS;
 
   return (
     <QueryClientProvider client={client}>

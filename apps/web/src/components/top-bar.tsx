@@ -1,4 +1,3 @@
-import { Breadcrumb } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -15,23 +14,30 @@ interface TopBarProps {
 /** The bar on every screen: brand breadcrumb on the left, actions on the right. */
 export function TopBar({ current, actions }: TopBarProps) {
   const { t } = useTranslation();
-  const items = [
-    {
-      key: 'brand',
-      title: (
-        <Link to="/stories" className="tl-topbar__brand" aria-label={t('nav.home')} data-testid="brand-link">
-          <Logo size={28} />
-          <span className="tl-topbar__brand-name">{t('app.brand')}</span>
-        </Link>
-      ),
-    },
-    ...(current ? [{ key: 'current', title: <span className="tl-topbar__current" aria-current="page">{current}</span> }] : []),
-  ];
-
   return (
     <header className="tl-topbar" data-testid="top-bar">
       <nav className="tl-topbar__nav" aria-label={t('nav.breadcrumb')}>
-        <Breadcrumb items={items} />
+        {/* A two-item breadcrumb, plain (antd's Breadcrumb brings a dropdown menu to every first screen). */}
+        <ol className="tl-topbar__crumbs">
+          <li>
+            <Link to="/stories" className="tl-topbar__brand" aria-label={t('nav.home')} data-testid="brand-link">
+              <Logo size={28} />
+              <span className="tl-topbar__brand-name">{t('app.brand')}</span>
+            </Link>
+          </li>
+          {current ? (
+            <>
+              <li className="tl-topbar__separator" aria-hidden="true">
+                /
+              </li>
+              <li className="tl-topbar__crumb">
+                <span className="tl-topbar__current" aria-current="page">
+                  {current}
+                </span>
+              </li>
+            </>
+          ) : null}
+        </ol>
       </nav>
       <div className="tl-topbar__actions">{actions}</div>
     </header>

@@ -1,14 +1,26 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { SUPPORTED_LANGUAGES, type Language } from '@taleloom/contracts';
-import en from '../locales/en.json';
-import zhCN from '../locales/zh-CN.json';
 import { getStoredLanguage, storeLanguage } from './storage';
 
-export const resources = {
-  en: { translation: en },
-  'zh-CN': { translation: zhCN },
-} as const;
+// Each language is a chunk of its own: a page loads the one it shows (the other comes on a switch).
+const LOCALES: Record<Language, () => Promise<{ default: ResourceKey }>> = {
+  en: () => import('../locales/en.json'),
+  'zh-CN': () => import('../locales/zh-CN.json'),
+};
+
+const lazyLocales: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, _namespace, callback) {
+    const load = isLanguage(language) ? LOCALES[language] : null;
+    if (!load) return callback(null, {});
+    load().then(
+      (m) => callback(null, m.default),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
+    );
+  },
+};
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (SUPPORTED_LANGUAGES as readonly string[]).includes(value);
@@ -33,14 +45,18 @@ function applyToDocument(lang: string): void {
 
 i18n.on('languageChanged', applyToDocument);
 
-void i18n.use(initReactI18next).init({
-  resources,
-  lng: detectLanguage(),
-  fallbackLng: 'en',
-  interpolation: { escapeValue: false },
-  initAsync: false,
-  returnNull: false,
-});
+/** Resolves once the interface language's strings are loaded: main.tsx renders after it. */
+export const i18nReady = i18n
+  .use(lazyLocales)
+  .use(initReactI18next)
+  .init({
+    lng: detectLanguage(),
+    // Both languages have every key (locales.test.ts): no fallback language to load beside the shown one.
+    fallbackLng: false,
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    react: { useSuspense: false },
+  });
 applyToDocument(i18n.language);
 
 export function getCurrentLanguage(): Language {

@@ -47,7 +47,7 @@ export function BindPhoneDialog({ open, onClose }: BindPhoneDialogProps) {
         form.resetFields();
         onClose();
       },
-      onError: (error) => void message.error(`${t('bindPhone.failed')} ${getErrorMessage(error, t)}`),
+      onError: (error) => void message.error(t('bindPhone.failedWith', { reason: getErrorMessage(error, t) })),
     });
   };
 
@@ -98,12 +98,6 @@ export function BindPhoneDialog({ open, onClose }: BindPhoneDialogProps) {
               />
             </Form.Item>
           </Space.Compact>
-        </Form.Item>
-        <Form.Item noStyle shouldUpdate>
-          {() => {
-            const errors = form.getFieldError('phoneNum');
-            return errors.length ? <div className="ant-form-item-explain-error tl-field-error">{errors[0]}</div> : null;
-          }}
         </Form.Item>
         <Form.Item
           name="smsCode"

@@ -1,8 +1,8 @@
 import { DEFAULT_COUNTRY_CODE, type CountryCodes } from '@taleloom/contracts';
-import { Select } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { normalizeLanguage } from '../../../lib/i18n';
+import './country-code-select.css';
 
 interface CountryCodeSelectProps {
   value?: string;
@@ -15,7 +15,11 @@ interface CountryCodeSelectProps {
 /** The default calling code of a language: 86 for Chinese, 1 otherwise. */
 export const defaultCountryCode = (language: string) => DEFAULT_COUNTRY_CODE[normalizeLanguage(language)];
 
-/** Calling codes from the API, searchable by number or region name; the field shows "+86". */
+/**
+ * Calling codes from the API, named by region; the field shows "+86". A native select under a label:
+ * the phone's own picker opens (typing jumps to a code or a region), and the sign-in page does not
+ * carry a select component.
+ */
 export function CountryCodeSelect({ value, onChange, codes, loading, ...rest }: CountryCodeSelectProps) {
   const { t, i18n } = useTranslation();
   const options = useMemo(() => {
@@ -25,30 +29,34 @@ export function CountryCodeSelect({ value, onChange, codes, loading, ...rest }: 
     } catch {
       names = null;
     }
-    return Object.entries(codes ?? {})
+    const list = Object.entries(codes ?? {})
       .map(([code, regions]) => {
         const label = regions
           .filter((r) => r !== '001')
           .slice(0, 3)
           .map((r) => names?.of(r) ?? r)
           .join(i18n.language.startsWith('zh') ? '、' : ', ');
-        return { value: code, label: `+${code} ${label}`, search: `${code} ${regions.join(' ')} ${label}`.toLowerCase() };
+        return { value: code, label: `+${code} ${label}` };
       })
       .sort((a, b) => Number(a.value) - Number(b.value));
-  }, [codes, i18n.language]);
+    // The chosen code is an option even before the list has come.
+    if (value && !list.some((o) => o.value === value)) list.unshift({ value, label: `+${value}` });
+    return list;
+  }, [codes, i18n.language, value]);
 
   return (
-    <Select
-      value={value}
-      onChange={onChange}
-      loading={loading}
-      options={options}
-      showSearch={{ filterOption: (input, option) => Boolean(option?.search.includes(input.trim().replace(/^\+/, '').toLowerCase())) }}
-      labelRender={({ value: v }) => `+${String(v)}`}
-      popupMatchSelectWidth={280}
-      aria-label={t('phone.countryCode')}
-      className="tl-country-select"
-      data-testid={rest['data-testid']}
-    />
+    <span className="tl-country-select" data-testid={rest['data-testid']}>
+      <span className="tl-country-select__value" aria-hidden="true">
+        {value ? `+${value}` : ''}
+      </span>
+      <span className={`tl-country-select__arrow${loading ? ' tl-country-select__arrow--loading' : ''}`} aria-hidden="true" />
+      <select className="tl-country-select__native" value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} aria-label={t('phone.countryCode')}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </span>
   );
 }

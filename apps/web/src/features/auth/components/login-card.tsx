@@ -1,15 +1,20 @@
 import type { LoginData, UserInfo } from '@taleloom/contracts';
-import { App, Card, Tabs, Typography } from 'antd';
-import { useState } from 'react';
+import { App } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { track } from '../../../lib/analytics';
 import { normalizeLanguage } from '../../../lib/i18n';
 import { saveSession } from '../../../lib/storage';
-import { ChooseUserModal } from './choose-user-modal';
-import { PhoneLoginForm } from './phone-login-form';
 import { UsernameLoginForm } from './username-login-form';
 
+// The phone form (with its country-code list) and the choose-user modal load when needed, so the
+// username tab (English) does not wait for them; the phone tab (Chinese) starts loading at once.
+const loadPhoneForm = () => import('./phone-login-form').then((m) => ({ default: m.PhoneLoginForm }));
+const PhoneLoginForm = lazy(loadPhoneForm);
+const ChooseUserModal = lazy(() => import('./choose-user-modal').then((m) => ({ default: m.ChooseUserModal })));
+
 type LoginMethod = 'phone' | 'username';
+const METHODS: LoginMethod[] = ['phone', 'username'];
 
 interface LoginCardProps {
   initialInviteCode?: string;
@@ -23,11 +28,15 @@ export function LoginCard({ initialInviteCode, onSuccess }: LoginCardProps) {
   const { message } = App.useApp();
   const language = normalizeLanguage(i18n.language);
   const defaultMethod: LoginMethod = language === 'zh-CN' ? 'phone' : 'username';
+  if (defaultMethod === 'phone') void loadPhoneForm();
   const [choice, setChoice] = useState<{ language: string; method: LoginMethod }>({ language, method: defaultMethod });
   const [pending, setPending] = useState<LoginData | null>(null);
   // The tab resets to the language's default whenever the language changes.
   const method = choice.language === language ? choice.method : defaultMethod;
   const select = (next: LoginMethod) => setChoice({ language, method: next });
+  const [visited, setVisited] = useState<LoginMethod[]>([]);
+  if (!visited.includes(method)) setVisited([...visited, method]);
+  const shown = visited.includes(method) ? visited : [...visited, method];
 
   const loggedIn = (how: 'login' | 'chosen', via: LoginMethod) => {
     track('login_success', { method: via });
@@ -42,39 +51,54 @@ export function LoginCard({ initialInviteCode, onSuccess }: LoginCardProps) {
   };
 
   return (
-    <Card className="tl-login-card" data-testid="login-card" variant="borderless">
-      <Typography.Title level={3} className="tl-login-card__title">
+    <section className="tl-login-card" data-testid="login-card" aria-labelledby="login-card-title">
+      <h2 className="tl-login-card__title" id="login-card-title">
         {t('login.cardTitle')}
-      </Typography.Title>
-      <Typography.Paragraph type="secondary" className="tl-login-card__subtitle">
-        {t('login.cardSubtitle')}
-      </Typography.Paragraph>
-      <Tabs
-        activeKey={method}
-        onChange={(key) => select(key as LoginMethod)}
-        centered
-        destroyOnHidden={false}
-        items={[
-          {
-            key: 'phone',
-            label: <span data-testid="login-tab-phone">{t('login.tabPhone')}</span>,
-            children: (
-              <PhoneLoginForm
-                key={language}
-                initialInviteCode={initialInviteCode}
-                onSuccess={() => loggedIn('login', 'phone')}
-                onChoose={setPending}
-              />
-            ),
-          },
-          {
-            key: 'username',
-            label: <span data-testid="login-tab-username">{t('login.tabUsername')}</span>,
-            children: <UsernameLoginForm initialInviteCode={initialInviteCode} onSuccess={() => loggedIn('login', 'username')} />,
-          },
-        ]}
-      />
-      <ChooseUserModal data={pending} onChoose={choose} />
-    </Card>
+      </h2>
+      <p className="tl-login-card__subtitle">{t('login.cardSubtitle')}</p>
+      {/* Two tabs (a tab list of two buttons: the sign-in page carries no tabs component). */}
+      <div className="tl-login-tabs" role="tablist" aria-label={t('login.cardTitle')}>
+        {METHODS.map((m) => (
+          <button
+            key={m}
+            type="button"
+            role="tab"
+            id={`login-tab-${m}`}
+            aria-selected={method === m}
+            aria-controls={`login-panel-${m}`}
+            tabIndex={method === m ? 0 : -1}
+            className={`tl-login-tabs__tab${method === m ? ' tl-login-tabs__tab--active' : ''}`}
+            onClick={() => select(m)}
+            onKeyDown={(e) => {
+              if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+              const next = METHODS[(METHODS.indexOf(m) + 1) % METHODS.length];
+              select(next);
+              document.getElementById(`login-tab-${next}`)?.focus();
+            }}
+            data-testid={`login-tab-${m}`}
+          >
+            {m === 'phone' ? t('login.tabPhone') : t('login.tabUsername')}
+          </button>
+        ))}
+      </div>
+      {/* A form once shown stays mounted (what was typed survives switching tabs). */}
+      {shown.includes('phone') ? (
+        <div role="tabpanel" id="login-panel-phone" aria-labelledby="login-tab-phone" hidden={method !== 'phone'}>
+          <Suspense fallback={<div className="tl-login-form__loading" />}>
+            <PhoneLoginForm key={language} initialInviteCode={initialInviteCode} onSuccess={() => loggedIn('login', 'phone')} onChoose={setPending} />
+          </Suspense>
+        </div>
+      ) : null}
+      {shown.includes('username') ? (
+        <div role="tabpanel" id="login-panel-username" aria-labelledby="login-tab-username" hidden={method !== 'username'}>
+          <UsernameLoginForm initialInviteCode={initialInviteCode} onSuccess={() => loggedIn('login', 'username')} />
+        </div>
+      ) : null}
+      {pending ? (
+        <Suspense fallback={null}>
+          <ChooseUserModal data={pending} onChoose={choose} />
+        </Suspense>
+      ) : null}
+    </section>
   );
 }

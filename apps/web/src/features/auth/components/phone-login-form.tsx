@@ -139,13 +139,6 @@ export function PhoneLoginForm({ initialInviteCode, onSuccess, onChoose }: Phone
           </Form.Item>
         </Space.Compact>
       </Form.Item>
-      {/* The phone's own errors, under the compact group. */}
-      <Form.Item noStyle shouldUpdate>
-        {() => {
-          const errors = form.getFieldError('phoneNum');
-          return errors.length ? <div className="ant-form-item-explain-error tl-field-error">{errors[0]}</div> : null;
-        }}
-      </Form.Item>
       <Form.Item name="captcha" label={t('phone.captcha')}>
         <CaptchaField challenge={captcha.data} loading={captcha.isFetching} onRefresh={() => void captcha.refetch()} />
       </Form.Item>

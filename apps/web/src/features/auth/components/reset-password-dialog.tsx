@@ -34,7 +34,7 @@ export function ResetPasswordDialog({ open, userInfo, onClose }: ResetPasswordDi
         form.resetFields();
         onClose();
       },
-      onError: (error) => void message.error(`${t('resetPassword.failed')} ${getErrorMessage(error, t)}`),
+      onError: (error) => void message.error(t('resetPassword.failedWith', { reason: getErrorMessage(error, t) })),
     });
   };
 

@@ -1,11 +1,14 @@
 import { MessageOutlined } from '@ant-design/icons';
 import { SMS_CODE_LENGTH, SMS_RESEND_SECONDS, type SendSmsData } from '@taleloom/contracts';
-import { Alert, App, Button, Input, Space } from 'antd';
-import { useState } from 'react';
+import { App, Button, Input, Space } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiClientError } from '../../../lib/api-client';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useCountdown } from '../hooks/use-countdown';
+
+// Shown only on a development server (the code on screen): not part of the sign-in page's first load.
+const Alert = lazy(() => import('antd/es/alert').then((m) => ({ default: m.default })));
 
 interface SmsCodeInputProps {
   value?: string;
@@ -67,14 +70,16 @@ export function SmsCodeInput({ value, onChange, onSend, testIdPrefix }: SmsCodeI
         </Button>
       </Space.Compact>
       {devCode && (
-        <Alert
-          className="tl-dev-code"
-          type="info"
-          showIcon
-          title={t('phone.devCode', { code: devCode })}
-          data-testid={`${testIdPrefix}-dev-code`}
-          data-code={devCode}
-        />
+        <Suspense fallback={null}>
+          <Alert
+            className="tl-dev-code"
+            type="info"
+            showIcon
+            title={t('phone.devCode', { code: devCode })}
+            data-testid={`${testIdPrefix}-dev-code`}
+            data-code={devCode}
+          />
+        </Suspense>
       )}
     </>
   );

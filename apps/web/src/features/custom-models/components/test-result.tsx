@@ -17,7 +17,7 @@ export function TestResult({ pending, data, error }: { pending: boolean; data?: 
         className="tl-custom-models__result"
         data-testid="custom-model-test-ok"
         title={t('customModels.testOk', { ms: data.latencyMs })}
-        description={[listed, data.modelListed === false && data.models.length ? t('customModels.providerModels', { models: data.models.join(', ') }) : '']
+        description={[listed, data.modelListed === false && data.models.length ? t('customModels.providerModels', { models: data.models.join(t('common.listSeparator')) }) : '']
           .filter(Boolean)
           .join(' ')}
       />
@@ -35,7 +35,7 @@ export function TestResult({ pending, data, error }: { pending: boolean; data?: 
       showIcon
       className="tl-custom-models__result"
       data-testid="custom-model-test-error"
-      title={`${t('customModels.testFailed')}: ${getErrorMessage(error, t)}`}
+      title={t('customModels.testFailedWith', { reason: getErrorMessage(error, t) })}
       description={extra || undefined}
     />
   );

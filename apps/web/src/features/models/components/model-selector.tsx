@@ -99,7 +99,8 @@ function PlatformLabel({ model }: { model: ModelListEntry }) {
   return (
     <ModelLabel
       status={model.status}
-      name={model.label}
+      // The offline demo is ours: its name follows the interface language (operators name their own models).
+      name={model.demo ? t('play.demoModelName') : model.label}
       tags={model.demo ? <Tag color="purple">{t('play.demo')}</Tag> : null}
       cost={model.points ? t('play.modelCost', { points: model.points }) : t('play.modelFree')}
     />

@@ -13,6 +13,8 @@ export interface PlayInputProps {
   onSend: () => void;
   disabled: boolean;
   generating: boolean;
+  /** A send waits for the one-send-per-second rule. */
+  waiting?: boolean;
 }
 
 /**
@@ -92,7 +94,7 @@ export function PlayInput(props: PlayInputProps) {
           loading={props.generating}
           data-testid="send-button"
         >
-          {props.text.trim() ? t('play.send') : t('play.continue')}
+          {props.waiting ? t('play.sendWaiting') : props.text.trim() ? t('play.send') : t('play.continue')}
         </Button>
       </div>
     </div>

@@ -264,7 +264,7 @@ describe('play screen', () => {
 
     refuse = true;
     fireEvent.mouseDown(within(selector).getByRole('combobox'));
-    await act(async () => fireEvent.click(await screen.findByText('Demo', { selector: '.tl-play-model__name' })));
+    await act(async () => fireEvent.click(await screen.findByText('TaleLoom Demo (offline)', { selector: '.tl-play-model__name' })));
     expect(await screen.findByText('Failed to switch model: The custom model does not exist or was deleted.')).toBeInTheDocument();
   }, 60_000);
 });

@@ -10,10 +10,11 @@ import {
   type UpdateStoryDto,
 } from '@taleloom/contracts';
 import { App, Button, Typography } from 'antd';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { isNotEnoughPower, requestGetPower } from '../../../lib/get-power';
+import { useFollowNewest } from '../hooks/use-follow-newest';
 import { useShowGuide } from '../hooks/use-show-guide';
 import { useTurn } from '../hooks/use-turn';
 import { useWindowHeight } from '../hooks/use-window-height';
@@ -142,6 +143,9 @@ export function PlayScreen(props: PlayScreenProps) {
   });
   const generating = turn.view.phase === 'generating' || turn.view.phase === 'loading';
   const locked = generating || editing;
+  // The newest text stays in view above the sticky input (not while the text is being edited).
+  const textBlock = useRef<HTMLDivElement>(null);
+  const followNewest = useFollowNewest(textBlock, !editing);
 
   const roles = useMemo(() => {
     const all = [story.role, ...usedRoles].map((r) => r.trim()).filter(Boolean);
@@ -153,6 +157,7 @@ export function PlayScreen(props: PlayScreenProps) {
     const line = text;
     if (role.trim()) setUsedRoles((r) => [...r, role.trim()]);
     setText('');
+    followNewest();
     const started = await turn.send(role, line);
     // Refused (too fast, no power...): the line goes back into the box.
     if (!started) setText((current) => current || line);
@@ -205,7 +210,7 @@ export function PlayScreen(props: PlayScreenProps) {
         previousSummary={story.previous_summary}
         summaryFlash={summaryFlash}
         disabled={generating}
-        onSave={(field, value) => void save({ [field]: value })}
+        onSave={(field, value) => save({ [field]: value })}
       />
       <StoryText
         text={story.main_text}
@@ -213,6 +218,7 @@ export function PlayScreen(props: PlayScreenProps) {
         onIllustrate={pictures?.canDraw && !locked ? (range) => pictures.illustrate(range, showError) : undefined}
         onBranchFrom={onBranchFrom && !locked ? onBranchFrom : undefined}
         renderPicture={(picture) => pictures?.renderPicture(picture, showError)}
+        blockRef={textBlock}
         editing={editing}
         saving={savingText}
         onBack={() => setEditing(false)}
@@ -232,11 +238,18 @@ export function PlayScreen(props: PlayScreenProps) {
         {editing ? null : (
           <TurnCard
             view={turn.view}
+            waiting={turn.waiting}
             actions={{
               onUndo: () => void onUndo(),
-              onRegenerate: () => void turn.regenerate(),
+              onRegenerate: () => {
+                followNewest();
+                void turn.regenerate();
+              },
               onSave: () => void turn.accept(),
-              onContinue: () => void turn.continueStory(),
+              onContinue: () => {
+                followNewest();
+                void turn.continueStory();
+              },
               onEditAi: turn.setAiText,
               onShowTake: turn.showTake,
             }}
@@ -251,7 +264,8 @@ export function PlayScreen(props: PlayScreenProps) {
         onTextChange={setText}
         onSend={() => void send()}
         disabled={locked}
-        generating={generating}
+        generating={generating || turn.waiting}
+        waiting={turn.waiting}
       />
       <SettingsPanel open={settingsOpen} onClose={() => setSettingsOpen(false)} story={story} onSave={(p) => void save(p)} disabled={generating} pictures={pictures?.generator} />
       <PlayTutorial open={guideOpen} onClose={closeGuide} />

@@ -67,10 +67,14 @@ export function PlayToolbar(props: PlayToolbarProps) {
       <Button icon={<EditOutlined aria-hidden="true" />} disabled={props.locked} onClick={props.onEdit} data-testid="toolbar-edit">
         <span className="tl-play-toolbar__label">{t('play.editText')}</span>
       </Button>
-      <span className="tl-play-toolbar__count" data-testid="char-count">
-        {t('play.charCount', { count: props.charCount })}
+      {/* The count and the model go together at the end (and together to a row of their own when
+          the buttons leave them too little room). */}
+      <span className="tl-play-toolbar__end">
+        <span className="tl-play-toolbar__count" data-testid="char-count">
+          {t('play.charCount', { count: props.charCount })}
+        </span>
+        {props.modelSelector}
       </span>
-      {props.modelSelector}
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { CheckOutlined, LoadingOutlined } from '@ant-design/icons';
 import { Collapse, Input, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,30 +8,54 @@ interface NoteProps {
   placeholder: string;
   disabled: boolean;
   testId: string;
-  onSave: (value: string) => void;
+  onSave: (value: string) => Promise<unknown>;
 }
 
-// A text area that follows the stored value until the user edits it, and saves on blur.
+// A text area that follows the stored value until the user edits it, and saves on blur; a line under
+// it says "Saving…" and then "Saved" (a failed save is told by the screen's error message).
 function NoteArea({ value, placeholder, disabled, testId, onSave }: NoteProps) {
+  const { t } = useTranslation();
   const [draft, setDraft] = useState(value);
   const [editing, setEditing] = useState(false);
+  const [status, setStatus] = useState<'idle' | 'saving' | 'saved'>('idle');
   useEffect(() => {
     if (!editing) setDraft(value);
   }, [value, editing]);
   return (
-    <Input.TextArea
-      value={draft}
-      placeholder={placeholder}
-      disabled={disabled}
-      autoSize={{ minRows: 2, maxRows: 8 }}
-      data-testid={testId}
-      onFocus={() => setEditing(true)}
-      onChange={(e) => setDraft(e.target.value)}
-      onBlur={() => {
-        setEditing(false);
-        if (draft !== value) onSave(draft);
-      }}
-    />
+    <>
+      <Input.TextArea
+        value={draft}
+        placeholder={placeholder}
+        disabled={disabled}
+        autoSize={{ minRows: 2, maxRows: 8 }}
+        data-testid={testId}
+        onFocus={() => setEditing(true)}
+        onChange={(e) => {
+          setDraft(e.target.value);
+          setStatus('idle');
+        }}
+        onBlur={() => {
+          setEditing(false);
+          if (draft === value) return;
+          setStatus('saving');
+          onSave(draft).then(
+            () => setStatus((s) => (s === 'saving' ? 'saved' : s)),
+            () => setStatus('idle'),
+          );
+        }}
+      />
+      <div className="tl-play-notes__status" role="status" data-testid={`${testId}-status`}>
+        {status === 'saving' ? (
+          <Typography.Text type="secondary">
+            <LoadingOutlined aria-hidden="true" /> {t('play.noteSaving')}
+          </Typography.Text>
+        ) : status === 'saved' ? (
+          <Typography.Text type="success">
+            <CheckOutlined aria-hidden="true" /> {t('play.noteSaved')}
+          </Typography.Text>
+        ) : null}
+      </div>
+    </>
   );
 }
 
@@ -40,7 +65,7 @@ export function StoryNotes(props: {
   previousSummary: string;
   summaryFlash: boolean;
   disabled: boolean;
-  onSave: (field: 'author_remark' | 'previous_summary', value: string) => void;
+  onSave: (field: 'author_remark' | 'previous_summary', value: string) => Promise<unknown>;
 }) {
   const { t } = useTranslation();
   return (

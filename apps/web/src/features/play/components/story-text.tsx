@@ -1,7 +1,7 @@
 import { BranchesOutlined, CameraOutlined } from '@ant-design/icons';
 import { placePictures, type StoryPicture } from '@taleloom/contracts';
 import { Button, Input, Space } from 'antd';
-import { Fragment, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useMemo, useState, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 
 // A novel-length text is shown from its end; earlier parts load on request (fast to open).
@@ -63,11 +63,12 @@ export function StoryText(props: {
   renderPicture?: (picture: StoryPicture) => ReactNode;
   onIllustrate?: (range: Range) => void;
   onBranchFrom?: (at: number) => void;
+  /** The shown text with the turn card (the play screen follows its growth). */
+  blockRef?: Ref<HTMLDivElement>;
 }) {
   const { t } = useTranslation();
   const [shown, setShown] = useState(TAIL_CHARS);
   const [draft, setDraft] = useState(props.text);
-  const end = useRef<HTMLDivElement>(null);
   const hidden = Math.max(0, props.text.length - shown);
   const { pictures, onIllustrate, onBranchFrom, renderPicture } = props;
   const groups = useMemo(
@@ -81,11 +82,6 @@ export function StoryText(props: {
     // Only when edit mode starts.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.editing]);
-
-  // Keep the newest text in view as the story grows.
-  useLayoutEffect(() => {
-    end.current?.scrollIntoView?.({ block: 'end' });
-  }, [props.text.length]);
 
   if (props.editing) {
     return (
@@ -109,7 +105,7 @@ export function StoryText(props: {
     );
   }
   return (
-    <div className="tl-play-text">
+    <div className="tl-play-text" ref={props.blockRef}>
       {hidden > 0 ? (
         <Button type="link" onClick={() => setShown((n) => n + MORE_CHARS)} data-testid="show-earlier">
           {t('play.showEarlier', { count: hidden })}
@@ -165,7 +161,6 @@ export function StoryText(props: {
             : props.text}
       </div>
       {props.children}
-      <div ref={end} />
     </div>
   );
 }

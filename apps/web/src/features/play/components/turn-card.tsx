@@ -48,7 +48,7 @@ function useTakeSwipe(view: TurnView, onShowTake: (index: number) => void) {
  * The floating popover of a turn: the user part and the AI part as they stream in, then undo,
  * regenerate, edit, save and continue. A failed turn keeps its partial text and says why.
  */
-export function TurnCard({ view, actions }: { view: TurnView; actions: TurnActions }) {
+export function TurnCard({ view, actions, waiting = false }: { view: TurnView; actions: TurnActions; waiting?: boolean }) {
   const { t } = useTranslation();
   // Editing belongs to one turn: the next turn (a send from the input box included) starts unedited.
   const [editedTurn, setEditedTurn] = useState<string | null | undefined>(undefined);
@@ -57,7 +57,8 @@ export function TurnCard({ view, actions }: { view: TurnView; actions: TurnActio
     setEditedTurn((typeof next === 'function' ? next(editing) : next) ? view.turnId : undefined);
   const swipe = useTakeSwipe(view, actions.onShowTake);
   if (view.phase === 'idle' || view.phase === 'loading') return null;
-  const generating = view.phase === 'generating';
+  // Waiting for the one-send-per-second rule counts as busy: the send is on its way.
+  const generating = view.phase === 'generating' || waiting;
   const failed = view.phase === 'failed';
   const hasText = Boolean(view.userText || view.aiText);
   const total = view.takes.length;
@@ -114,7 +115,7 @@ export function TurnCard({ view, actions }: { view: TurnView; actions: TurnActio
       ) : (
         <div className="tl-play-turn__ai tl-story-text" data-testid="turn-ai" {...swipe}>
           {view.aiText}
-          {generating ? <Spin size="small" className="tl-play-turn__spin" aria-label={t('play.generating')} /> : null}
+          {view.phase === 'generating' ? <Spin size="small" className="tl-play-turn__spin" aria-label={t('play.generating')} /> : null}
         </div>
       )}
       {failed && view.errorCode ? (
@@ -125,6 +126,11 @@ export function TurnCard({ view, actions }: { view: TurnView; actions: TurnActio
           data-testid="turn-error"
           title={getErrorMessage(new ApiClientError(502, view.errorCode, ''), t)}
         />
+      ) : null}
+      {waiting ? (
+        <div className="tl-play-turn__queued" role="status" data-testid="send-queued">
+          <Spin size="small" /> {t('play.sendQueued')}
+        </div>
       ) : null}
       <div className="tl-play-turn__actions">
         <Tooltip title={t('play.undoHint')}>

@@ -49,6 +49,8 @@ export interface TurnCallbacks {
   onError(error: unknown): void;
 }
 
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
 const EMPTY: TurnView = { phase: 'idle', role: '', input: '', userText: '', aiText: '', reasoning: '', turnId: null, errorCode: null, cost: 0, takes: [], shown: 0 };
 const POLL_MS = 1000;
 
@@ -92,7 +94,11 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
     viewRef.current = view;
     cb.current = callbacks;
   });
-  const lastSend = useRef(0);
+  // One send per second (the server's rule): a send asked for sooner waits for its moment instead of
+  // failing, and `waiting` says so on screen. `readyAt` follows what the server counts from: the send's
+  // arrival there, which is before its first event and before any pending-turn answer says otherwise.
+  const readyAt = useRef(0);
+  const [waiting, setWaiting] = useState(false);
   const busy = useRef(false);
   const pollTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const alive = useRef(true);
@@ -106,6 +112,7 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
     try {
       const pending = await getPendingTurn(storyId);
       if (!alive.current || started !== epoch.current) return;
+      readyAt.current = Math.max(readyAt.current, Date.now() + (pending.retryAfterMs ?? 0));
       const fresh = fromPending(pending);
       // The take the user was looking at (and maybe editing) stays shown, as they left it.
       const at = edited && (pending.state === 'done' || pending.state === 'failed') ? fresh.takes.findIndex((t) => t.turnId === edited.turnId) : -1;
@@ -144,14 +151,19 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
 
   const send = useCallback(
     async (role: string, content: string, regenerate = false): Promise<boolean> => {
-      const now = Date.now();
       if (busy.current || viewRef.current.phase === 'generating' || viewRef.current.phase === 'loading') return false;
-      if (now - lastSend.current < SEND_THROTTLE_MS) {
-        cb.current.onError(new ApiClientError(429, 'SEND_TOO_FAST', ''));
-        return false;
-      }
       busy.current = true;
-      lastSend.current = now;
+      const early = readyAt.current - Date.now();
+      if (early > 0) {
+        setWaiting(true);
+        await sleep(early);
+        setWaiting(false);
+        if (!alive.current) {
+          busy.current = false;
+          return false;
+        }
+      }
+      readyAt.current = Date.now() + SEND_THROTTLE_MS;
       epoch.current++;
       clearTimeout(pollTimer.current);
       // The unsaved turn, as the user edited it (the take shown): the send accepts it first (a
@@ -168,6 +180,8 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
         let finished = false;
         let accepted = '';
         const onEvent = (event: StreamEvent) => {
+          // The server has taken the send: the next one may go a second from now.
+          if (event.type === 'user') readyAt.current = Math.max(readyAt.current, Date.now() + SEND_THROTTLE_MS);
           switch (event.type) {
             case 'user':
               if (event.appended) {
@@ -201,19 +215,27 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
               break;
           }
         };
+        const body = {
+          role,
+          content,
+          model_name: model.name || undefined,
+          model_type: model.name && model.type === CUSTOM_MODEL_TYPE ? CUSTOM_MODEL_TYPE : undefined,
+          regenerate,
+          accept: pending,
+        };
         try {
-          await sendTurn(
-            storyId,
-            {
-              role,
-              content,
-              model_name: model.name || undefined,
-              model_type: model.name && model.type === CUSTOM_MODEL_TYPE ? CUSTOM_MODEL_TYPE : undefined,
-              regenerate,
-              accept: pending,
-            },
-            onEvent,
-          );
+          try {
+            await sendTurn(storyId, body, onEvent);
+          } catch (error) {
+            // The server still counted less than a second (its clock started a little after ours, or
+            // another tab sent): wait the second and send once more, instead of showing an error.
+            if (!isApiClientError(error) || error.code !== 'SEND_TOO_FAST' || !alive.current) throw error;
+            setWaiting(true);
+            await sleep(SEND_THROTTLE_MS);
+            setWaiting(false);
+            readyAt.current = Date.now() + SEND_THROTTLE_MS;
+            await sendTurn(storyId, body, onEvent);
+          }
         } catch (error) {
           if (isApiClientError(error) && error.status > 0 && !finished && viewRef.current.aiText === '' && !viewRef.current.takes.at(-1)?.turnId) {
             // Refused before streaming: nothing happened (an unsaved turn is still there, shown as
@@ -252,5 +274,5 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
   /** Shows another take (previous/next, a swipe); not while one is being written. */
   const showTakeAt = useCallback((index: number) => setView((v) => (v.phase === 'generating' ? v : showTake(v, index))), []);
 
-  return { view, send, accept, undo, regenerate, continueStory, setAiText, showTake: showTakeAt };
+  return { view, waiting, send, accept, undo, regenerate, continueStory, setAiText, showTake: showTakeAt };
 }

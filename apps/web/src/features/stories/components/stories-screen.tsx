@@ -2,7 +2,7 @@ import { AppstoreOutlined, BarsOutlined, PlusOutlined } from '@ant-design/icons'
 import { Button, Grid, Input, Segmented, Space, Tabs, Typography } from 'antd';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { getSession } from '../../../lib/storage';
 import { useStories } from '../api/get-stories';
 import { useStartStory } from '../hooks/use-start-story';
@@ -19,7 +19,19 @@ interface StoriesScreenProps {
 export function StoriesScreen({ renderActions }: StoriesScreenProps = {}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [tab, setTab] = useState<StoryTab>('mine');
+  // The tab is in the address (`?tab=square`), so the top bar's story-square button and back/forward land on it.
+  const [params, setParams] = useSearchParams();
+  const tab: StoryTab = params.get('tab') === 'square' ? 'public' : 'mine';
+  const setTab = (next: StoryTab) =>
+    setParams(
+      (old) => {
+        const p = new URLSearchParams(old);
+        if (next === 'public') p.set('tab', 'square');
+        else p.delete('tab');
+        return p;
+      },
+      { replace: true },
+    );
   const [view, setView] = useState<StoryView>('single');
   const [search, setSearch] = useState<Record<StoryTab, string>>({ mine: '', public: '' });
   const screens = Grid.useBreakpoint();
@@ -34,6 +46,8 @@ export function StoriesScreen({ renderActions }: StoriesScreenProps = {}) {
     switched.current = true;
     const timer = setTimeout(() => setTab('public'), EMPTY_MINE_SWITCH_DELAY_MS);
     return () => clearTimeout(timer);
+    // Once, when the first page arrives empty (setTab is a new function each render, with the same effect).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [mine.data]);
 
   const list = (key: StoryTab) => (

@@ -78,13 +78,13 @@ export function TaskDashboard({ open, onClose, storyId, playMode, locked: locked
       <div data-testid="task-dashboard">
         <div className="tl-tasks__summary">
           <span className="tl-tasks__stat" data-testid="tasks-total-score">
-            <b>{info?.total_score ?? 0}</b> {t('tasks.totalScore')}
+            <b>{info?.total_score ?? 0}</b> {t('tasks.totalScore', { count: info?.total_score ?? 0 })}
           </span>
           <span className="tl-tasks__stat">
-            <b>{info?.complete_task ?? 0}</b> {t('tasks.completedGroups')}
+            <b>{info?.complete_task ?? 0}</b> {t('tasks.completedGroups', { count: info?.complete_task ?? 0 })}
           </span>
           <span className="tl-tasks__stat">
-            <b>{info?.current_turn ?? 0}</b> {t('tasks.currentTurn')}
+            <b>{info?.current_turn ?? 0}</b> {t('tasks.currentTurn', { count: info?.current_turn ?? 0 })}
           </span>
           <span className="tl-tasks__mode-wrap">
             <span className="tl-tasks__mode-label">{t('tasks.playMode')}</span>

@@ -1,0 +1,100 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { existsSync, statSync } from 'node:fs';
+import { extname, join, resolve, sep } from 'node:path';
+
+// What the web build precompresses (apps/web/build/precompress.ts): `file.br` and `file.gz` beside `file`.
+const ENCODINGS = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+] as const;
+type Encoding = (typeof ENCODINGS)[number];
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+};
+
+const YEAR_SECONDS = 365 * 24 * 3600;
+
+/** The precompressed variants a file has beside it (`file.br`, `file.gz`). */
+function variantsOf(file: string): Set<Encoding['name']> {
+  return new Set(ENCODINGS.filter((e) => existsSync(file + e.suffix)).map((e) => e.name));
+}
+
+/** The best encoding the client accepts (q=0 refuses), among those the file has. */
+export function pickEncoding(acceptEncoding: string | undefined, available: ReadonlySet<string>): Encoding | null {
+  const accepted = new Map<string, number>();
+  for (const part of (acceptEncoding ?? '').split(',')) {
+    const [token, ...params] = part.trim().toLowerCase().split(';');
+    if (!token) continue;
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)).find(Boolean);
+    accepted.set(token, q ? Number(q[1]) : 1);
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  return ENCODINGS.find((e) => available.has(e.name) && ok(e.name)) ?? null;
+}
+
+function cacheControl(urlPath: string): string {
+  if (urlPath === '/index.html') return 'no-cache';
+  // Hashed file names: a new build has new names, so a year is safe.
+  if (urlPath.startsWith('/assets/')) return `public, max-age=${YEAR_SECONDS}, immutable`;
+  return 'public, max-age=3600';
+}
+
+/**
+ * The built web app on the same port as the API: hashed assets cached for a year, index.html never
+ * without asking again (no-cache), every other path not under /api gets index.html. Text files go out
+ * precompressed (brotli, else gzip) when the browser accepts it, with Content-Encoding and
+ * Vary: Accept-Encoding; nothing is compressed per request.
+ */
+export function serveWebApp(app: NestExpressApplication, webDir: string): void {
+  const dir = resolve(webDir);
+  const setHeaders = (res: Response) => {
+    const { urlPath, encoding, varies } = res.locals as { urlPath?: string; encoding?: Encoding | null; varies?: boolean };
+    if (!urlPath) return;
+    res.setHeader('Cache-Control', cacheControl(urlPath));
+    if (varies) res.setHeader('Vary', 'Accept-Encoding');
+    if (encoding) {
+      res.setHeader('Content-Encoding', encoding.name);
+      res.setHeader('Content-Type', TYPES[extname(urlPath)] ?? 'application/octet-stream');
+    }
+  };
+  // index.html is asked for again each time (no-cache): its validators make that a 304. Hashed assets
+  // never change under their name, so they go without validators (less to send with each of them).
+  const indexFile = express.static(dir, { index: false, cacheControl: false, setHeaders });
+  const staticFiles = express.static(dir, { index: false, cacheControl: false, etag: false, lastModified: false, setHeaders });
+
+  const serve = (urlPath: string, req: Request, res: Response, next: NextFunction) => {
+    const available = variantsOf(join(dir, urlPath));
+    const encoding = pickEncoding(req.headers['accept-encoding'], available);
+    res.locals.urlPath = urlPath;
+    res.locals.varies = available.size > 0;
+    res.locals.encoding = encoding;
+    const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+    req.url = `${encodeURI(urlPath)}${encoding?.suffix ?? ''}${query}`;
+    (urlPath === '/index.html' ? indexFile : staticFiles)(req, res, next);
+  };
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path === '/api' || req.path.startsWith('/api/')) return next();
+    let urlPath: string;
+    try {
+      urlPath = decodeURIComponent(req.path);
+    } catch {
+      urlPath = req.path;
+    }
+    const file = join(dir, urlPath);
+    const isFile = !urlPath.endsWith('/') && file.startsWith(dir + sep) && existsSync(file) && statSync(file).isFile();
+    if (isFile && urlPath !== '/index.html') return serve(urlPath, req, res, next);
+    // A missing hashed asset is a 404 (an old page asking for a file of an earlier build), never index.html.
+    if (urlPath.startsWith('/assets/')) return res.status(404).type('text/plain').send('Not found');
+    return serve('/index.html', req, res, next);
+  });
+}

@@ -1,0 +1,127 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { get as httpGet, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { pickEncoding } from '../src/web/serve-web-app';
+import { createTestApp, type TestApp } from './test-app';
+
+// A built web app as apps/web's build leaves it: hashed assets with .br and .gz beside them.
+const INDEX = `<!doctype html><html><head><script type="module" src="/assets/app-1a2b.js"></script></head><body>${'<!-- padding -->'.repeat(100)}</body></html>`;
+const APP_JS = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+const APP_CSS = `body{color:red}${'.a{margin:0}'.repeat(200)}`;
+
+function writeWithVariants(path: string, body: string) {
+  writeFileSync(path, body);
+  writeFileSync(`${path}.br`, brotliCompressSync(Buffer.from(body)));
+  writeFileSync(`${path}.gz`, gzipSync(Buffer.from(body)));
+}
+
+interface RawAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+describe('the built web app, served precompressed', () => {
+  let t: TestApp;
+  let port = 0;
+  const http = () => request(t.app.getHttpServer());
+  // supertest and fetch undo the compression; plain node:http keeps the bytes as sent.
+  const fetchRaw = (path: string, acceptEncoding: string) =>
+    new Promise<RawAnswer>((done, fail) => {
+      httpGet({ host: '127.0.0.1', port, path, headers: { 'Accept-Encoding': acceptEncoding } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      }).on('error', fail);
+    });
+
+  beforeAll(async () => {
+    const web = mkdtempSync(join(tmpdir(), 'taleloom-web-static-'));
+    mkdirSync(join(web, 'assets'));
+    writeWithVariants(join(web, 'index.html'), INDEX);
+    writeWithVariants(join(web, 'assets', 'app-1a2b.js'), APP_JS);
+    writeWithVariants(join(web, 'assets', 'app-1a2b.css'), APP_CSS);
+    writeFileSync(join(web, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    t = await createTestApp({ WEB_DIST_DIR: web });
+    const server = t.app.getHttpServer() as Server;
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((done) => (t.app.getHttpServer() as Server).close(done));
+    await t.close();
+  });
+
+  it('sends brotli to a browser that takes it, with the type of the file, Vary and a year of cache for a hashed asset', async () => {
+    const res = await fetchRaw('/assets/app-1a2b.js', 'gzip, deflate, br, zstd');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(res.body).toString()).toBe(APP_JS);
+    expect(Number(res.headers['content-length'])).toBeLessThan(APP_JS.length / 10);
+    // Cached for good under its name: no validators to send.
+    expect(res.headers.etag).toBeUndefined();
+    expect(res.headers['last-modified']).toBeUndefined();
+  });
+
+  it('sends gzip when brotli is not accepted, and the file as it is when neither is', async () => {
+    const gz = await fetchRaw('/assets/app-1a2b.css', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(gunzipSync(gz.body).toString()).toBe(APP_CSS);
+
+    const plain = await fetchRaw('/assets/app-1a2b.css', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(plain.body.toString()).toBe(APP_CSS);
+  });
+
+  it('answers index.html (compressed, never cached without asking) for the root and every client-side route', async () => {
+    for (const path of ['/', '/login', '/play?id=1', '/stories/deep/link']) {
+      const res = await fetchRaw(path, 'br');
+      expect({ path, status: res.status, encoding: res.headers['content-encoding'], cache: res.headers['cache-control'] }).toEqual({
+        path,
+        status: 200,
+        encoding: 'br',
+        cache: 'no-cache',
+      });
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      // Asked for again each time: a validator makes that a 304.
+      expect(res.headers.etag).toBeTruthy();
+      expect(brotliDecompressSync(res.body).toString()).toBe(INDEX);
+    }
+  });
+
+  it('a missing hashed asset is a 404, not index.html; a file without variants goes out as it is; HEAD works', async () => {
+    expect((await http().get('/assets/gone-1234.js')).status).toBe(404);
+    const icon = await http().get('/favicon.svg').set('Accept-Encoding', 'br, gzip');
+    expect(icon.status).toBe(200);
+    expect(icon.headers['content-encoding']).toBeUndefined();
+    expect(icon.headers['cache-control']).toBe('public, max-age=3600');
+    const head = await http().head('/assets/app-1a2b.js').set('Accept-Encoding', 'br');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-encoding']).toBe('br');
+  });
+
+  it('never serves a precompressed file by its own name, nor anything outside the folder', async () => {
+    expect((await http().get('/assets/app-1a2b.js.br')).headers['content-encoding']).toBeUndefined();
+    expect((await http().get('/..%2f..%2fetc%2fpasswd')).text).toBe(INDEX);
+    expect((await http().get('/api/no-such')).status).toBe(404);
+  });
+
+  it('picks the best accepted encoding and honours q=0', () => {
+    const both = new Set(['br', 'gzip']);
+    expect(pickEncoding('gzip, br', both)?.name).toBe('br');
+    expect(pickEncoding('br;q=0, gzip', both)?.name).toBe('gzip');
+    expect(pickEncoding('*', both)?.name).toBe('br');
+    expect(pickEncoding('*;q=0', both)).toBeNull();
+    expect(pickEncoding(undefined, both)).toBeNull();
+    expect(pickEncoding('br', new Set(['gzip']))).toBeNull();
+  });
+});

@@ -1,0 +1,310 @@
+#!/usr/bin/env node
+/* global document, window, PopStateEvent -- the functions handed to page.evaluate run in the page */
+// `pnpm bench` (web part): the cold first load of the built app in headless Chromium, against the built
+// API serving it exactly as `pnpm start` does (embedded database, no keys).
+//
+// For /login (English and Chinese, 375 px and 1280 px, each several times with an empty cache) it prints
+// the bytes on the wire per type (what the network carried: compressed size plus headers), the number of
+// requests and the time to usable (navigation start until the login form's submit button is on screen
+// and its first field takes input). Then, signed in, it walks to /stories, /play and /create inside the
+// app and prints what each route fetched on arrival (its own code only, ideally).
+//
+// Figures go to stdout and to bench-results/web-cold-load.json at the repository root. It never fails
+// on a figure, only on a broken run.
+//
+//   pnpm --filter @taleloom/web bench          (needs `pnpm build` first; `pnpm bench` builds)
+//   COLD_LOAD_RUNS=9 pnpm --filter @taleloom/web bench
+//   COLD_LOAD_WEB_DIST=/path/to/another/dist COLD_LOAD_LABEL=before pnpm --filter @taleloom/web bench
+//                                              (another build of the web app, e.g. an earlier commit's,
+//                                              served by this API, for a before/after in one sitting)
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const RUNS = Number(process.env.COLD_LOAD_RUNS ?? 5);
+const WEB_DIST = process.env.COLD_LOAD_WEB_DIST ?? join(repo, 'apps/web/dist');
+const LABEL = process.env.COLD_LOAD_LABEL ?? '';
+const VIEWPORTS = { phone: { width: 375, height: 740 }, desktop: { width: 1280, height: 800 } };
+// The goal the issue sets for the first screen.
+const BYTES_TARGET = 300 * 1024;
+const USABLE_TARGET_MS = 1000;
+
+function freePort() {
+  return new Promise((done, fail) => {
+    const s = createServer();
+    s.on('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => done(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+async function startApp() {
+  const main = join(repo, 'apps/api/dist/main.js');
+  const web = join(WEB_DIST, 'index.html');
+  if (!existsSync(main) || !existsSync(web)) throw new Error('Build first (pnpm build): apps/api/dist and apps/web/dist are needed');
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'taleloom-bench-web-'));
+  const child = spawn(process.execPath, [main], {
+    cwd: join(repo, 'apps/api'),
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      EMBEDDED_DATABASE: process.env.EMBEDDED_DATABASE ?? 'stand-in',
+      WEB_DIST_DIR: WEB_DIST,
+      LOGIN_IP_PER_MINUTE: '10000',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${baseURL}/api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('the app did not become healthy within 60 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    baseURL,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 500));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function launch() {
+  const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
+  if (!executablePath) throw new Error('Chromium not found: install Debian package chromium or set CHROMIUM_PATH');
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** The kind a response counts under: html, js, css, font, image, api, other. */
+function kindOf(url, mime, cdpType) {
+  const path = new URL(url).pathname;
+  if (path.startsWith('/api/')) return 'api';
+  if (cdpType === 'Document' || mime.includes('html')) return 'html';
+  if (cdpType === 'Script' || mime.includes('javascript')) return 'js';
+  if (cdpType === 'Stylesheet' || mime.includes('css')) return 'css';
+  if (cdpType === 'Font' || mime.startsWith('font/')) return 'font';
+  if (cdpType === 'Image' || mime.startsWith('image/')) return 'image';
+  return 'other';
+}
+
+/**
+ * Records every response of a page through the DevTools protocol: the bytes the network carried
+ * (encodedDataLength: headers plus the body as sent, compressed when it was) and its Content-Encoding.
+ */
+async function recordNetwork(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  const byId = new Map();
+  const done = [];
+  cdp.on('Network.responseReceived', (e) => {
+    const headers = Object.fromEntries(Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), v]));
+    byId.set(e.requestId, {
+      url: e.response.url,
+      kind: kindOf(e.response.url, e.response.mimeType ?? '', e.type),
+      encoding: headers['content-encoding'] ?? '',
+    });
+  });
+  cdp.on('Network.loadingFinished', (e) => {
+    const r = byId.get(e.requestId);
+    if (r) done.push({ ...r, bytes: e.encodedDataLength });
+  });
+  return {
+    /** The responses finished since the last call. */
+    take() {
+      return done.splice(0, done.length);
+    },
+  };
+}
+
+function summarize(responses) {
+  const byKind = {};
+  for (const r of responses) {
+    const k = (byKind[r.kind] ??= { requests: 0, bytes: 0 });
+    k.requests += 1;
+    k.bytes += r.bytes;
+  }
+  const firstScreen = responses.filter((r) => ['html', 'js', 'css', 'font'].includes(r.kind));
+  return {
+    byKind,
+    requests: responses.length,
+    bytes: responses.reduce((n, r) => n + r.bytes, 0),
+    firstScreenBytes: firstScreen.reduce((n, r) => n + r.bytes, 0),
+    uncompressed: firstScreen.filter((r) => !r.encoding && r.bytes > 1024).map((r) => new URL(r.url).pathname),
+  };
+}
+
+// Navigation start until the login form is on screen and takes input, in the page's own clock.
+const USABLE = () => {
+  const button = document.querySelector('[data-testid="login-card"] button[type="submit"]');
+  const field = document.querySelector('[data-testid="login-card"] input:not([disabled])');
+  if (!button || !field) return false;
+  const box = button.getBoundingClientRect();
+  return box.height > 0 ? performance.now() : false;
+};
+
+async function coldLogin(browser, baseURL, lang, viewport) {
+  const context = await browser.newContext({ baseURL, viewport, locale: lang === 'en' ? 'en-US' : 'zh-CN' });
+  try {
+    const page = await context.newPage();
+    const network = await recordNetwork(page);
+    await page.goto('/login', { waitUntil: 'commit' });
+    const usable = await (await page.waitForFunction(USABLE, null, { polling: 'raf', timeout: 30_000 })).jsonValue();
+    await page.waitForLoadState('networkidle');
+    return { usableMs: usable, ...summarize(network.take()) };
+  } finally {
+    await context.close();
+  }
+}
+
+async function signUp(baseURL) {
+  const res = await fetch(`${baseURL}/api/user/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ type: 'username', userName: `bench${Date.now().toString(36)}`, password: 'secret1' }),
+  });
+  const { data } = await res.json();
+  const created = await fetch(`${baseURL}/api/llm`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${data.token}` },
+    body: JSON.stringify({ name: 'Cold load', prologue_and_characters: 'Mara waits at the pier.', role: 'Mara' }),
+  });
+  const storyId = (await created.json()).data.id;
+  return { token: data.token, userInfo: data.userInfo, storyId };
+}
+
+/** Signed in, from /login's first screen to each route inside the app: what each fetched on arrival. */
+async function routes(browser, baseURL) {
+  const { token, userInfo, storyId } = await signUp(baseURL);
+  const context = await browser.newContext({ baseURL, viewport: VIEWPORTS.desktop, locale: 'en-US' });
+  await context.addInitScript(
+    ([t, u]) => {
+      localStorage.setItem('token', t);
+      localStorage.setItem('userInfo', u);
+      localStorage.setItem('powerDialogClosedAt', String(Date.now()));
+      localStorage.setItem('showGuide', 'false');
+    },
+    [token, JSON.stringify(userInfo)],
+  );
+  const out = [];
+  try {
+    const page = await context.newPage();
+    const network = await recordNetwork(page);
+    await page.goto('/404-cold-start');
+    await page.waitForLoadState('networkidle');
+    out.push({ route: 'first load (not-found page)', ...summarize(network.take()) });
+    for (const [route, ready] of [
+      ['/stories', '[data-testid="stories-heading"]'],
+      [`/play?id=${storyId}`, '[data-testid="play-textarea"]'],
+      ['/create', '[data-testid="create-form"]'],
+    ]) {
+      // A client-side navigation, as a link in the app does.
+      await page.evaluate((to) => {
+        window.history.pushState(null, '', to);
+        window.dispatchEvent(new PopStateEvent('popstate'));
+      }, route);
+      await page.waitForSelector(ready, { timeout: 30_000 });
+      await page.waitForLoadState('networkidle');
+      const r = summarize(network.take());
+      out.push({ route: route.split('?')[0], ...r, code: r.byKind.js?.bytes ?? 0, css: r.byKind.css?.bytes ?? 0 });
+    }
+  } finally {
+    await context.close();
+  }
+  return out;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const kb = (n) => `${(n / 1024).toFixed(1)} kB`;
+
+async function main() {
+  const started = Date.now();
+  const app = await startApp();
+  const browser = await launch();
+  const results = { at: new Date().toISOString(), label: LABEL || 'this build', cpus: cpus().length, node: process.version, runs: RUNS, login: [], routes: [] };
+  try {
+    // One warm-up load so the server's first-request costs do not count.
+    await coldLogin(browser, app.baseURL, 'en', VIEWPORTS.desktop);
+    for (const lang of ['en', 'zh-CN']) {
+      for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+        const runs = [];
+        for (let i = 0; i < RUNS; i++) runs.push(await coldLogin(browser, app.baseURL, lang, viewport));
+        const last = runs[runs.length - 1];
+        results.login.push({
+          lang,
+          viewport: name,
+          usableMs: median(runs.map((r) => r.usableMs)),
+          usableMaxMs: Math.max(...runs.map((r) => r.usableMs)),
+          firstScreenBytes: median(runs.map((r) => r.firstScreenBytes)),
+          bytes: median(runs.map((r) => r.bytes)),
+          requests: median(runs.map((r) => r.requests)),
+          byKind: last.byKind,
+          uncompressed: last.uncompressed,
+        });
+      }
+    }
+    results.routes = await routes(browser, app.baseURL);
+  } finally {
+    await browser.close();
+    await app.stop();
+  }
+
+  console.log(`\nCold first load of /login${LABEL ? ` (${LABEL})` : ''} (median of ${RUNS} loads each, empty cache; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} on ${cpus().length} CPUs)`);
+  console.table(
+    results.login.map((r) => ({
+      page: `/login ${r.lang} ${r.viewport}`,
+      'first screen (html+js+css+fonts)': kb(r.firstScreenBytes),
+      'all bytes': kb(r.bytes),
+      requests: r.requests,
+      ...Object.fromEntries(Object.entries(r.byKind).map(([k, v]) => [k, `${kb(v.bytes)} / ${v.requests}`])),
+      'usable (median / max)': `${r.usableMs.toFixed(0)} / ${r.usableMaxMs.toFixed(0)} ms`,
+      met: r.firstScreenBytes <= BYTES_TARGET && r.usableMs <= USABLE_TARGET_MS ? 'yes' : 'NO',
+    })),
+  );
+  for (const r of results.login) if (r.uncompressed.length) console.log(`uncompressed (${r.lang} ${r.viewport}): ${r.uncompressed.join(', ')}`);
+  console.log('\nEach route reached inside the app, signed in: what it fetched on arrival');
+  console.table(
+    results.routes.map((r) => ({
+      route: r.route,
+      requests: r.requests,
+      'all bytes': kb(r.bytes),
+      ...Object.fromEntries(Object.entries(r.byKind).map(([k, v]) => [k, `${kb(v.bytes)} / ${v.requests}`])),
+    })),
+  );
+  results.seconds = Math.round((Date.now() - started) / 1000);
+  const output = join(repo, 'bench-results', `web-cold-load${LABEL ? `-${LABEL}` : ''}.json`);
+  mkdirSync(dirname(output), { recursive: true });
+  writeFileSync(output, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nWritten to ${output}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error('cold-load benchmark failed:', error);
+    process.exit(1);
+  },
+);

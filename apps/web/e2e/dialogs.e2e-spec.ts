@@ -1,0 +1,174 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser } from './browser';
+
+const baseURL = inject('baseURL');
+
+// Every dialog, drawer, menu and panel, opened the way a person opens it, at 375 px and 1280 px in
+// both languages: nothing scrolls sideways (the page or any box in it), no overlay sticks out of the
+// window, and its text uses the language's own punctuation (no ASCII colon beside Chinese, no Chinese
+// punctuation or quote with a stray space in English). Each is a screenshot in screenshots/dialogs/.
+const SIZES = { phone: PHONE, desktop: DESKTOP } as const;
+
+interface Finding {
+  where: string;
+  what: string;
+}
+
+async function look(page: Page, where: string, findings: Finding[]): Promise<void> {
+  // Opening animations end.
+  await page.waitForTimeout(350);
+  const seen = await page.evaluate(() => {
+    const visible = (el: Element) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+    const texts = Array.from(document.querySelectorAll('body *'))
+      .filter((el) => visible(el) && Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim()))
+      .map((el) => Array.from(el.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(''));
+    const width = document.documentElement.clientWidth;
+    const overlays = Array.from(document.querySelectorAll('.ant-modal-container, .ant-drawer-section, .ant-drawer-content-wrapper, .ant-dropdown, .ant-popover, .ant-select-dropdown'))
+      .filter(visible)
+      .map((el) => ({ name: String(el.className).split(' ')[0], r: el.getBoundingClientRect() }))
+      .filter(({ r }) => r.left < -1 || r.right > width + 1)
+      .map(({ name, r }) => `${name} ${Math.round(r.left)}..${Math.round(r.right)}`);
+    const sideways = Array.from(document.querySelectorAll('body *'))
+      .filter((el) => {
+        const s = getComputedStyle(el);
+        return visible(el) && (s.overflowX === 'auto' || s.overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1;
+      })
+      .map((el) => String(el.className).split(' ')[0] || el.tagName);
+    return { texts, overlays, sideways, pageScrolls: document.documentElement.scrollWidth > width + 1, lang: document.documentElement.lang };
+  });
+  for (const text of seen.texts) {
+    if (seen.lang === 'zh-CN' && /[\u4e00-\u9fff\u3002\uff09][:;!?]|[:;!?][ ]?[\u4e00-\u9fff]/.test(text)) findings.push({ where, what: `ASCII punctuation beside Chinese: ${text.slice(0, 80)}` });
+    if (seen.lang === 'en' && (/[“‘]\s|\s[”’]|[「」：，。（）【】]/.test(text) || (/[\u4e00-\u9fff]/.test(text) && !text.includes('简体中文')))) {
+      findings.push({ where, what: `Chinese text or punctuation in English: ${text.slice(0, 80)}` });
+    }
+  }
+  if (seen.pageScrolls) findings.push({ where, what: 'the page scrolls sideways' });
+  for (const o of seen.overlays) findings.push({ where, what: `sticks out of the window: ${o}` });
+  for (const s of seen.sideways) findings.push({ where, what: `scrolls sideways: ${s}` });
+  await screenshot(page, `dialogs/${where}`, { fullPage: false });
+}
+
+async function close(page: Page) {
+  await page.keyboard.press('Escape');
+  await page.waitForTimeout(250);
+}
+
+describe('every dialog, drawer and panel at 375 and 1280 px, in both languages', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  for (const lang of ['en', 'zh-CN'] as const) {
+    for (const size of ['phone', 'desktop'] as const) {
+      it(`opens each, and each fits and reads right (${lang}, ${size})`, async () => {
+        const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN', viewport: SIZES[size] });
+        const findings: Finding[] = [];
+        const at = (name: string) => `${lang}-${size}-${name}`;
+        try {
+          // Signed out: sign-in with both tabs and their errors.
+          await page.goto('/login');
+          await page.getByTestId('login-card').waitFor();
+          await look(page, at('login'), findings);
+          await page.getByTestId('login-tab-phone').click();
+          await page.getByTestId('login-phone-input').fill('12');
+          await page.getByTestId('phone-login-submit').click();
+          await look(page, at('login-phone-errors'), findings);
+          await page.getByTestId('language-menu-trigger').click();
+          await look(page, at('language-menu'), findings);
+          await close(page);
+
+          const { token } = await signUpInBrowser(context, page, lang, 'dialogs', { closeDailyPowerDialog: true });
+          const created = await page.request.post('/api/llm', {
+            headers: { Authorization: `Bearer ${token}` },
+            data: { name: lang === 'en' ? 'The quiet harbour' : '安静的港口', prologue_and_characters: lang === 'en' ? 'Ada mends a net.' : '阿达在补渔网。', role: 'Ada' },
+          });
+          const storyId = (await created.json()).data.id as string;
+
+          await page.goto('/stories');
+          await page.getByTestId('stories-heading').waitFor();
+          await look(page, at('stories'), findings);
+          await page.getByTestId('stories-get-power').click();
+          await page.getByTestId('power-check-in').waitFor();
+          await look(page, at('power'), findings);
+          await close(page);
+          await page.getByTestId('stories-tab-public').click();
+          await look(page, at('square'), findings);
+          for (const [item, name] of [
+            ['user-menu-account', 'account'],
+            ['user-menu-power', 'power-details'],
+            ['user-menu-invite', 'invite'],
+            ['user-menu-bind-phone', 'bind-phone'],
+          ] as const) {
+            await page.getByTestId('user-menu-trigger').click();
+            if (name === 'account') await look(page, at('user-menu'), findings);
+            await page.getByTestId(item).click();
+            await page.locator('.ant-modal-container').filter({ visible: true }).first().waitFor();
+            await look(page, at(name), findings);
+            await close(page);
+          }
+
+          await page.goto('/create');
+          await page.getByTestId('create-form').waitFor();
+          await look(page, at('create'), findings);
+
+          await page.goto(`/play?id=${storyId}`);
+          await page.getByTestId('play-textarea').fill(lang === 'en' ? 'Ada looks up.' : '阿达抬起头。');
+          await page.getByTestId('send-button').click();
+          await expect.poll(() => page.getByTestId('turn-continue').isEnabled()).toBe(true);
+          await look(page, at('play-turn'), findings);
+          await page.getByTestId('turn-save').click();
+          await page.getByTestId('turn-card').waitFor({ state: 'detached' });
+
+          await page.getByTestId('toolbar-settings').click();
+          await page.getByTestId('settings-panel').waitFor();
+          await look(page, at('settings'), findings);
+          await close(page);
+          await page.getByTestId('toolbar-archive').click();
+          await page.getByTestId('archive-save').waitFor();
+          await look(page, at('archive'), findings);
+          await close(page);
+          await page.getByTestId('toolbar-task').click();
+          await page.getByTestId('tasks-play-mode').waitFor();
+          await look(page, at('tasks'), findings);
+          await close(page);
+          await page.getByTestId('toolbar-export').click();
+          await page.getByTestId('export-markdown').waitFor();
+          await look(page, at('export'), findings);
+          await close(page);
+          await page.getByTestId('title-edit').click();
+          await page.getByTestId('title-input').waitFor();
+          await look(page, at('edit-title'), findings);
+          await close(page);
+          await page.getByTestId('model-selector').click();
+          await page.getByTestId('model-selector-manage').waitFor();
+          await look(page, at('models'), findings);
+          await page.getByTestId('model-selector-manage').click();
+          await page.getByTestId('custom-model-add').click();
+          await page.getByTestId('custom-model-name').waitFor();
+          await look(page, at('custom-model'), findings);
+          await close(page);
+          await page.getByTestId('publish-button').click();
+          await page.locator('.ant-modal-confirm-btns .ant-btn-primary').waitFor();
+          await look(page, at('publish'), findings);
+          await page.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
+          await page.getByTestId('publish-menu').click();
+          await page.getByTestId('publish-share').click();
+          await page.getByTestId('share-qr').waitFor();
+          await look(page, at('share'), findings);
+          await close(page);
+          await page.getByTestId('toolbar-edit').click();
+          await page.getByTestId('edit-textarea').waitFor();
+          await look(page, at('edit-text'), findings);
+        } finally {
+          await context.close();
+        }
+        expect(findings).toEqual([]);
+      });
+    }
+  }
+});

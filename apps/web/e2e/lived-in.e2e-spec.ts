@@ -1,0 +1,376 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser } from './browser';
+
+const baseURL = inject('baseURL');
+
+// The web app as people live in it (issue 18): each defect a new user met, at 375 and 1280 px, in
+// both languages. The stub model answers in the story's language in ~0.4 s (so a second send right
+// after a turn falls inside the one-send-per-second rule).
+const LANGS = ['en', 'zh-CN'] as const;
+const SIZES = { phone: PHONE, desktop: DESKTOP } as const;
+type Lang = (typeof LANGS)[number];
+type Size = keyof typeof SIZES;
+
+const TEXT = {
+  en: {
+    name: 'The long pier',
+    line: 'I walk to the end of the pier.',
+    turnPlayed: '1 turn played',
+    demoModel: 'TaleLoom Demo (offline)',
+    saved: 'Saved',
+    phoneInvalid: 'Please enter correct phone number',
+    testFailed: /^Connection failed: \S/,
+  },
+  'zh-CN': {
+    name: '长长的码头',
+    line: '我走到码头尽头。',
+    turnPlayed: '1 回合',
+    demoModel: '织梦演示模型（离线）',
+    saved: '已保存',
+    phoneInvalid: '请输入正确的手机号',
+    testFailed: /^连接失败：[^:]+$/,
+  },
+} as const;
+
+// Long enough to fill a desktop window: the newest text is below the fold from the start.
+const longPrologue = (lang: Lang) =>
+  Array.from({ length: 40 }, (_, i) => (lang === 'en' ? `Line ${i + 1}: the tide comes in over the old stones.` : `第${i + 1}行：潮水漫过旧石头。`)).join('\n');
+
+interface Session {
+  context: BrowserContext;
+  page: Page;
+  token: string;
+  storyId: string;
+}
+
+async function session(browser: Browser, lang: Lang, size: Size, opts: { stories?: number } = {}): Promise<Session> {
+  const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN', viewport: SIZES[size] });
+  const { token } = await signUpInBrowser(context, page, lang, 'lived', { closeDailyPowerDialog: true });
+  let storyId = '';
+  for (let i = 0; i < (opts.stories ?? 1); i++) {
+    const created = await page.request.post('/api/llm', {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { name: `${TEXT[lang].name} ${i + 1}`, prologue_and_characters: longPrologue(lang), role: 'Mara' },
+    });
+    expect(created.status()).toBe(201);
+    storyId = (await created.json()).data.id as string;
+  }
+  return { context, page, token, storyId };
+}
+
+const api = (s: Session) => ({ Authorization: `Bearer ${s.token}` });
+
+/** Where an element is on screen, and where the sticky input bar begins. */
+async function boxes(page: Page, testId: string) {
+  return page.evaluate((id) => {
+    const el = document.querySelector(`[data-testid="${id}"]`);
+    const input = document.querySelector('[data-testid="play-input"]');
+    if (!el || !input) return null;
+    const r = el.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, inputTop: input.getBoundingClientRect().top, height: window.innerHeight };
+  }, testId);
+}
+
+/** On screen, whole, and not under the sticky input bar. */
+async function inViewAboveInput(page: Page, testId: string): Promise<boolean> {
+  const b = await boxes(page, testId);
+  return Boolean(b && b.top >= 0 && b.bottom <= b.inputTop + 1);
+}
+
+/** The last line of the story's text is on screen above the input bar. */
+async function newestTextInView(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const text = document.querySelector('[data-testid="play-text"]');
+    const input = document.querySelector('[data-testid="play-input"]');
+    if (!text || !input) return false;
+    const walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT);
+    let last: Node | null = null;
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.textContent?.trim()) last = n;
+    if (!last) return false;
+    const range = document.createRange();
+    range.selectNodeContents(last);
+    const rects = range.getClientRects();
+    const r = rects[rects.length - 1];
+    return r.top >= 0 && r.bottom <= input.getBoundingClientRect().top + 1;
+  });
+}
+
+async function waitIdle(page: Page) {
+  await expect.poll(() => page.getByTestId('turn-continue').isEnabled()).toBe(true);
+}
+
+/** Error messages (antd message) that appear at any time while the page is open. */
+async function watchErrors(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __errors: string[] }).__errors = seen;
+    new MutationObserver(() => {
+      for (const el of Array.from(document.querySelectorAll('.ant-message-error'))) {
+        const text = (el.textContent ?? '').trim();
+        if (text && !seen.includes(text)) seen.push(text);
+      }
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { __errors: string[] }).__errors);
+}
+
+describe('the web app as people live in it (issue 18), in real Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  for (const lang of LANGS) {
+    for (const size of Object.keys(SIZES) as Size[]) {
+      const at = `(${lang}, ${size})`;
+
+      it(`new text and the turn's buttons come into view above the input; opening /play shows the newest text ${at}`, async () => {
+        const s = await session(browser, lang, size);
+        try {
+          await s.page.goto(`/play?id=${s.storyId}`);
+          await s.page.getByTestId('play-textarea').waitFor();
+          // The newest text (the end of the story) is where the page opens, not under the input.
+          await expect.poll(() => newestTextInView(s.page)).toBe(true);
+          await s.page.getByTestId('play-textarea').fill(TEXT[lang].line);
+          await s.page.getByTestId('send-button').click();
+          await s.page.getByTestId('turn-card').waitFor();
+          // While it streams, the newest words are in view.
+          await expect.poll(() => inViewAboveInput(s.page, 'turn-ai')).toBe(true);
+          await waitIdle(s.page);
+          // Then the turn's buttons (undo, regenerate, edit, save, continue) are.
+          for (const id of ['turn-undo', 'turn-regenerate', 'turn-edit', 'turn-save', 'turn-continue']) {
+            await expect.poll(() => inViewAboveInput(s.page, id)).toBe(true);
+          }
+          await screenshot(s.page, `lived-in/follow-${lang}-${size}`, { fullPage: false });
+        } finally {
+          await s.context.close();
+        }
+      });
+
+      it(`regenerate, continue and send right after a turn wait for their second (with a cue) instead of failing ${at}`, async () => {
+        const s = await session(browser, lang, size);
+        try {
+          await s.page.goto(`/play?id=${s.storyId}`);
+          await s.page.getByTestId('play-textarea').waitFor();
+          const errors = await watchErrors(s.page);
+          const tooFast: string[] = [];
+          s.page.on('response', (res) => {
+            if (res.status() === 429) tooFast.push(res.url());
+          });
+          // When a send is pressed within the second after the last one began, the page says it waits
+          // (a visible cue, not an error). On a busy machine the turn itself may outlast the second:
+          // then there is nothing to wait for, and no cue to see.
+          let sentAt = 0;
+          const press = async (action: () => Promise<void>) => {
+            const early = Date.now() - sentAt < 800;
+            await action();
+            if (early) {
+              await expect.poll(() => s.page.getByTestId('send-queued').isVisible(), { interval: 20 }).toBe(true);
+              expect(await s.page.getByTestId('send-button').innerText()).toMatch(/Sending…|即将发送…/);
+            }
+            sentAt = Date.now();
+          };
+          // Done streaming, checked each frame (a poll's interval would eat into the second).
+          const idle = () => s.page.waitForFunction(() => !(document.querySelector('[data-testid="turn-continue"]') as HTMLButtonElement | null)?.disabled, null, { polling: 'raf' });
+
+          await s.page.getByTestId('play-textarea').fill(TEXT[lang].line);
+          await press(() => s.page.getByTestId('send-button').click());
+          await idle();
+          const first = await s.page.getByTestId('turn-ai').innerText();
+          // Regenerate at once: it waits, then regenerates.
+          await press(() => s.page.getByTestId('turn-regenerate').click());
+          await expect.poll(() => s.page.getByTestId('turn-ai').innerText()).not.toBe(first);
+          await idle();
+          const second = await s.page.getByTestId('turn-ai').innerText();
+          // Continue at once: the same.
+          await press(() => s.page.getByTestId('turn-continue').click());
+          await expect.poll(() => s.page.getByTestId('turn-ai').innerText()).not.toBe(second);
+          await idle();
+          // A typed line sent with Shift+Enter at once: the same.
+          const third = await s.page.getByTestId('turn-ai').innerText();
+          await s.page.getByTestId('play-textarea').fill(TEXT[lang].line);
+          await press(() => s.page.getByTestId('play-textarea').press('Shift+Enter'));
+          await expect.poll(() => s.page.getByTestId('turn-ai').innerText()).not.toBe(third);
+          await waitIdle(s.page);
+          expect(await errors()).toEqual([]);
+          expect(tooFast).toEqual([]);
+        } finally {
+          await s.context.close();
+        }
+      });
+
+      it(`the story-square button lands on the square, at its top; a story started far down a list opens at its newest text ${at}`, async () => {
+        const s = await session(browser, lang, size, { stories: 8 });
+        try {
+          await s.page.goto('/stories');
+          await expect.poll(() => s.page.getByTestId('story-start').count()).toBe(8);
+          // The last story of a long list: the page is scrolled far down to reach it.
+          const last = s.page.getByTestId('story-start').last();
+          await last.scrollIntoViewIfNeeded();
+          expect(await s.page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+          await last.click();
+          await s.page.waitForURL(/\/play\?id=/);
+          await s.page.getByTestId('play-textarea').waitFor();
+          await expect.poll(() => newestTextInView(s.page)).toBe(true);
+          expect(await s.page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+
+          // From the bottom of /play, the top bar's story-square button: the square tab, at the top.
+          await s.page.getByTestId('story-square-button').click();
+          await s.page.waitForURL(/\/stories\?tab=square$/);
+          await expect.poll(() => s.page.locator('.ant-tabs-tab-active').innerText()).toBe(lang === 'en' ? 'Public story' : '公开故事');
+          await s.page.waitForTimeout(300);
+          expect(await s.page.evaluate(() => window.scrollY)).toBe(0);
+          // Back returns to the story where it was left.
+          await s.page.goBack();
+          await s.page.getByTestId('play-textarea').waitFor();
+          await expect.poll(() => newestTextInView(s.page)).toBe(true);
+        } finally {
+          await s.context.close();
+        }
+      });
+
+      it(`every toolbar control is in reach without sideways scrolling, and the model's name is whole ${at}`, async () => {
+        const s = await session(browser, lang, size);
+        try {
+          await s.page.goto(`/play?id=${s.storyId}`);
+          await s.page.getByTestId('play-toolbar').waitFor();
+          await expect.poll(() => s.page.locator('.tl-play-model__name').count()).toBeGreaterThan(0);
+          const layout = await s.page.evaluate(() => {
+            const bar = document.querySelector('[data-testid="play-toolbar"]')!;
+            const ids = ['toolbar-settings', 'toolbar-archive', 'publish-button', 'toolbar-task', 'toolbar-export', 'toolbar-edit', 'char-count', 'model-selector'];
+            const outside = ids.filter((id) => {
+              const r = document.querySelector(`[data-testid="${id}"]`)?.getBoundingClientRect();
+              return !r || r.width === 0 || r.left < 0 || r.right > document.documentElement.clientWidth;
+            });
+            const name = document.querySelector('[data-testid="model-selector"] .tl-play-model__name') as HTMLElement;
+            return {
+              scrolls: bar.scrollWidth > bar.clientWidth + 1 || document.documentElement.scrollWidth > document.documentElement.clientWidth + 1,
+              outside,
+              nameCut: name.scrollWidth > name.clientWidth + 1 || name.getBoundingClientRect().right > bar.getBoundingClientRect().right,
+              name: name.textContent,
+            };
+          });
+          expect(layout).toEqual({ scrolls: false, outside: [], nameCut: false, name: 'Stub model' });
+          await screenshot(s.page, `lived-in/toolbar-${lang}-${size}`, { fullPage: false });
+          // Each works from where it is: export opens its formats, edit prior text opens the editor.
+          await s.page.getByTestId('toolbar-export').click();
+          await s.page.getByTestId('export-markdown').waitFor();
+          await s.page.keyboard.press('Escape');
+          await s.page.getByTestId('toolbar-edit').click();
+          await s.page.getByTestId('edit-textarea').waitFor();
+          await s.page.getByTestId('edit-back').click();
+          // The model list names the demo in the interface language.
+          await s.page.getByTestId('model-selector').click();
+          await expect
+            .poll(() => s.page.locator('.ant-select-dropdown .tl-play-model__name').allInnerTexts())
+            .toEqual(['Stub model', TEXT[lang].demoModel]);
+        } finally {
+          await s.context.close();
+        }
+      });
+
+      it(`sign-in: the form is on the first screen and a wrong phone number is said once, in red ${at}`, async () => {
+        const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN', viewport: SIZES[size] });
+        try {
+          await page.goto('/login');
+          const submit = page.getByTestId(lang === 'en' ? 'login-submit' : 'phone-login-submit');
+          await submit.waitFor();
+          // Without scrolling: the whole form of the language's default tab, its button included.
+          const box = await submit.boundingBox();
+          expect(box && box.y + box.height).toBeLessThanOrEqual(SIZES[size].height);
+          expect(await page.evaluate(() => window.scrollY)).toBe(0);
+          await screenshot(page, `lived-in/login-${lang}-${size}`, { fullPage: false });
+
+          await page.getByTestId('login-tab-phone').click();
+          await page.getByTestId('login-phone-input').fill('12');
+          await page.getByTestId('phone-login-submit').click();
+          const said = page.locator('.ant-form-item-explain-error', { hasText: TEXT[lang].phoneInvalid });
+          await expect.poll(() => said.count()).toBe(1);
+          expect(await said.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(255, 77, 79)');
+          await screenshot(page, `lived-in/login-error-${lang}-${size}`, { fullPage: false });
+        } finally {
+          await context.close();
+        }
+      });
+
+      it(`starting a story restored from a save asks before making a copy ${at}`, async () => {
+        const s = await session(browser, lang, size);
+        try {
+          const saved = await s.page.request.post('/api/archive/save', { headers: api(s), data: { story_id: s.storyId, archive_index: 0 } });
+          expect(saved.ok()).toBe(true);
+          const loaded = await s.page.request.post('/api/archive/load', { headers: api(s), data: { archive_id: (await saved.json()).data._id } });
+          expect(loaded.ok()).toBe(true);
+          await s.page.goto('/stories');
+          await s.page.getByTestId('story-start').click();
+          // Asked, not copied behind the player's back.
+          await s.page.getByTestId('restored-copy').waitFor();
+          expect(new URL(s.page.url()).pathname).toBe('/stories');
+          await screenshot(s.page, `lived-in/restored-${lang}-${size}`, { fullPage: false });
+          await s.page.getByTestId('restored-open').click();
+          await s.page.waitForURL(new RegExp(`/play\\?id=${s.storyId}$`));
+          // The other choice makes the copy and says so.
+          await s.page.goto('/stories');
+          await s.page.getByTestId('story-start').click();
+          await s.page.getByTestId('restored-copy').click();
+          await s.page.waitForURL((url) => url.pathname === '/play' && url.searchParams.get('id') !== s.storyId);
+          await s.page.locator('.ant-message-success').waitFor();
+        } finally {
+          await s.context.close();
+        }
+      });
+
+      it(`the smaller ones: "1 turn played", a saved sign for the notes, Chinese punctuation in a composed message, a titled Markdown export ${at}`, async () => {
+        const s = await session(browser, lang, size);
+        try {
+          await s.page.goto(`/play?id=${s.storyId}`);
+          await s.page.getByTestId('play-textarea').fill(TEXT[lang].line);
+          await s.page.getByTestId('send-button').click();
+          await waitIdle(s.page);
+          await s.page.getByTestId('turn-save').click();
+          await s.page.getByTestId('turn-card').waitFor({ state: 'detached' });
+
+          // Plurals.
+          await s.page.getByTestId('toolbar-task').click();
+          await expect.poll(() => s.page.getByTestId('task-dashboard').innerText()).toContain(TEXT[lang].turnPlayed);
+          await s.page.keyboard.press('Escape');
+          await s.page.getByTestId('task-dashboard').waitFor({ state: 'hidden' });
+
+          // The author's note says it was saved.
+          await s.page.locator('.tl-play-notes .ant-collapse-header').first().click();
+          await s.page.getByTestId('author-note').fill(lang === 'en' ? 'Keep it quiet.' : '保持安静。');
+          await s.page.getByTestId('play-title').click();
+          await expect.poll(() => s.page.getByTestId('author-note-status').innerText()).toContain(TEXT[lang].saved);
+
+          // A composed message (the custom model test's failure) in the interface language's punctuation.
+          await s.page.getByTestId('model-selector').click();
+          await s.page.getByTestId('model-selector-manage').click();
+          await s.page.getByTestId('custom-model-add').click();
+          await s.page.getByTestId('custom-model-name').fill('nobody-home');
+          await s.page.getByTestId('custom-model-url').fill('http://127.0.0.1:9/v1');
+          await s.page.getByTestId('custom-model-key').fill('sk-nobody-1234');
+          await s.page.getByTestId('custom-model-test').click();
+          const failed = s.page.getByTestId('custom-model-test-error').locator('.ant-alert-title');
+          await expect.poll(() => failed.innerText(), { timeout: 20_000 }).toMatch(TEXT[lang].testFailed);
+          await s.page.keyboard.press('Escape');
+
+          // Markdown export: the title as a heading, each line a paragraph.
+          await s.page.getByTestId('toolbar-export').click();
+          const downloading = s.page.waitForEvent('download');
+          await s.page.getByTestId('export-markdown').click();
+          const stream = await (await downloading).createReadStream();
+          const chunks: Buffer[] = [];
+          for await (const chunk of stream) chunks.push(chunk as Buffer);
+          const md = Buffer.concat(chunks).toString('utf8');
+          const prologue = longPrologue(lang).split('\n');
+          expect(md.startsWith(`# ${TEXT[lang].name} 1\n\n${prologue[0]}\n\n${prologue[1]}\n\n`)).toBe(true);
+        } finally {
+          await s.context.close();
+        }
+      });
+    }
+  }
+});
