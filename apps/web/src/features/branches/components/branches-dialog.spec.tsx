@@ -56,7 +56,8 @@ describe('branches', () => {
     const items = await screen.findAllByTestId('branch-item');
     expect(items.map((li) => within(li).getByTestId('branch-name').textContent)).toEqual(['Main linePlaying', 'The quiet road']);
     expect(items[0]).toHaveTextContent('The original line');
-    expect(items[0]).toHaveTextContent('40 characters · Playing');
+    expect(items[0]).toHaveTextContent('40 characters');
+    expect(items[0]).not.toHaveTextContent('Last played');
     expect(items[1]).toHaveTextContent('From Main line, after “Once upon a time.”');
     expect(items[1]).toHaveTextContent('17 characters · Last played');
     // The branch played is neither played again nor deleted.

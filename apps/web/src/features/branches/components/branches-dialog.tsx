@@ -68,11 +68,7 @@ export function BranchesDialog({ storyId, open, onClose, disabled }: BranchesDia
     return t('branches.forkedFrom', { parent: parent ? branchName(parent, t) : t('branches.deletedParent'), excerpt: tail(fork.excerpt) });
   };
   const playedLine = (branch: BranchView) =>
-    branch.current
-      ? t('branches.playing')
-      : branch.lastPlayedAt
-        ? t('branches.lastPlayed', { time: new Date(branch.lastPlayedAt).toLocaleString(i18n.language) })
-        : t('branches.neverPlayed');
+    branch.lastPlayedAt ? t('branches.lastPlayed', { time: new Date(branch.lastPlayedAt).toLocaleString(i18n.language) }) : t('branches.neverPlayed');
 
   return (
     <Modal
@@ -123,7 +119,8 @@ export function BranchesDialog({ storyId, open, onClose, disabled }: BranchesDia
                 )}
                 <span className="tl-branches__meta">{forkLine(branch)}</span>
                 <span className="tl-branches__meta">
-                  {t('branches.length', { count: branch.length })} · {playedLine(branch)}
+                  {t('branches.length', { count: branch.length })}
+                  {branch.current ? null : ` · ${playedLine(branch)}`}
                 </span>
               </div>
               <div className="tl-branches__actions">
