@@ -86,8 +86,8 @@ describe('branches', () => {
     const calls = serve();
     renderApp(`/play?id=${id}`);
     await waitFor(() => expect(screen.getByTestId('play-text')).toHaveTextContent('The dragon woke.'), { timeout: 5000 });
-    // Every line but the last has the button.
-    const buttons = screen.getAllByTestId('branch-from-passage');
+    // Every line but the last has the button (once the pending turn is known: not while a turn is written).
+    const buttons = await screen.findAllByTestId('branch-from-passage');
     expect(buttons).toHaveLength(1);
     expect(buttons[0]).toHaveAccessibleName('Branch from here');
     await act(async () => fireEvent.click(buttons[0]));
