@@ -21,7 +21,8 @@ async function look(page: Page, where: string, findings: Finding[]): Promise<voi
   const seen = await page.evaluate(() => {
     const visible = (el: Element) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
     const texts = Array.from(document.querySelectorAll('body *'))
-      .filter((el) => visible(el) && Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim()))
+      // What users wrote (stories of other suites on the square) is in its own language, marked as such.
+      .filter((el) => visible(el) && !el.closest('[data-user-text]') && Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim()))
       .map((el) => Array.from(el.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(''));
     const width = document.documentElement.clientWidth;
     const overlays = Array.from(document.querySelectorAll('.ant-modal-container, .ant-drawer-section, .ant-drawer-content-wrapper, .ant-dropdown, .ant-popover, .ant-select-dropdown'))

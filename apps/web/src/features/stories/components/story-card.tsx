@@ -2,6 +2,7 @@ import { PlayCircleOutlined } from '@ant-design/icons';
 import type { StoryListItem } from '@taleloom/contracts';
 import { Button, Card, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { textLanguage } from '../../../lib/text-language';
 import { formatSnippet, formatStoryTime, formatStoryTitle, storyBadges, type StoryBadge, type StoryTab } from '../utils/story-format';
 import { SquareStats } from './square-stats';
 
@@ -31,7 +32,7 @@ export function StoryCard({ story, tab, index, myUserID, starting, onStart }: St
   return (
     <Card className="tl-story-card" data-testid="story-item" size="small">
       <div className="tl-story-card__head">
-        <Typography.Title level={5} className="tl-story-card__title" ellipsis={{ tooltip: title }} data-testid="story-title">
+        <Typography.Title level={5} className="tl-story-card__title" ellipsis={{ tooltip: title }} data-testid="story-title" data-user-text lang={textLanguage(title)}>
           {title}
         </Typography.Title>
         <Button
@@ -55,7 +56,13 @@ export function StoryCard({ story, tab, index, myUserID, starting, onStart }: St
           {formatStoryTime(story.time, i18n.language)}
         </Typography.Text>
       </Space>
-      <Typography.Paragraph type="secondary" className="tl-story-card__snippet" ellipsis={{ rows: 2 }} data-testid="story-snippet">
+      <Typography.Paragraph
+        type="secondary"
+        className="tl-story-card__snippet"
+        ellipsis={{ rows: 2 }}
+        data-testid="story-snippet"
+        {...(snippet ? { 'data-user-text': true, lang: textLanguage(snippet) } : {})}
+      >
         {snippet || t('stories.noText')}
       </Typography.Paragraph>
       {tab === 'public' ? <SquareStats story={story} /> : null}
