@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AnalyticsModule } from './analytics/analytics.module';
 import { ArchivesModule } from './archives/archives.module';
 import { AuthModule } from './auth/auth.module';
+import { BranchesModule } from './branches/branches.module';
 import { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/app-config.module';
 import { CustomModelsModule } from './custom-models/custom-models.module';
@@ -66,6 +67,7 @@ export class AppModule {
         ModelsModule,
         CustomModelsModule,
         PlayModule,
+        BranchesModule,
         VerificationModule,
         AnalyticsModule,
         PowerModule,

@@ -149,6 +149,9 @@ describe('faults: the API process is killed (SIGKILL) and restarted', () => {
     charged += PRICE;
     const pending = await http().get(`/api/llm/${story}/pending`).set(auth);
     expect(pending.body.data).toMatchObject({ state: 'done', aiText: WHOLE, cost: PRICE, errorCode: null });
+    // Repair kept it as a take of the turn, at what it charged (a regenerate now adds one beside it).
+    expect(pending.body.data.takes).toEqual([{ turnId: pending.body.data.turnId, state: 'done', aiText: WHOLE, reasoning: '', model: 'paid', cost: PRICE, errorCode: null }]);
+    expect((await turnDoc())!.takes).toHaveLength(1);
     expect(WHOLE.startsWith(textOf(res.events))).toBe(true);
     await intact();
     // The next send accepts the recovered turn into the text first.

@@ -126,7 +126,7 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
     expect((await storyDoc(t, id))!.main_text.length).toBe(novel.length + ACCEPT_PART_MAX_LENGTH + 1);
   });
 
-  it('undo gives back the role and input and leaves the text alone; regenerate replaces the pending turn', async () => {
+  it('undo gives back the role and input and leaves the text alone; regenerate adds a take the pending turn shows', async () => {
     const id = await createStory(t, alice, { prologue_and_characters: 'Start.' });
     await sendTurn(base, alice.token, id, { role: 'Ilan', content: 'Stop!', model_name: 'free' });
     await unthrottle(t, id);
@@ -165,7 +165,7 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
     expect(story!.main_text).toBe('Start.\nMara: Go\nThe edited reply.');
     expect(story!.rounds).toBe(1);
     expect(JSON.stringify(stub.bodies[1].messages)).toContain('The edited reply.');
-    // A regenerate replaces the pending turn, whatever `accept` says.
+    // A regenerate adds a take to the pending turn (nothing is accepted), whatever `accept` says.
     await unthrottle(t, id);
     const again = await sendTurn(base, alice.token, id, { content: 'More', model_name: 'free', accept, regenerate: true });
     expect(again.events[0]).not.toHaveProperty('appended');

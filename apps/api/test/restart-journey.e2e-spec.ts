@@ -1,4 +1,7 @@
 import type {
+  BranchesData,
+  BranchSwitchData,
+  CreateBranchDto,
   AcceptTurnDto,
   AddTaskGroupDto,
   ClonePublicStoryDto,
@@ -218,6 +221,7 @@ describe('restart journey: the embedded default keeps everything across SIGTERM 
       seen[`story ${key} archives`] = (await ok(`/api/archive/${id}`, owner)).data;
       seen[`story ${key} pictures`] = (await ok(`/api/llm/${id}/pictures`, owner)).data;
       seen[`story ${key} tasks`] = (await ok(`/api/tasks?story_id=${id}`, owner)).data;
+      seen[`story ${key} branches`] = (await ok(`/api/llm/${id}/branches`, owner)).data;
     }
     // Every picture file a story shows, read by the story's owner.
     for (const [key, { owner, id }] of stories) {
@@ -300,6 +304,36 @@ describe('restart journey: the embedded default keeps everything across SIGTERM 
       },
       prober: 'pat',
       probe: async () => void (await playTurn('pat', 'probe', { content: 'Again.' }, 1)),
+    },
+    {
+      name: 'branch from an earlier passage, play the branch, switch back',
+      run: async () => {
+        const id = stories.get('main')!.id;
+        const original = await storyText('alice', 'main');
+        const at = original.indexOf('\n');
+        const forked = (await ok(`/api/llm/${id}/branches`, 'alice', { at, from_branch: id } satisfies CreateBranchDto)).data as BranchSwitchData;
+        expect(forked.story.main_text).toBe(original.slice(0, at));
+        await chargedExactly('alice', async () => (await playTurn('alice', 'main', { content: 'We take the other road.' }, 1)).cost);
+        facts.branchText = await storyText('alice', 'main');
+        facts.branchId = forked.current;
+        await ok(`/api/llm/${id}/branches/${id}/play`, 'alice', {});
+        expect(await storyText('alice', 'main')).toBe(original);
+      },
+      prober: 'alice',
+      probe: async () => {
+        // The branch made before all the restarts since still plays its own text; a new one can be made.
+        const id = stories.get('main')!.id;
+        const onMain = await storyText('alice', 'main');
+        await ok(`/api/llm/${id}/branches/${facts.branchId as string}/play`, 'alice', {});
+        expect(await storyText('alice', 'main')).toBe(facts.branchText);
+        await ok(`/api/llm/${id}/branches/${id}/play`, 'alice', {});
+        expect(await storyText('alice', 'main')).toBe(onMain);
+        const made = (await ok(`/api/llm/${id}/branches`, 'alice', { at: onMain.indexOf('\n') } satisfies CreateBranchDto)).data as BranchSwitchData;
+        expect(made.story.main_text).toBe(onMain.slice(0, onMain.indexOf('\n')));
+        await ok(`/api/llm/${id}/branches/${id}/play`, 'alice', {});
+        expect(await storyText('alice', 'main')).toBe(onMain);
+        expect(((await ok(`/api/llm/${id}/branches`, 'alice')).data as BranchesData).current).toBe(id);
+      },
     },
     {
       name: 'save and load an archive',
@@ -562,7 +596,7 @@ describe('restart journey: the embedded default keeps everything across SIGTERM 
     }, 180_000);
   }
 
-  it('a regenerate replaced the take at least once (the demo model varies its prose)', () => {
+  it('a regenerate added a take that differs at least once (the demo model varies its prose)', () => {
     expect(facts.regenerated).toBe(true);
   });
 });

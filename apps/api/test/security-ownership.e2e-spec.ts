@@ -142,10 +142,20 @@ describe('ownership: a second user never reaches the owner’s things', () => {
       model_name: customModel, base_url: `http://127.0.0.1:9/${secret}/v1`, api_key: `sk-${secret}`, model_type: 'compatible_openai',
     });
     expect(created.status).toBe(201);
+    // Two branches of the private story, from its first line; it plays its original line again.
+    const branchOf = async () => {
+      const forked = await as(t, owner).post(`/api/llm/${privateStory}/branches`, { at: privateText.indexOf('\n') });
+      expect(forked.status).toBe(200);
+      expect((await as(t, owner).post(`/api/llm/${privateStory}/branches/${privateStory}/play`)).status).toBe(200);
+      return forked.body.data.current as string;
+    };
+    const privateBranch = await branchOf();
+    const spareBranch = await branchOf();
     return {
       ownerID: owner.userID, privateStory, publicStory, archiveId: saved.body.data._id, secret, draftSecret,
       tasksId: accepted.body.data.tasks_list[0].tasks_id as number, taskBatch, customModel, privatePicture, publicPicture, draftPicture,
       privateLoreEntry, publicLoreEntry,
+      privateBranch, spareBranch,
     };
   }
 
@@ -168,6 +178,8 @@ describe('ownership: a second user never reaches the owner’s things', () => {
       archives: await read(`/api/archive/${w.privateStory}`),
       publicArchives: await read(`/api/archive/${w.publicStory}`),
       pending: await read(`/api/llm/${w.privateStory}/pending`),
+      branches: await read(`/api/llm/${w.privateStory}/branches`),
+      publicBranches: await read(`/api/llm/${w.publicStory}/branches`),
       tasks: await read(`/api/tasks?story_id=${w.privateStory}`),
       privatePictures: await read(`/api/llm/${w.privateStory}/pictures`),
       publicPictures: await read(`/api/llm/${w.publicStory}/pictures`),

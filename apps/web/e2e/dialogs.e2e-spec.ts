@@ -152,6 +152,15 @@ describe('every dialog, drawer and panel at 375 and 1280 px, in both languages',
           await page.getByTestId('export-markdown').waitFor();
           await look(page, at('export'), findings);
           await close(page);
+          // Branches: "branch from here" asks first (cancelled here), and the list.
+          await page.getByTestId('branch-from-passage').first().click();
+          await page.getByTestId('branch-fork-ok').waitFor();
+          await look(page, at('branch-from-here'), findings);
+          await close(page);
+          await page.getByTestId('toolbar-branches').click();
+          await page.getByTestId('branch-list').waitFor();
+          await look(page, at('branches'), findings);
+          await close(page);
           await page.getByTestId('title-edit').click();
           await page.getByTestId('title-input').waitFor();
           await look(page, at('edit-title'), findings);

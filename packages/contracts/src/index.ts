@@ -37,3 +37,4 @@ export * from './tasks/update-task-group.dto';
 export * from './custom-models/custom-model.dto';
 export * from './play/prompt-context';
 export * from './lore/lore.dto';
+export * from './branches/branch.dto';

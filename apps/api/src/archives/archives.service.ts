@@ -59,6 +59,8 @@ export class ArchivesService {
     const text = state.main_text ?? '';
     const restored = await this.stories.restore(user.userID, new Types.ObjectId(archive.story_id), {
       ...state,
+      // Archives from before the story kept it: the summary's coverage is unknown, so nothing counts as covered.
+      summarized_chars: state.summarized_chars ?? 0,
       recovery_point: true,
       recovery_point_id: archive._id.toHexString(),
       ...textSnippets(text),

@@ -129,6 +129,17 @@ export function httpStatusOf(code: ErrorCode): number {
       return 403;
     case ErrorCode.TASK_OUTPUT_INVALID:
       return 502;
+    case ErrorCode.TAKES_LIMIT:
+    case ErrorCode.BRANCH_LIMIT:
+    case ErrorCode.BRANCH_IN_PLAY:
+    case ErrorCode.BRANCH_LAST:
+    case ErrorCode.BRANCH_CHANGED:
+    case ErrorCode.BRANCH_SWITCHING:
+      return 409;
+    case ErrorCode.BRANCH_NOT_FOUND:
+      return 404;
+    case ErrorCode.BRANCH_POINT_INVALID:
+      return 400;
     case ErrorCode.CUSTOM_MODEL_NOT_FOUND:
       return 404;
     case ErrorCode.CUSTOM_MODEL_LIMIT_REACHED:

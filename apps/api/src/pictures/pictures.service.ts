@@ -16,6 +16,7 @@ import type { AuthUser } from '../common/current-user.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { PowerService } from '../power/power.service';
 import { ImageGenerator } from './image-generator';
+import { playedBranchId } from '../stories/played-branch';
 import { StoryPictureRepository, type StoryForPictures } from '../stories/story-picture.repository';
 import type { StoryPictureRef } from '../stories/story-picture-ref.schema';
 import { PictureFileRepository, type PictureFile } from './picture-file.repository';
@@ -104,16 +105,17 @@ export class PicturesService {
    * `text`) gets a picture. Never throws: a picture must not fail the turn. The price is held by the
    * drawing; without enough power the picture is recorded failed with NOT_ENOUGH_POWER.
    */
-  illustrateAccepted(userID: string, storyId: string, text: string, appended: string): Promise<void> {
+  illustrateAccepted(userID: string, storyId: string, branchId: string, text: string, appended: string): Promise<void> {
     // Tracked by the runner from here: a send that does not wait for it is still covered by drain and shutdown.
-    return this.runner.track(this.illustrate(userID, storyId, text, appended));
+    return this.runner.track(this.illustrate(userID, storyId, branchId, text, appended));
   }
 
-  private async illustrate(userID: string, storyId: string, text: string, appended: string): Promise<void> {
+  private async illustrate(userID: string, storyId: string, branchId: string, text: string, appended: string): Promise<void> {
     try {
       if (!this.generator.info.available || !appended.trim()) return;
       const story = await this.stories.own(userID, storyId, false);
-      if (!story.settings_camera_switch) return;
+      // The story plays another branch by now: the passage is not in its text.
+      if (!story.settings_camera_switch || playedBranchId(story) !== branchId) return;
       const to = text.length;
       const from = to - appended.length + (appended.startsWith('\n') ? 1 : 0);
       if (story.pictures.length >= PICTURES_PER_STORY_MAX || (await this.drawingCount(story)) >= PICTURES_PENDING_MAX) return;
@@ -196,8 +198,15 @@ export class PicturesService {
       excerpt: range.text.slice(Math.max(range.from, range.to - PICTURE_EXCERPT_CHARS), range.to),
     };
     await this.records.insert(picture);
-    if (replaces) await this.stories.replaceRef(userID, storyId, replaces.id, ref);
-    else await this.stories.pushRef(userID, storyId, ref);
+    try {
+      if (replaces) await this.stories.replaceRef(userID, story, replaces.id, ref);
+      else await this.stories.pushRef(userID, story, ref);
+    } catch (error) {
+      // Not referenced by the story (it switched branches meanwhile): the drawing never starts.
+      const code = error instanceof AppException ? error.code : ErrorCode.INTERNAL_ERROR;
+      await this.records.updatePending(pictureId, { status: 'failed', errorCode: code }).catch(() => undefined);
+      throw error;
+    }
     this.runner.start({ pictureId, storyId, userID, holdId: held?.holdId ?? null });
     return toPictureView(ref, picture, this.staleBefore);
   }

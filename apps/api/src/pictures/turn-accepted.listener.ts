@@ -11,6 +11,6 @@ export class TurnAcceptedListener {
   // Starts synchronously, so the picture is tracked (drain, shutdown) from the moment the event is sent.
   @OnEvent(TurnAccepted.event)
   illustrate(event: TurnAccepted): Promise<void> {
-    return this.pictures.illustrateAccepted(event.userID, event.storyId, event.text, event.appended);
+    return this.pictures.illustrateAccepted(event.userID, event.storyId, event.branchId, event.text, event.appended);
   }
 }

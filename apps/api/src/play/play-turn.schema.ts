@@ -1,6 +1,21 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import type { TurnState } from '@taleloom/contracts';
-import { Types } from 'mongoose';
+import { SchemaTypes, Types } from 'mongoose';
+
+/**
+ * A finished take of the pending turn (an alternative the user can flip to): every generation that
+ * ends well adds itself, in the same write that marks it done; regenerate adds the next one beside it.
+ */
+export interface StoredTake {
+  turnId: string;
+  aiText: string;
+  reasoning: string;
+  model: string;
+  cost: number;
+  promptTokens: number;
+  completionTokens: number;
+  finishedAt: number;
+}
 
 /**
  * The play state of one story (`_id` is the story's id): its latest, unaccepted turn, the send
@@ -40,6 +55,16 @@ export class PlayTurn {
   // main_text[0, summarizedChars) is covered by the story's previous_summary.
   @Prop({ default: 0 }) summarizedChars: number;
   @Prop({ type: Number, default: null }) finishedAt: number | null;
+  // The finished takes of the pending turn, oldest first (at most TAKES_PER_TURN_MAX); cleared with it.
+  @Prop({ type: [SchemaTypes.Mixed], default: [] }) takes: StoredTake[];
+  // The branch of the story the pending turn belongs to (null: the story's original line). A change
+  // of branch parks it (parked_turns) and brings the next branch's back.
+  @Prop({ type: String, default: null }) branchId: string | null;
+  // A change of branch holds the turn: `lastSendAt` is pushed into the future (no send can claim it
+  // meanwhile, and a holder that dies lets go when that time passes) and this names the holder.
+  @Prop({ type: String, default: null }) switchLock: string | null;
+  // An accept in progress (epoch ms until which it may still append): a change of branch waits for it.
+  @Prop({ type: Number, default: null }) acceptFence: number | null;
 }
 
 export const PlayTurnSchema = SchemaFactory.createForClass(PlayTurn);

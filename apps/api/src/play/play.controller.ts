@@ -30,9 +30,11 @@ export class PlayController {
       '404 STORY_NOT_FOUND / MODEL_NOT_FOUND / CUSTOM_MODEL_NOT_FOUND. With `model_type: compatible_openai` and `model_name` the ' +
       "send uses one of the caller's custom models (GET /api/custom-models): no power is charged, the throttle still holds, " +
       'and provider failures come as CUSTOM_MODEL_* codes in the `error` event. A pending (unaccepted) turn is accepted ' +
-      'before the new one (not with `regenerate`): as `accept` gives it (`{turnId, userContent, newContent}`, the user\'s ' +
-      'edits) when it names that turn, else as stored; the `user` event\'s `appended` is the text this added to the story, ' +
-      'so a client needs no POST /accept before a send.',
+      'before the new one: as `accept` gives it (`{turnId, userContent, newContent}`: the take shown, with the user\'s ' +
+      'edits) when it names one of its takes, else its newest take as stored; the `user` event\'s `appended` is the text ' +
+      'this added to the story, so a client needs no POST /accept before a send. `regenerate: true` accepts nothing: it ' +
+      'adds a take beside the pending turn\'s earlier ones (each charged once; at most 10: 409 TAKES_LIMIT). While a ' +
+      'change of branch holds the story: 409 BRANCH_SWITCHING.',
   })
   @ApiParam({ name: 'id' })
   @ApiProduces('text/event-stream')
@@ -54,7 +56,9 @@ export class PlayController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Accept the turn',
-    description: 'Appends userContent and newContent (as edited) to the text, clears the pending turn and counts the round. Answers `{charCount, appended}`.',
+    description:
+      'Appends userContent and newContent (the take shown, as edited; `turnId` names it) to the text, clears the pending turn ' +
+      'with all its takes and counts the round. Answers `{charCount, appended}`.',
   })
   @ApiParam({ name: 'id' })
   @ApiDtoBody(AcceptTurnDto)
@@ -65,7 +69,10 @@ export class PlayController {
 
   @Post(':id/discard')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Undo: drop the pending turn', description: 'Answers the dropped turn (its role and input go back into the text area).' })
+  @ApiOperation({
+    summary: 'Undo: drop the pending turn',
+    description: 'Drops it with all its takes (nothing settled is given back). Answers the dropped turn (its role and input go back into the text area).',
+  })
   @ApiParam({ name: 'id' })
   @ApiErrorResponses(401, 404)
   async discard(@CurrentUser() user: AuthUser, @Param('id') id: string) {
@@ -93,7 +100,9 @@ export class PlayController {
   @Get(':id/pending')
   @ApiOperation({
     summary: 'The pending (unaccepted) turn',
-    description: 'State idle, generating (text so far, refreshed about every second), done or failed (partial text and errorCode).',
+    description:
+      'State idle, generating (text so far, refreshed about every second), done or failed (partial text and errorCode). ' +
+      '`takes` lists every take of the turn (regenerate adds one), oldest first; the other fields describe the newest.',
   })
   @ApiParam({ name: 'id' })
   @ApiErrorResponses(401, 404)

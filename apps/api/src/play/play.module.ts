@@ -8,23 +8,27 @@ import { TasksModule } from '../tasks/tasks.module';
 import { VerificationModule } from '../verification/verification.module';
 import { PlayController } from './play.controller';
 import { PlayService } from './play.service';
+import { ParkedTurnRepository } from './parked-turn.repository';
+import { ParkedTurn, ParkedTurnSchema } from './parked-turn.schema';
 import { PlayTurn, PlayTurnSchema } from './play-turn.schema';
 import { TurnContext, TurnContextSchema } from './turn-context.schema';
 import { TurnContextRepository } from './turn-context.repository';
+import { TurnParking } from './turn-parking.service';
 import { TurnRepairService } from './turn-repair.service';
 import { TurnRunner } from './turn.runner';
 import { TurnRepository } from './turn.repository';
 
 /**
- * Play: streamed continuation and the turn lifecycle; the owner of the `play_turns` collection and of
- * `turn_contexts` (each story's latest prompt, part by part, for the context inspector).
- * An accepted turn is announced (TurnAccepted) for whoever reacts to it (pictures).
+ * Play: streamed continuation and the turn lifecycle (takes included); the owner of the `play_turns`
+ * and `parked_turns` collections and of `turn_contexts` (each story's latest prompt, part by part, for
+ * the context inspector). An accepted turn is announced (TurnAccepted) for whoever reacts to it (pictures).
  */
 @Module({
   imports: [
     MongooseModule.forFeature([
       { name: PlayTurn.name, schema: PlayTurnSchema },
       { name: TurnContext.name, schema: TurnContextSchema },
+      { name: ParkedTurn.name, schema: ParkedTurnSchema },
     ]),
     GenerationModule,
     PowerModule,
@@ -36,6 +40,8 @@ import { TurnRepository } from './turn.repository';
     VerificationModule,
   ],
   controllers: [PlayController],
-  providers: [PlayService, TurnRunner, TurnRepairService, TurnRepository, TurnContextRepository],
+  providers: [PlayService, TurnRunner, TurnRepairService, TurnRepository, TurnContextRepository, ParkedTurnRepository, TurnParking],
+  // A change of branch (branches/) holds the turn and parks it with its branch.
+  exports: [TurnParking],
 })
 export class PlayModule {}

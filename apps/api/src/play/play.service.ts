@@ -6,6 +6,7 @@ import {
   type AcceptTurnData,
   type AcceptTurnDto,
   type Language,
+  type PendingTake,
   type PendingTurnData,
   type PromptContextData,
   type SendTurnDto,
@@ -20,12 +21,15 @@ import { LoreService } from '../lore/lore.service';
 import { PowerService } from '../power/power.service';
 import { StoriesService } from '../stories/stories.service';
 import { StoryCreated } from '../stories/story.events';
+import { playedBranchId } from '../stories/played-branch';
 import { StoryRepository } from '../stories/story.repository';
 import { RateLimitService } from '../verification/rate-limit.service';
 import type { PlayTurn } from './play-turn.schema';
 import { TurnAccepted } from './turn.events';
 import { TurnRepairService } from './turn-repair.service';
+import { TurnParking } from './turn-parking.service';
 import { TurnRunner } from './turn.runner';
+import { takeIds, takeViews, turnBranchOf } from './turn-takes';
 import { TurnSend, type TurnSendDeps } from './turn-send';
 import { joinParts, userTextOf, type StoryText } from './turn-text';
 import { TurnContextRepository } from './turn-context.repository';
@@ -48,6 +52,7 @@ export class PlayService {
     private readonly storiesService: StoriesService,
     runner: TurnRunner,
     private readonly repair: TurnRepairService,
+    private readonly parking: TurnParking,
     limits: RateLimitService,
     chooser: ModelChooser,
     private readonly events: EventEmitter2,
@@ -56,7 +61,7 @@ export class PlayService {
   ) {
     this.sendDeps = {
       config, logger: this.logger, turns, stories, power, limits, chooser, repair, lore,
-      appendAccepted: (userID, storyId, piece, wait) => this.appendAccepted(userID, storyId, piece, wait),
+      appendAccepted: (userID, storyId, branchId, piece, wait) => this.appendAccepted(userID, storyId, branchId, piece, wait),
       start: (send) => runner.start(send),
     };
   }
@@ -78,39 +83,71 @@ export class PlayService {
     return new TurnSend(this.sendDeps, user, id, dto, language).begin();
   }
 
-  /** Appends the user part and the (possibly edited) AI part to the text and clears the pending turn. */
+  /**
+   * Appends the user part and the (possibly edited) AI part of the take shown to the text and clears
+   * the pending turn with all its takes.
+   */
   async accept(user: AuthUser, id: string, dto: AcceptTurnDto): Promise<AcceptTurnData> {
     const storyId = toObjectId(id);
-    const turn = await this.settled(await this.turns.find(storyId, user.userID));
+    const [found, story] = await Promise.all([this.turns.find(storyId, user.userID), this.stories.forPlay(user.userID, id)]);
+    const turn = await this.settled(found);
     if (turn && this.repair.isLive(turn, Date.now())) throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
+    const branch = playedBranchId(story);
+    // A turn of another branch (a change of branch stopped half-way) is not pending here.
+    const pending = turn && turn.state !== 'idle' && turnBranchOf(turn, storyId) === branch ? turn : null;
     // A repeated accept of the same turn (a double click, a retry) appends nothing.
-    if (dto.turnId && (!turn || turn.generationId !== dto.turnId || turn.state === 'idle')) return this.unchanged(user, id);
-    if (turn && turn.state !== 'idle') {
-      const cleared = await this.turns.clear(storyId, turn.generationId, turn.state);
-      // Someone else accepted or replaced it in between.
-      if (dto.turnId && !cleared) return this.unchanged(user, id);
+    if (dto.turnId && (!pending || !takeIds(pending).includes(dto.turnId))) return this.unchanged(story);
+    let fence: number | null = null;
+    if (pending) {
+      const mine = this.turns.fence();
+      // Cleared while no change of branch holds the turn, and one waits until the text is appended.
+      if (await this.turns.clear(storyId, pending.generationId, pending.state, mine)) fence = mine;
+      else {
+        const now = await this.turns.find(storyId, user.userID);
+        if (now && this.turns.isHeld(now, Date.now())) throw new AppException(ErrorCode.BRANCH_SWITCHING);
+        // Someone else accepted or replaced it in between.
+        if (dto.turnId) return this.unchanged(story);
+      }
     }
-    const piece = joinParts(dto.userContent, dto.newContent);
-    if (!piece) return this.unchanged(user, id);
-    // With the camera on, the passage's picture is asked for before this answers (drawn in the background).
-    const { text, appended } = await this.appendAccepted(user.userID, id, piece, true);
-    return { charCount: [...text].length, appended };
+    try {
+      const piece = joinParts(dto.userContent, dto.newContent);
+      if (!piece) return this.unchanged(story);
+      // With the camera on, the passage's picture is asked for before this answers (drawn in the background).
+      const { text, appended } = await this.appendAccepted(user.userID, id, branch, piece, true);
+      return { charCount: [...text].length, appended };
+    } finally {
+      if (fence !== null) await this.turns.unfence(storyId, fence).catch(() => undefined);
+    }
   }
 
-  /** Undo: drops the pending turn and answers it (its role and input go back into the text area). */
+  /** Undo: drops the pending turn with all its takes and answers it (its role and input go back into the text area). */
   async discard(user: AuthUser, id: string): Promise<PendingTurnData> {
     const story = await this.stories.forPlay(user.userID, id);
-    const turn = await this.settled(await this.turns.find(toObjectId(id)));
-    if (!turn) return this.view(null, story);
+    const storyId = toObjectId(id);
+    const turn = await this.settled(await this.turns.find(storyId));
+    if (!turn || turnBranchOf(turn, storyId) !== playedBranchId(story)) return this.view(null, story);
     if (this.repair.isLive(turn, Date.now())) throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
-    await this.turns.clear(turn._id, turn.generationId);
+    if (!(await this.turns.clear(turn._id, turn.generationId)) && turn.state !== 'idle') {
+      const now = await this.turns.find(storyId);
+      if (now && this.turns.isHeld(now, Date.now())) throw new AppException(ErrorCode.BRANCH_SWITCHING);
+    }
     return this.view(turn, story);
   }
 
-  /** The story's pending turn, as the server keeps it (also while it is still being generated). */
+  /**
+   * The story's pending turn, as the server keeps it (also while it is still being generated). A turn
+   * left on another branch by a change of branch that stopped half-way is brought to the played one first.
+   */
   async pending(user: AuthUser, id: string): Promise<PendingTurnData> {
     const story = await this.stories.forPlay(user.userID, id);
-    return this.view(await this.turns.find(toObjectId(id)), story);
+    const storyId = toObjectId(id);
+    let turn = await this.turns.find(storyId);
+    const branch = playedBranchId(story);
+    if (turn && turnBranchOf(turn, storyId) !== branch) {
+      await this.parking.follow(storyId, user.userID, branch);
+      turn = await this.turns.find(storyId);
+    }
+    return this.view(turn && turnBranchOf(turn, storyId) === branch ? turn : null, story);
   }
 
   /** The prompt of the story's pending or last turn, part by part (null before its first send). */
@@ -120,19 +157,19 @@ export class PlayService {
   }
 
   /**
-   * An accepted turn: appended to the story and counted (StoriesService.appendTurn), then announced
-   * (TurnAccepted: pictures illustrate it). `wait`: the answer waits for what listeners start.
+   * An accepted turn: appended to the story (while it plays branch `branchId`) and counted
+   * (StoriesService.appendTurn), then announced (TurnAccepted: pictures illustrate it). `wait`: the
+   * answer waits for what listeners start.
    */
-  private async appendAccepted(userID: string, storyId: string, piece: string, wait: boolean): Promise<{ text: string; appended: string }> {
-    const result = await this.storiesService.appendTurn(userID, storyId, piece);
-    const event = new TurnAccepted(userID, storyId, result.text, result.appended);
+  private async appendAccepted(userID: string, storyId: string, branchId: string, piece: string, wait: boolean): Promise<{ text: string; appended: string }> {
+    const result = await this.storiesService.appendTurn(userID, storyId, piece, branchId);
+    const event = new TurnAccepted(userID, storyId, branchId, result.text, result.appended);
     if (wait) await this.events.emitAsync(TurnAccepted.event, event);
     else this.events.emit(TurnAccepted.event, event);
     return result;
   }
 
-  private async unchanged(user: AuthUser, id: string): Promise<AcceptTurnData> {
-    const story = await this.stories.forPlay(user.userID, id);
+  private unchanged(story: StoryText): AcceptTurnData {
     return { charCount: [...story.main_text].length, appended: '' };
   }
 
@@ -147,23 +184,38 @@ export class PlayService {
   private view(turn: PlayTurn | null, story: StoryText): PendingTurnData {
     const now = Date.now();
     if (!turn) {
-      return { state: 'idle', role: '', input: '', userText: '', aiText: '', reasoning: '', model: '', errorCode: null, cost: 0, turnId: null, retryAfterMs: 0 };
+      return { state: 'idle', role: '', input: '', userText: '', aiText: '', reasoning: '', model: '', errorCode: null, cost: 0, turnId: null, takes: [], retryAfterMs: 0 };
     }
     const dead = turn.state === 'generating' && !this.repair.isLive(turn, now);
     // A dead turn whose whole text was stored is settled by repair: it shows done, at that cost.
     const whole = dead && typeof turn.finalCost === 'number';
+    const state = whole ? 'done' : dead ? 'failed' : turn.state;
+    const newest: PendingTake | null =
+      state === 'idle' || !turn.generationId
+        ? null
+        : {
+            turnId: turn.generationId,
+            state,
+            aiText: turn.aiText ?? '',
+            reasoning: turn.reasoning ?? '',
+            model: turn.model ?? '',
+            cost: whole ? turn.finalCost! : (turn.cost ?? 0),
+            errorCode: whole ? null : dead ? ErrorCode.PROVIDER_ERROR : (turn.errorCode ?? null),
+          };
     return {
-      state: whole ? 'done' : dead ? 'failed' : turn.state,
+      state,
       role: turn.role ?? '',
       input: turn.input ?? '',
       userText: userTextOf(turn, story),
       aiText: turn.aiText ?? '',
       reasoning: turn.reasoning ?? '',
       model: turn.model ?? '',
-      errorCode: whole ? null : dead ? ErrorCode.PROVIDER_ERROR : (turn.errorCode ?? null),
-      cost: whole ? turn.finalCost! : (turn.cost ?? 0),
+      errorCode: newest?.errorCode ?? (state === 'idle' ? (turn.errorCode ?? null) : null),
+      cost: newest?.cost ?? (turn.cost ?? 0),
       turnId: turn.generationId ?? null,
-      retryAfterMs: Math.max(0, Number(turn.lastSendAt ?? 0) + SEND_THROTTLE_MS - now),
+      takes: state === 'idle' ? [] : takeViews(turn, newest),
+      // A change of branch holding the turn pushes the throttle's time ahead: that is the wait, too.
+      retryAfterMs: Math.max(0, Number(turn.lastSendAt ?? 0) + (this.turns.isHeld(turn, now) ? 0 : SEND_THROTTLE_MS) - now),
     };
   }
 }

@@ -7,6 +7,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { PowerService } from '../power/power.service';
 import { StoryRepository } from '../stories/story.repository';
 import type { PlayTurn } from './play-turn.schema';
+import { takeOf } from './turn-takes';
 import { TurnRepository } from './turn.repository';
 
 const REPAIR_EVERY_MS = 15_000;
@@ -89,10 +90,14 @@ export class TurnRepairService extends PeriodicPass<number> {
       if (!(error instanceof AppException && error.code === ErrorCode.NOT_FOUND)) throw error;
     }
     const now = Date.now();
+    // A whole text becomes one of the turn's takes, as a generation that ends well adds itself.
+    const stored = complete ? await this.turns.find(turn._id) : null;
+    const take = stored && stored.generationId === turn.generationId ? takeOf({ ...stored, finishedAt: now }, cost) : null;
     await this.turns.closeGenerating(
       turn._id,
       turn.generationId,
       complete ? { state: 'done', cost, finishedAt: now } : { state: 'failed', errorCode: ErrorCode.PROVIDER_ERROR, cost: 0, finishedAt: now },
+      take,
     );
     return { state: complete ? 'done' : 'failed', cost };
   }

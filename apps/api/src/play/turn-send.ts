@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import { ErrorCode, PowerReason, type Language, type SendTurnDto } from '@taleloom/contracts';
+import { ErrorCode, PowerReason, TAKES_PER_TURN_MAX, type Language, type SendTurnDto } from '@taleloom/contracts';
 import { randomUUID } from 'node:crypto';
 import type { Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
@@ -16,11 +16,13 @@ import { persist } from '../generation/persist';
 import type { CompiledLore } from '../lore/lore-activation';
 import type { LoreService } from '../lore/lore.service';
 import type { PowerService } from '../power/power.service';
+import { playedBranchId } from '../stories/played-branch';
 import type { StoryForPlay, StoryRepository } from '../stories/story.repository';
 import type { RateLimitService } from '../verification/rate-limit.service';
 import { formatUserPart } from './context/prompt-builder';
 import type { PlayTurn } from './play-turn.schema';
 import { joinParts, userTextOf } from './turn-text';
+import { newestNotKept, takeIds, takeOf, turnBranchOf } from './turn-takes';
 import type { TurnRepairService } from './turn-repair.service';
 import type { TurnRepository } from './turn.repository';
 
@@ -46,8 +48,8 @@ export interface TurnSendDeps {
   chooser: ModelChooser;
   repair: TurnRepairService;
   lore: LoreService;
-  /** Appends an accepted turn to the story and announces it (see PlayService.appendAccepted). */
-  appendAccepted(userID: string, storyId: string, piece: string, wait: boolean): Promise<{ text: string; appended: string }>;
+  /** Appends an accepted turn to branch `branchId` of the story and announces it (see PlayService.appendAccepted). */
+  appendAccepted(userID: string, storyId: string, branchId: string, piece: string, wait: boolean): Promise<{ text: string; appended: string }>;
   /** Runs the generation in the background (TurnRunner.start). */
   start(send: TurnSend): void;
 }
@@ -117,6 +119,8 @@ export class TurnSend {
       errorCode: null, cost: 0, promptTokens: 0, completionTokens: 0, model: named?.model.value ?? '',
       holdId: paidKnown ? holdIdIfPaid : null,
       lastSendAt: now, heartbeatAt: now, finishedAt: null, owner: INSTANCE_TAG, finalCost: null,
+      // A regenerate adds a take beside the turn's earlier ones; any other send starts a new turn.
+      ...(dto.regenerate ? {} : { takes: [] }),
     };
 
     // A model known to be paid: its hold's entry is written alongside the balance read and decided
@@ -128,7 +132,7 @@ export class TurnSend {
         deps.limits.hit(`generation:user:${user.userID}`, deps.config.env.GENERATION_USER_PER_MINUTE, 60, ErrorCode.GENERATION_RATE_LIMITED),
         deps.stories.forPlay(user.userID, id),
       ]).then(([, story]) => story),
-      deps.turns.claim(storyId, user.userID, now, deps.repair.staleMs, claim),
+      deps.turns.claim(storyId, user.userID, now, deps.repair.staleMs, claim, Boolean(dto.regenerate)),
       balanceRead,
     ]);
     // The lore is read beside these, after them (a cached lore costs one small read); it is used only once
@@ -145,6 +149,9 @@ export class TurnSend {
       if (taken.status === 'rejected') throw taken.reason;
       if (!taken.value) await this.refuse();
       this.story = read.value;
+      // The turn belongs to another branch than the one the story plays: a change of branch stopped
+      // half-way (its process died). Reading the pending turn (GET /pending) brings it to this branch.
+      if (turnBranchOf(taken.value?.before ?? { branchId: null }, storyId) !== playedBranchId(this.story)) throw new AppException(ErrorCode.BRANCH_SWITCHING);
       this.chosen = named ?? (await deps.chooser.ofStory(user.userID, this.story));
       if (this.chosen.model.points > 0) {
         if (balance.status === 'rejected') throw balance.reason;
@@ -167,7 +174,13 @@ export class TurnSend {
       await this.undo(before);
       throw error;
     }
-    this.summarizedChars = claimed.summarizedChars ?? 0;
+    // Where the summary's coverage ends moved to the story (it goes with the branch); older stories have it on the turn.
+    this.summarizedChars = this.story.summarized_chars ?? claimed.summarizedChars ?? 0;
+    // A turn from before takes were kept: its newest take is kept now, before this one joins it.
+    if (this.dto.regenerate && newestNotKept(claimed)) {
+      const earlier = takeOf(claimed);
+      setImmediate(() => void deps.turns.keepTake(storyId, generationId, earlier).catch(() => undefined));
+    }
     this.userText = formatUserPart(this.role, this.content, storyLanguage(this.story.main_text || this.story.prologue_and_characters));
     // The story's model was not known at the claim: its fields are written once the request is out.
     if (!named) this.turnFields = { model: this.chosen.model.value, holdId: this.holdId };
@@ -236,8 +249,11 @@ export class TurnSend {
     const stored = { userText: this.userText, ...output, finalCost: cost };
     const log = deps.logger;
     if (!this.holdId) {
-      // No power moves: the text and the end of the turn are one write.
-      await persist(log, `storing generation ${g.id}`, () => this.write({ ...stored, state: 'done', cost: 0, finishedAt: Date.now(), heartbeatAt: Date.now() }));
+      // No power moves: the text, the end of the turn and its take are one write.
+      const finishedAt = Date.now();
+      await persist(log, `storing generation ${g.id}`, () =>
+        this.finish({ ...stored, state: 'done', cost: 0, finishedAt, heartbeatAt: finishedAt }, this.take(output, 0, finishedAt)),
+      );
       this.end(output, 0);
       return;
     }
@@ -252,7 +268,10 @@ export class TurnSend {
       // A retry takes over at once what the attempt before it left half-done.
       (royalty) => persist(log, `settling hold ${holdId}`, (retry) => deps.power.settle(holdId, cost, royalty, retry ? Date.now() : undefined, story.name)),
     );
-    await persist(log, `finishing generation ${g.id}`, () => this.write({ state: 'done', cost: charged, finishedAt: Date.now(), heartbeatAt: Date.now() }));
+    const finishedAt = Date.now();
+    await persist(log, `finishing generation ${g.id}`, () =>
+      this.finish({ state: 'done', cost: charged, finishedAt, heartbeatAt: finishedAt }, this.take(output, charged, finishedAt)),
+    );
     this.end(output, charged);
   }
 
@@ -263,9 +282,18 @@ export class TurnSend {
     // Left open when this fails too: repair releases it (the turn has no finalCost).
     if (holdId) await this.held$.release(holdId, () => persist(deps.logger, `releasing hold ${holdId}`, (retry) => deps.power.release(holdId, retry ? Date.now() : undefined)));
     await persist(deps.logger, `storing failed generation ${g.id}`, () =>
-      this.write({ state: 'failed', userText: this.userText, aiText, reasoning, errorCode: code, cost: 0, finishedAt: Date.now(), heartbeatAt: Date.now() }),
+      this.finish({ state: 'failed', userText: this.userText, aiText, reasoning, errorCode: code, cost: 0, finishedAt: Date.now(), heartbeatAt: Date.now() }, null),
     ).catch(() => undefined);
     g.emit({ type: 'error', code, message: errorMessage(code, this.language) });
+  }
+
+  // The last write: the outcome, and a done take joins the turn's takes (once: only while generating).
+  private finish(set: Partial<PlayTurn>, take: ReturnType<typeof takeOf> | null): Promise<void> {
+    return this.deps.turns.finish(this.storyId, this.generation.id, set, take);
+  }
+
+  private take(output: TurnOutput, cost: number, finishedAt: number): ReturnType<typeof takeOf> {
+    return takeOf({ generationId: this.generation.id, ...output, model: this.chosen.model.value, cost, finishedAt });
   }
 
   private end(output: TurnOutput, cost: number): void {
@@ -282,16 +310,16 @@ export class TurnSend {
   }
 
   /**
-   * Sending while an unaccepted turn exists accepts it first (a regenerate replaces it instead): as the
-   * user left it (`dto.accept`, the edited AI part) when it names this turn; else, a done turn as stored
-   * (what a client that did not see it, or sent no `accept`, gets: the same as POST /accept naming an
-   * older turn, then a send).
+   * Sending while an unaccepted turn exists accepts it first (a regenerate adds a take to it instead):
+   * the take the user chose as they left it (`dto.accept`, the edited AI part) when it names one of
+   * its takes; else, a done turn's newest take as stored (what a client that did not see it, or sent no
+   * `accept`, gets: the same as POST /accept naming an older turn, then a send).
    */
   private async acceptPending(claimed: PlayTurn): Promise<void> {
     if (this.dto.regenerate || claimed.state === 'idle') return;
     const edited = this.dto.accept;
     let piece: string;
-    if (edited && edited.turnId === claimed.generationId) {
+    if (edited && takeIds(claimed).includes(edited.turnId)) {
       piece = joinParts(edited.userContent, edited.newContent);
       if (!piece) return;
     } else {
@@ -299,17 +327,21 @@ export class TurnSend {
       if (claimed.state !== 'done' || !(earlierUserText || claimed.aiText)) return;
       piece = joinParts(earlierUserText, claimed.aiText);
     }
-    const { text, appended } = await this.deps.appendAccepted(this.user.userID, this.id, piece, false);
+    const { text, appended } = await this.deps.appendAccepted(this.user.userID, this.id, playedBranchId(this.story), piece, false);
     this.story.main_text = text;
     this.accepted = appended;
   }
 
-  // A claim that did not happen: says why (generating, or too soon).
+  // A claim that did not happen: says why (generating, a change of branch, no room for a take, or too soon).
   private async refuse(): Promise<never> {
     const current = await this.deps.turns.find(this.storyId);
     if (current) {
       const now = Date.now();
       if (this.deps.repair.isLive(current, now)) throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
+      if (this.deps.turns.isHeld(current, now)) throw new AppException(ErrorCode.BRANCH_SWITCHING);
+      if (this.dto.regenerate && (current.takes?.length ?? 0) >= TAKES_PER_TURN_MAX) {
+        throw new AppException(ErrorCode.TAKES_LIMIT, undefined, { max: TAKES_PER_TURN_MAX });
+      }
     }
     throw new AppException(ErrorCode.SEND_TOO_FAST);
   }

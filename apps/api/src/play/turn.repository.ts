@@ -1,15 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { SEND_THROTTLE_MS } from '@taleloom/contracts';
+import { SEND_THROTTLE_MS, TAKES_PER_TURN_MAX } from '@taleloom/contracts';
 import { Model, Types } from 'mongoose';
 import { isDuplicateKey } from '../common/database-errors';
-import { PlayTurn } from './play-turn.schema';
+import { PlayTurn, type StoredTake } from './play-turn.schema';
 
 /** What repair reads of a generating turn. */
 export type GeneratingTurn = Pick<PlayTurn, '_id' | 'userID' | 'generationId' | 'holdId' | 'finalCost' | 'state' | 'heartbeatAt' | 'owner'>;
 
-/** The fields of a pending turn that accepting or dropping it clears. */
-export const IDLE_TURN = { state: 'idle', userText: '', aiText: '', reasoning: '', input: '', errorCode: null, holdId: null } as const;
+/** The fields of a pending turn that accepting or dropping it clears (its takes too). */
+export const IDLE_TURN = { state: 'idle', userText: '', aiText: '', reasoning: '', input: '', errorCode: null, holdId: null, takes: [] as StoredTake[] } as const;
+
+// How long a change of branch may hold the turn before it is taken to be dead, and how long an
+// accept may take between clearing the turn and appending it.
+const SWITCH_LOCK_MS = 30_000;
+const ACCEPT_FENCE_MS = 15_000;
 
 /**
  * The `play_turns` collection: one document per story (its `_id` is the story's), holding its latest,
@@ -41,7 +46,7 @@ export class TurnRepository {
    * send on a story creates the document. Answers the turn as it was before (null when it was created),
    * or null when the claim is not allowed now (or the turn is someone else's).
    */
-  async claim(storyId: Types.ObjectId, userID: string, now: number, staleMs: number, set: Partial<PlayTurn>): Promise<{ before: PlayTurn | null } | null> {
+  async claim(storyId: Types.ObjectId, userID: string, now: number, staleMs: number, set: Partial<PlayTurn>, addsTake = false): Promise<{ before: PlayTurn | null } | null> {
     try {
       // The native driver: this update is on the way to every generation's first token.
       const before = await this.turns.collection.findOneAndUpdate(
@@ -50,6 +55,8 @@ export class TurnRepository {
           userID,
           lastSendAt: { $lte: now - SEND_THROTTLE_MS },
           $or: [{ state: { $ne: 'generating' } }, { heartbeatAt: { $lt: now - staleMs } }],
+          // A regenerate adds a take: only while the turn has room for one more.
+          ...(addsTake ? { [`takes.${TAKES_PER_TURN_MAX - 1}`]: { $exists: false } } : {}),
         },
         { $set: { ...set, updatedAt: new Date(now) }, $setOnInsert: { summarizedChars: 0, createdAt: new Date(now) } },
         { upsert: true, returnDocument: 'before' },
@@ -88,16 +95,77 @@ export class TurnRepository {
     await this.turns.collection.updateOne({ _id: storyId, generationId }, { $set: { ...text, updatedAt: new Date() } });
   }
 
-  /** Clears the pending turn of `generationId` (accepted or dropped); with `state`, only while it is in that state. True when cleared. */
-  async clear(storyId: Types.ObjectId, generationId: string | null, state?: PlayTurn['state']): Promise<boolean> {
-    const filter = state === undefined ? { _id: storyId, generationId } : { _id: storyId, generationId, state };
-    const cleared = await this.turns.updateOne(filter, { $set: IDLE_TURN }).exec();
+  /**
+   * The last write of generation `generationId`: its outcome, and (when it is done) its take added to
+   * the turn's takes. Only while the turn still says generating, so a repeated write adds nothing.
+   */
+  async finish(storyId: Types.ObjectId, generationId: string, set: Partial<PlayTurn>, take: StoredTake | null): Promise<void> {
+    await this.turns
+      .updateOne({ _id: storyId, generationId, state: 'generating' }, { $set: set, ...(take ? { $push: { takes: take } } : {}) })
+      .exec();
+  }
+
+  /** Adds a take the turn had before takes were kept (its newest one), while generation `generationId` owns the turn. */
+  async keepTake(storyId: Types.ObjectId, generationId: string, take: StoredTake): Promise<void> {
+    await this.turns.updateOne({ _id: storyId, generationId, 'takes.turnId': { $ne: take.turnId } }, { $push: { takes: take } }).exec();
+  }
+
+  /**
+   * Clears the pending turn of `generationId` (accepted or dropped); with `state`, only while it is in
+   * that state; never while a change of branch holds the turn. With `fence`, the turn says an accept is
+   * under way until it is lifted (see unfence). True when cleared.
+   */
+  async clear(storyId: Types.ObjectId, generationId: string | null, state?: PlayTurn['state'], fence?: number): Promise<boolean> {
+    const now = Date.now();
+    const filter = { _id: storyId, generationId, lastSendAt: { $lte: now }, ...(state === undefined ? {} : { state }) };
+    const set = fence === undefined ? IDLE_TURN : { ...IDLE_TURN, acceptFence: fence };
+    const cleared = await this.turns.updateOne(filter, { $set: set }).exec();
     return cleared.modifiedCount === 1;
   }
 
-  /** main_text[0, chars) is now covered by the story's previous_summary. */
-  async setSummarized(storyId: Types.ObjectId, chars: number): Promise<void> {
-    await this.turns.updateOne({ _id: storyId }, { $set: { summarizedChars: chars } }).exec();
+  /** A new fence for an accept that clears the turn now (see clear). */
+  fence(): number {
+    return Date.now() + ACCEPT_FENCE_MS;
+  }
+
+  /** The accept that set `fence` is over. */
+  async unfence(storyId: Types.ObjectId, fence: number): Promise<void> {
+    await this.turns.updateOne({ _id: storyId, acceptFence: fence }, { $set: { acceptFence: null } }).exec();
+  }
+
+  /** Whether a change of branch holds the turn now. */
+  isHeld(turn: Pick<PlayTurn, 'switchLock' | 'lastSendAt'>, now: number): boolean {
+    return Boolean(turn.switchLock) && Number(turn.lastSendAt ?? 0) > now;
+  }
+
+  /**
+   * Holds the story's turn for a change of branch (`lockId` names the holder): no generation running
+   * (a dead one may be held: it is closed next), no accept under way, no other change of branch. No send,
+   * accept or undo can touch the turn until it is let go (or SWITCH_LOCK_MS pass: a holder that died).
+   * Answers the turn as it was, or null when it cannot be held now.
+   */
+  async hold(storyId: Types.ObjectId, userID: string, lockId: string, staleMs: number): Promise<PlayTurn | null> {
+    const now = Date.now();
+    const before = await this.turns.collection.findOneAndUpdate(
+      {
+        _id: storyId,
+        userID,
+        lastSendAt: { $lte: now },
+        $and: [
+          { $or: [{ state: { $ne: 'generating' } }, { heartbeatAt: { $lt: now - staleMs } }] },
+          { $or: [{ acceptFence: null }, { acceptFence: { $lt: now } }] },
+        ],
+      },
+      { $set: { lastSendAt: now + SWITCH_LOCK_MS, switchLock: lockId, updatedAt: new Date(now) } },
+      { returnDocument: 'before' },
+    );
+    return before as PlayTurn | null;
+  }
+
+  /** Lets go of a held turn, writing `set` with it (the branch it now belongs to and its pending turn). False when the hold was lost. */
+  async letGo(storyId: Types.ObjectId, lockId: string, set: Partial<PlayTurn>): Promise<boolean> {
+    const result = await this.turns.updateOne({ _id: storyId, switchLock: lockId }, { $set: { ...set, switchLock: null } }).exec();
+    return result.matchedCount === 1;
   }
 
   /** Turns still marked generating (as many as generations run at once), at most `limit`. */
@@ -109,8 +177,8 @@ export class TurnRepository {
       .exec();
   }
 
-  /** Records how a dead generation ended, only while its turn still belongs to it and still says generating. */
-  async closeGenerating(storyId: Types.ObjectId, generationId: string | null, set: Partial<PlayTurn>): Promise<void> {
-    await this.turns.updateOne({ _id: storyId, generationId, state: 'generating' }, { $set: set }).exec();
+  /** Records how a dead generation ended (a whole one with its take), only while its turn still belongs to it and still says generating. */
+  async closeGenerating(storyId: Types.ObjectId, generationId: string | null, set: Partial<PlayTurn>, take: StoredTake | null = null): Promise<void> {
+    await this.turns.updateOne({ _id: storyId, generationId, state: 'generating' }, { $set: set, ...(take ? { $push: { takes: take } } : {}) }).exec();
   }
 }

@@ -10,6 +10,7 @@ import { JobRunner } from '../generation/job-runner';
 import { sharedTokenCounter } from '../generation/token-counter';
 import { ProviderFailure, type ChatMessage, type ProviderChunk } from '../models/chat-provider';
 import { ModelsService } from '../models/models.service';
+import { playedBranchId, playedBranchKey } from '../stories/played-branch';
 import { StoryRepository } from '../stories/story.repository';
 import { activateLore } from '../lore/lore-activation';
 import { TaskRepository } from '../tasks/task.repository';
@@ -18,7 +19,6 @@ import type { AssembledPrompt } from './context/prompt-types';
 import { foldMessages, SUMMARY_MAX_TOKENS } from './context/summary-prompt';
 import { TurnContextRepository } from './turn-context.repository';
 import type { PlayStory, TurnSend } from './turn-send';
-import { TurnRepository } from './turn.repository';
 
 // How often a running generation writes its text so far (what a reopened story shows).
 const FLUSH_INTERVAL_MS = 1000;
@@ -37,7 +37,6 @@ export class TurnRunner extends JobRunner {
     private readonly models: ModelsService,
     private readonly stories: StoryRepository,
     private readonly tasks: TaskRepository,
-    private readonly turns: TurnRepository,
     private readonly contexts: TurnContextRepository,
   ) {
     super('TurnRunner', 'generation(s)');
@@ -70,7 +69,7 @@ export class TurnRunner extends JobRunner {
     let story: PlayStory = { ...send.story, lore: await send.lore };
     // The task modes steer toward the open targets of the story's current task group.
     if (story.play_mode !== 'fly_free') {
-      const open = await this.tasks.openTargets(story._id).catch(() => []);
+      const open = await this.tasks.openTargets(playedBranchKey(story)).catch(() => []);
       story = { ...story, open_targets: open.map((t) => ({ title: t.title, type: t.type })) };
     }
     let prompt = assemblePrompt(story, turn, model, send.summarizedChars);
@@ -231,8 +230,9 @@ export class TurnRunner extends JobRunner {
         })
       ).trim();
       if (!summary) return story;
-      await this.stories.setSummary(story._id, summary);
-      await this.turns.setSummarized(story._id, range.to);
+      // The summary and how far it covers go with the branch it was folded from (nothing when the story
+      // plays another one by now).
+      if (!(await this.stories.setSummary(story._id, playedBranchId(story), summary, range.to))) return story;
       send.summarizedChars = range.to;
       send.generation.emit({ type: 'summary', text: summary });
       return { ...story, previous_summary: summary };

@@ -8,6 +8,8 @@ import { StoriesController } from './stories.controller';
 import { StoriesService } from './stories.service';
 import { StoryArchiveRepository } from './story-archive.repository';
 import { StoryArchive, StoryArchiveSchema } from './story-archive.schema';
+import { StoryBranchRepository } from './story-branch.repository';
+import { StoryBranch, StoryBranchSchema } from './story-branch.schema';
 import { StoryNumbersService } from './story-numbers.service';
 import { StoryPictureRepository } from './story-picture.repository';
 import { StoryPlayer, StoryPlayerSchema } from './story-player.schema';
@@ -16,14 +18,16 @@ import { StorySpreadService } from './story-spread.service';
 import { Story, StorySchema } from './story.schema';
 
 /**
- * Stories and the square, and the owner of the `stories`, `story_archives`, `story_players` and
- * `counters` collections: other features read and write stories through the repositories exported here.
+ * Stories and the square, and the owner of the `stories`, `story_archives`, `story_branches`,
+ * `story_players` and `counters` collections: other features read and write stories through the
+ * repositories exported here.
  */
 @Module({
   imports: [
     MongooseModule.forFeature([
       { name: Story.name, schema: StorySchema },
       { name: StoryArchive.name, schema: StoryArchiveSchema },
+      { name: StoryBranch.name, schema: StoryBranchSchema },
       { name: StoryPlayer.name, schema: StoryPlayerSchema },
       { name: Counter.name, schema: CounterSchema },
     ]),
@@ -37,8 +41,9 @@ import { Story, StorySchema } from './story.schema';
     StoryRepository,
     StoryArchiveRepository,
     StoryPictureRepository,
+    StoryBranchRepository,
     CustomModelChoiceListener,
   ],
-  exports: [StoriesService, StoryNumbersService, StoryRepository, StoryArchiveRepository, StoryPictureRepository],
+  exports: [StoriesService, StoryNumbersService, StoryRepository, StoryArchiveRepository, StoryPictureRepository, StoryBranchRepository],
 })
 export class StoriesModule {}

@@ -104,7 +104,7 @@ export class StoriesService {
 
   /** Changes text, play mode, model, settings or name of the caller's own story. */
   async update(user: AuthUser, id: string, dto: UpdateStoryDto): Promise<StoryData> {
-    const { language: _language, ...fields } = dto;
+    const { language: _language, branch_id: branchId, ...fields } = dto;
     const set: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
     if (Object.keys(set).length === 0) throw new AppException(ErrorCode.NOTHING_TO_UPDATE);
     await this.checkModelChoice(user.userID, set);
@@ -113,7 +113,10 @@ export class StoriesService {
     if (dto.play_mode !== undefined) {
       if (await this.stories.activityOf(user.userID, id)) throw new AppException(ErrorCode.TASKS_LOCKED);
     }
-    const story = await this.stories.update(user.userID, id, set);
+    // The text and its summary are the played branch's: an edit made while another branch was
+    // played elsewhere is refused instead of landing on it.
+    const ofBranch = dto.main_text !== undefined || dto.previous_summary !== undefined ? branchId : undefined;
+    const story = await this.stories.update(user.userID, id, set, ofBranch);
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     return toStoryData(story, story, true);
   }
@@ -216,11 +219,12 @@ export class StoriesService {
   }
 
   /**
-   * An accepted turn: `piece` appended to the caller's story (see StoryRepository.append), then
-   * counted (recordTurn). Answers the text after it and what was appended exactly.
+   * An accepted turn: `piece` appended to the caller's story (see StoryRepository.append; with
+   * `branchId`, only while the story plays that branch), then counted (recordTurn). Answers the text
+   * after it and what was appended exactly.
    */
-  async appendTurn(userID: string, id: string, piece: string): Promise<{ text: string; appended: string }> {
-    const result = await this.stories.append(userID, id, piece);
+  async appendTurn(userID: string, id: string, piece: string, branchId?: string): Promise<{ text: string; appended: string }> {
+    const result = await this.stories.append(userID, id, piece, branchId);
     await this.recordTurn(id, [...result.appended].length);
     return result;
   }

@@ -4,13 +4,17 @@ import { ErrorCode, type PicSize, type PromptSwitch } from '@taleloom/contracts'
 import { Model, Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import { toObjectId } from '../common/object-id';
+import { playedBranchId, whilePlaying } from './played-branch';
 import { StoryArchiveRepository } from './story-archive.repository';
+import { StoryBranchRepository } from './story-branch.repository';
 import type { StoryPictureRef } from './story-picture-ref.schema';
 import { Story } from './story.schema';
 
 /** What drawing reads of a story. */
 export interface StoryForPictures {
   _id: Types.ObjectId;
+  /** The branch being played (null: the original line): its passages are the ones illustrated. */
+  branchId: string | null;
   userID: string;
   name: string;
   model_name: string;
@@ -29,7 +33,7 @@ export interface StoryForPictures {
 }
 
 const FIELDS = {
-  userID: 1, name: 1, model_name: 1, model_type: 1, lineage: 1, main_text: 1, prologue_and_characters: 1, settings_camera_switch: 1,
+  branchId: 1, userID: 1, name: 1, model_name: 1, model_type: 1, lineage: 1, main_text: 1, prologue_and_characters: 1, settings_camera_switch: 1,
   settings_camera_consistency_switch: 1, settings_camera_style_switch: 1, settings_camera_style_prompt_text: 1,
   settings_pic_size: 1, picture_character_sheet: 1, pictures: 1,
 } as const;
@@ -43,6 +47,7 @@ export class StoryPictureRepository {
   constructor(
     @InjectModel(Story.name) private readonly stories: Model<Story>,
     private readonly archives: StoryArchiveRepository,
+    private readonly branches: StoryBranchRepository,
   ) {}
 
   /** The caller's own story (without its text unless asked: the text can be long); anyone else's is not found. */
@@ -65,36 +70,53 @@ export class StoryPictureRepository {
     return this.archives.publicPictures(story._id.toHexString());
   }
 
-  /** Whether the caller may read the picture: a story of theirs, or a public story's public version, references it. */
+  /**
+   * Whether the caller may read the picture: a story of theirs (the branch it plays, or another of its
+   * branches), or a public story's public version, references it.
+   */
   async canRead(userID: string, pictureId: string): Promise<boolean> {
     if (await this.stories.exists({ userID, 'pictures.id': pictureId }).exec()) return true;
+    if (await this.branches.referencesPicture(userID, pictureId)) return true;
     const shown = await this.archives.storiesShowingPublicly(pictureId);
     const ids = shown.filter((id) => Types.ObjectId.isValid(id)).map((id) => new Types.ObjectId(id));
     if (ids.length === 0) return false;
     return Boolean(await this.stories.exists({ _id: { $in: ids }, permission: '1' }).exec());
   }
 
-  async pushRef(userID: string, storyId: string, ref: StoryPictureRef): Promise<void> {
-    const result = await this.stories.updateOne({ _id: toObjectId(storyId), userID }, { $push: { pictures: ref } }).exec();
-    if (result.matchedCount !== 1) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+  /**
+   * Adds a picture to the story while it plays the branch whose passage it shows (read with the story:
+   * `story.branchId`); BRANCH_CHANGED when the story switched branches in between.
+   */
+  async pushRef(userID: string, story: Pick<StoryForPictures, '_id' | 'branchId'>, ref: StoryPictureRef): Promise<void> {
+    const result = await this.stories
+      .updateOne({ _id: story._id, userID, ...whilePlaying(story._id, playedBranchId(story)) }, { $push: { pictures: ref }, $inc: { stateRev: 1 } })
+      .exec();
+    if (result.matchedCount !== 1) await this.notOnBranch(userID, story._id);
   }
 
   /**
    * Points the story's reference `oldId` at a new drawing. The element is addressed by its position,
    * guarded by its id, and looked up again if the list moved in between.
    */
-  async replaceRef(userID: string, storyId: string, oldId: string, ref: StoryPictureRef): Promise<void> {
+  async replaceRef(userID: string, read: Pick<StoryForPictures, '_id' | 'branchId'>, oldId: string, ref: StoryPictureRef): Promise<void> {
+    const onBranch = whilePlaying(read._id, playedBranchId(read));
     for (let attempt = 0; attempt < 5; attempt++) {
-      const story = await this.stories.findOne({ _id: toObjectId(storyId), userID }, { pictures: 1 }).lean().exec();
-      if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+      const story = await this.stories.findOne({ _id: read._id, userID, ...onBranch }, { pictures: 1 }).lean().exec();
+      if (!story) return this.notOnBranch(userID, read._id);
       const at = (story.pictures ?? []).findIndex((p) => p.id === oldId);
       if (at < 0) throw new AppException(ErrorCode.PICTURE_NOT_FOUND);
       const result = await this.stories
-        .updateOne({ _id: story._id, userID, [`pictures.${at}.id`]: oldId }, { $set: { [`pictures.${at}`]: ref } })
+        .updateOne({ _id: story._id, userID, [`pictures.${at}.id`]: oldId, ...onBranch }, { $set: { [`pictures.${at}`]: ref }, $inc: { stateRev: 1 } })
         .exec();
       if (result.matchedCount === 1) return;
     }
     throw new AppException(ErrorCode.PICTURE_IN_PROGRESS);
+  }
+
+  // A write matched nothing: the story is gone (or not theirs), or it plays another branch now.
+  private async notOnBranch(userID: string, storyId: Types.ObjectId): Promise<never> {
+    const exists = await this.stories.exists({ _id: storyId, userID }).exec();
+    throw new AppException(exists ? ErrorCode.BRANCH_CHANGED : ErrorCode.STORY_NOT_FOUND);
   }
 
   /** Stores the first character sheet of a story (an existing one wins); answers the sheet in force. */
@@ -110,6 +132,7 @@ export class StoryPictureRepository {
     if (!s) return null;
     return {
       ...(s as StoryForPictures),
+      branchId: s.branchId ?? null,
       name: s.name ?? '',
       model_name: s.model_name ?? '',
       lineage: s.lineage ?? [],

@@ -1,5 +1,6 @@
 import type { StoryData, StoryListItem } from '@taleloom/contracts';
 import type { Types } from 'mongoose';
+import { playedBranchId } from './played-branch';
 import { round2, toSeconds } from './story-text';
 import { Story, StoryState, STORY_STATE_FIELDS } from './story.schema';
 
@@ -45,6 +46,7 @@ export function pickState(source: StoryState): StoryState {
 
 type Meta = Pick<Story, 'storyNo' | 'userID' | 'permission' | 'level' | 'clonedFrom' | 'pinToTop' | 'time'> & {
   _id: Types.ObjectId;
+  branchId?: string | null;
 };
 
 /** The play record: meta from the story, content from the story itself or its public snapshot. */
@@ -89,5 +91,7 @@ export function toStoryData(meta: Meta, state: StoryState, isOwner: boolean): St
     pinToTop: Boolean(meta.pinToTop),
     time: toSeconds(meta.time),
     isOwner,
+    // Someone else's public version is the branch that was published: it shows as that story's line.
+    branch_id: isOwner ? playedBranchId(meta) : meta._id.toHexString(),
   };
 }

@@ -5,6 +5,8 @@ import { FilterQuery, Model, Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import { toObjectId } from '../common/object-id';
 import type { RoyaltyRecipient } from '../power/power.service';
+import { whilePlaying } from './played-branch';
+import type { BranchState } from './story-branch.schema';
 import { containsPattern, textSnippets } from './story-text';
 import { LIST_PROJECTION, Story, StoryDocument, StoryState } from './story.schema';
 
@@ -20,7 +22,7 @@ export type StoryListFields = Pick<
 > & { _id: Types.ObjectId };
 
 const PLAY_FIELDS = {
-  userID: 1, name: 1, model_name: 1, model_type: 1, lineage: 1, updatedAt: 1, prologue_and_characters: 1, hidden_settings: 1,
+  branchId: 1, summarized_chars: 1, userID: 1, name: 1, model_name: 1, model_type: 1, lineage: 1, updatedAt: 1, prologue_and_characters: 1, hidden_settings: 1,
   goal: 1, author_remark: 1, previous_summary: 1, main_text: 1, play_mode: 1, settings_system_prompt_switch: 1,
   settings_system_prompt_text: 1, settings_user_prompt_switch: 1, settings_user_prompt_text: 1,
 } as const;
@@ -29,7 +31,7 @@ const PLAY_FIELDS = {
 export type StoryForPlay = Pick<Story, keyof typeof PLAY_FIELDS & keyof Story> & { _id: Types.ObjectId; updatedAt?: Date };
 
 const TASK_FIELDS = {
-  userID: 1, name: 1, rounds: 1, activity: 1, main_text: 1, prologue_and_characters: 1, goal: 1,
+  branchId: 1, userID: 1, name: 1, rounds: 1, activity: 1, main_text: 1, prologue_and_characters: 1, goal: 1,
   previous_summary: 1, model_name: 1, model_type: 1, lineage: 1,
 } as const;
 
@@ -38,6 +40,13 @@ export type StoryForTasks = Pick<Story, keyof typeof TASK_FIELDS> & { _id: Types
 
 /** Who a story belongs to and whether it is public. */
 export type StoryAccess = Pick<Story, 'userID' | 'permission'> & { _id: Types.ObjectId };
+
+/** What a change of branch reads of a story: the played branch's state and where the story stands. */
+export type StoryForBranching = Pick<Story, 'userID' | 'branchId' | 'stateRev' | 'charCount' | 'lastLine' | 'createdAt'> & BranchState & { _id: Types.ObjectId };
+
+const BRANCHING_FIELDS = {
+  userID: 1, branchId: 1, stateRev: 1, charCount: 1, lastLine: 1, createdAt: 1, main_text: 1, previous_summary: 1, summarized_chars: 1, pictures: 1,
+} as const;
 
 /** A clone's source: what it copies besides the state, and whom it credits. */
 export type CloneSource = Pick<Story, 'storyNo' | 'level' | 'lineage' | 'rootStoryId' | 'userID'> & { _id: Types.ObjectId };
@@ -99,9 +108,16 @@ export class StoryRepository {
     return story?.activity ?? null;
   }
 
-  /** Changes the caller's own story; answers it whole, or null when it is not theirs. */
-  update(userID: string, id: string, set: Record<string, unknown>): Promise<StoryRecord | null> {
-    return this.stories.findOneAndUpdate({ _id: toObjectId(id), userID }, { $set: set }, { new: true }).lean<StoryRecord>().exec();
+  /**
+   * Changes the caller's own story; answers it whole, or null when it is not theirs. With `branchId`,
+   * only while the story plays that branch (BRANCH_CHANGED otherwise).
+   */
+  async update(userID: string, id: string, set: Record<string, unknown>, branchId?: string): Promise<StoryRecord | null> {
+    const _id = toObjectId(id);
+    const filter = { _id, userID, ...(branchId ? whilePlaying(_id, branchId) : {}) };
+    const story = await this.stories.findOneAndUpdate(filter, { $set: set, $inc: { stateRev: 1 } }, { new: true }).lean<StoryRecord>().exec();
+    if (!story && branchId && (await this.isOwn(userID, id))) throw new AppException(ErrorCode.BRANCH_CHANGED);
+    return story;
   }
 
   /** Changes the caller's own story; answers its list fields, or null when it is not theirs. */
@@ -112,7 +128,46 @@ export class StoryRepository {
 
   /** Puts a saved state back into the caller's own story (a restore point); false when it is not theirs. */
   async restore(userID: string, id: Types.ObjectId, set: Partial<StoryState> & Record<string, unknown>): Promise<boolean> {
-    return Boolean(await this.stories.findOneAndUpdate({ _id: id, userID }, { $set: set }, { new: true, projection: { _id: 1 } }).lean().exec());
+    return Boolean(await this.stories.findOneAndUpdate({ _id: id, userID }, { $set: set, $inc: { stateRev: 1 } }, { new: true, projection: { _id: 1 } }).lean().exec());
+  }
+
+  // --- branches ---
+
+  /** Which branch the caller's own story plays, and its length (what the branch list reads of it). */
+  async playedBranch(userID: string, id: string): Promise<Pick<StoryForBranching, '_id' | 'branchId' | 'charCount' | 'createdAt'>> {
+    const story = await this.stories
+      .findOne({ _id: toObjectId(id), userID }, { branchId: 1, charCount: 1, createdAt: 1 })
+      .lean<Pick<StoryForBranching, '_id' | 'branchId' | 'charCount' | 'createdAt'>>()
+      .exec();
+    if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    return story;
+  }
+
+  /** The caller's own story as a change of branch reads it. */
+  async forBranching(userID: string, id: string): Promise<StoryForBranching> {
+    const story = await this.stories.findOne({ _id: toObjectId(id), userID }, BRANCHING_FIELDS).lean<StoryForBranching>().exec();
+    if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    return story;
+  }
+
+  /**
+   * Puts branch `branchId`'s state into the story, only if the story still plays the branch it
+   * played when read and nothing of that branch's content was written since (`stateRev`). One
+   * conditional update: the story holds one branch or the other, never a mix. False when it changed.
+   */
+  async playBranch(read: Pick<StoryForBranching, '_id' | 'userID' | 'branchId' | 'stateRev'>, branchId: string, state: BranchState): Promise<boolean> {
+    const result = await this.stories
+      .updateOne(
+        { _id: read._id, userID: read.userID, branchId: read.branchId ?? null, stateRev: read.stateRev ?? null },
+        {
+          $set: {
+            main_text: state.main_text, previous_summary: state.previous_summary, summarized_chars: state.summarized_chars,
+            pictures: state.pictures, ...textSnippets(state.main_text), branchId, stateRev: (read.stateRev ?? 0) + 1, time: new Date(),
+          },
+        },
+      )
+      .exec();
+    return result.modifiedCount === 1;
   }
 
   // --- play ---
@@ -131,13 +186,17 @@ export class StoryRepository {
    * (matched on its length and first and last lines, which every text write keeps in step),
    * retried a few times: no edit in between is lost.
    */
-  async append(userID: string, id: string, piece: string): Promise<{ text: string; appended: string }> {
+  async append(userID: string, id: string, piece: string, branchId?: string): Promise<{ text: string; appended: string }> {
+    const _id = toObjectId(id);
+    const onBranch = branchId ? whilePlaying(_id, branchId) : {};
     for (let attempt = 0; attempt < 5; attempt++) {
       const story = await this.stories
-        .findOne({ _id: toObjectId(id), userID }, { main_text: 1, charCount: 1, firstLine: 1, lastLine: 1 })
+        .findOne({ _id, userID }, { main_text: 1, charCount: 1, firstLine: 1, lastLine: 1, branchId: 1 })
         .lean()
         .exec();
       if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+      // The turn was played on another branch than the one the story plays now: it does not go here.
+      if (branchId && (story.branchId || id) !== branchId) throw new AppException(ErrorCode.BRANCH_CHANGED);
       const current = story.main_text ?? '';
       const appended = joinPiece(current, piece);
       const text = current + appended;
@@ -146,8 +205,8 @@ export class StoryRepository {
       }
       const updated = await this.stories
         .updateOne(
-          { _id: story._id, userID, charCount: story.charCount ?? 0, firstLine: story.firstLine ?? '', lastLine: story.lastLine ?? '' },
-          { $set: { main_text: text, ...textSnippets(text), time: new Date() } },
+          { _id: story._id, userID, charCount: story.charCount ?? 0, firstLine: story.firstLine ?? '', lastLine: story.lastLine ?? '', ...onBranch },
+          { $set: { main_text: text, ...textSnippets(text), time: new Date() }, $inc: { stateRev: 1 } },
         )
         .exec();
       if (updated.modifiedCount === 1) return { text, appended };
@@ -155,8 +214,15 @@ export class StoryRepository {
     throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
   }
 
-  async setSummary(id: Types.ObjectId, summary: string): Promise<void> {
-    await this.stories.updateOne({ _id: id }, { $set: { previous_summary: summary } }).exec();
+  /**
+   * A folded summary, covering main_text[0, chars), while the story still plays the branch it was
+   * folded from (answers false otherwise, storing nothing).
+   */
+  async setSummary(id: Types.ObjectId, branchId: string, summary: string, chars: number): Promise<boolean> {
+    const result = await this.stories
+      .updateOne({ _id: id, ...whilePlaying(id, branchId) }, { $set: { previous_summary: summary, summarized_chars: chars }, $inc: { stateRev: 1 } })
+      .exec();
+    return result.modifiedCount === 1;
   }
 
   /**

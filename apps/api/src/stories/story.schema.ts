@@ -34,6 +34,9 @@ export class StoryState {
   @Prop({ type: String, default: null }) recovery_point_id: string | null;
   @Prop({ default: '' }) author_remark: string;
   @Prop({ default: '' }) previous_summary: string;
+  // main_text[0, summarized_chars) is covered by previous_summary (the two move together: a fold, a
+  // branch, an archive). Stories from before it was kept here have it on their play turn instead.
+  @Prop({ default: 0 }) summarized_chars: number;
   @Prop({ default: '' }) model_name: string;
   @Prop({ default: '' }) model_type: string;
   @Prop({ type: String, default: null }) activity: string | null;
@@ -65,7 +68,7 @@ export const StoryStateSchema = SchemaFactory.createForClass(StoryState);
 export const STORY_STATE_FIELDS = [
   'name', 'main_text', 'goal', 'role', 'user', 'hidden_settings', 'author', 'writer', 'history_table',
   'note_table', 'prologue_and_characters', 'play_mode', 'recovery_point', 'recovery_point_id',
-  'author_remark', 'previous_summary', 'model_name', 'model_type', 'activity', 'activity_story_index',
+  'author_remark', 'previous_summary', 'summarized_chars', 'model_name', 'model_type', 'activity', 'activity_story_index',
   'settings_system_prompt_switch', 'settings_system_prompt_text', 'settings_user_prompt_switch',
   'settings_user_prompt_text', 'settings_camera_switch', 'settings_camera_consistency_switch',
   'settings_camera_style_switch', 'settings_camera_style_prompt_text', 'settings_pic_size', 'pictures',
@@ -92,6 +95,13 @@ export class Story extends StoryState {
   @Prop({ type: String, default: null }) rootStoryId: string | null;
   // The sources of this story, nearest first (capped): whom a clone or a turn credits.
   @Prop({ type: [String], default: [] }) lineage: string[];
+
+  // The branch being played (see story-branch.schema.ts): the state above is its. Null: the story's
+  // original line (whose id is the story's own).
+  @Prop({ type: String, default: null }) branchId: string | null;
+  // Bumped by every write of the played branch's content (text, summary, picture references): a
+  // switch of branch writes the story only if nothing changed since it read it.
+  @Prop({ default: 0 }) stateRev: number;
 
   // Last change shown in lists and used for "newest first".
   @Prop({ type: Date, required: true }) time: Date;

@@ -4,12 +4,17 @@ import { ErrorCode, type TaskTarget } from '@taleloom/contracts';
 import { Model, Types } from 'mongoose';
 import { AppException, RetriesExhausted } from '../common/app-exception';
 import { StoryTasks } from './story-tasks.schema';
+import { normaliseForQuotes, quoteIsInText } from './task-output';
 import { openTargets, pickCurrent, withScores } from './task-rules';
 import { isDuplicateKey } from '../common/database-errors';
 
 type Changes = Partial<Pick<StoryTasks, 'groups' | 'nextTasksId' | 'current_tasks_id' | 'suggestions'>>;
 
-/** The `story_tasks` collection (one document per story): single-document conditional updates only. */
+/**
+ * The `story_tasks` collection: one document per branch of a story (the original line's `_id` is the
+ * story's, so it is the document every story had before branches), single-document conditional
+ * updates only. The story's own document also holds the claim of its one running request.
+ */
 @Injectable()
 export class TaskRepository {
   constructor(@InjectModel(StoryTasks.name) private readonly docs: Model<StoryTasks>) {}
@@ -79,6 +84,41 @@ export class TaskRepository {
   /** A score asked for a plot already scored: counted, and the change shows in the status poll. */
   async countForbidden(storyId: Types.ObjectId): Promise<void> {
     await this.docs.updateOne({ _id: storyId }, { $inc: { total_forbidden_turns: 1, rev: 1 } }).exec();
+  }
+
+  /**
+   * The tasks a new branch starts with: those of the branch it forks from, except progress the text it
+   * keeps (`sharedText`) does not show: a completed target whose quoted passage is not in it is open
+   * again. Written once (an insert): a repeated fork copies nothing twice.
+   */
+  async copyForBranch(from: Types.ObjectId, to: Types.ObjectId, userID: string, sharedText: string): Promise<void> {
+    const doc = await this.read(from);
+    if (!doc) return;
+    const normalised = normaliseForQuotes(sharedText);
+    const groups = withScores(
+      (doc.groups ?? []).map((g) => ({
+        ...g,
+        targets: g.targets.map((t) =>
+          t.completed && t.evidence && !quoteIsInText(t.evidence, sharedText, normalised)
+            ? { ...t, completed: false, complete_turn: null, evidence: '', reason: '' }
+            : t,
+        ),
+      })),
+    );
+    const copy = {
+      userID, groups, nextTasksId: doc.nextTasksId ?? 1, current_tasks_id: pickCurrent(groups, doc.current_tasks_id ?? null),
+      total_forbidden_turns: doc.total_forbidden_turns ?? 0, suggestions: null, rev: 0, jobId: null, jobKind: null, jobHeartbeatAt: 0,
+    };
+    await this.docs.updateOne({ _id: to }, { $setOnInsert: copy }, { upsert: true }).exec();
+  }
+
+  /** A deleted branch's tasks go (the story's own document keeps the request claim: only its tasks are emptied). */
+  async dropBranch(key: Types.ObjectId, storyId: Types.ObjectId): Promise<void> {
+    if (key.equals(storyId)) {
+      await this.docs.updateOne({ _id: key }, { $set: { groups: [], current_tasks_id: null, suggestions: null }, $inc: { rev: 1 } }).exec();
+      return;
+    }
+    await this.docs.deleteOne({ _id: key }).exec();
   }
 
   /** The open targets of the group the task play modes steer toward (none when there is none). */

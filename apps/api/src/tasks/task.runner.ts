@@ -26,7 +26,10 @@ const HEARTBEAT_MS = 5000;
 export interface TaskJobBase extends ChosenModel {
   id: string;
   generation: Generation;
+  /** The story: its one running request is claimed on its own tasks document. */
   storyId: Types.ObjectId;
+  /** The tasks document of the branch the request was made on (the result is stored there, whatever is played by then). */
+  tasksKey: Types.ObjectId;
   holdId: string | null;
   royalty: () => Promise<RoyaltyRecipient | null>;
   language: Language;
@@ -151,12 +154,12 @@ export class TaskRunner extends JobRunner {
 
   private async storeSuggestions(job: CreateJob, drafts: TaskGroupDraft[]): Promise<StreamEvent> {
     const suggestions = { batch: job.id, groups: drafts.map((d) => ({ ...d, accepted_as: null })) };
-    await this.store.change(job.storyId, () => ({ suggestions }));
+    await this.store.change(job.tasksKey, () => ({ suggestions }));
     return { type: 'task_suggestions', suggestions };
   }
 
   private async storeScore(job: ScoreJob, verdicts: TaskVerdict[]): Promise<StreamEvent> {
-    const doc = await this.store.change(job.storyId, (d) => {
+    const doc = await this.store.change(job.tasksKey, (d) => {
       const i = d.groups.findIndex((g) => g.tasks_id === job.tasksId);
       // The group was deleted while it was being judged.
       if (i === -1) throw new AppException(ErrorCode.TASKS_NOT_FOUND);

@@ -18,6 +18,7 @@ import { storyLanguage } from '../common/story-language';
 import { Generation } from '../generation/generation-stream';
 import { ModelChooser, type ChosenModel } from '../generation/model-chooser';
 import { PowerService } from '../power/power.service';
+import { playedBranchKey } from '../stories/played-branch';
 import { StoryRepository, type StoryForTasks } from '../stories/story.repository';
 import type { StoryTasks } from './story-tasks.schema';
 import { judgementMessages, suggestionMessages } from './task-prompts';
@@ -52,22 +53,25 @@ export class TasksService {
 
   async info(user: AuthUser, id: string): Promise<TaskInfo> {
     const story = await this.own(user, id);
-    return this.toInfo(story, await this.store.read(story._id));
+    return this.toInfo(story, await this.store.read(playedBranchKey(story)));
   }
 
   async status(user: AuthUser, id: string): Promise<TaskStatusData> {
     const story = await this.own(user, id);
-    const doc = await this.store.read(story._id);
+    const key = playedBranchKey(story);
+    // The branch's tasks, and the story's one running request (claimed on the story's own document).
+    const [doc, lock] = await Promise.all([this.store.read(key), key.equals(story._id) ? null : this.store.read(story._id)]);
+    const job = lock ?? doc;
     const groups = doc?.groups ?? [];
     const turn = story.rounds ?? 0;
-    const alive = doc?.jobId && (doc.jobHeartbeatAt ?? 0) >= Date.now() - this.staleMs;
+    const alive = job?.jobId && (job.jobHeartbeatAt ?? 0) >= Date.now() - this.staleMs;
     return {
       rev: doc?.rev ?? 0,
       current_turn: turn,
       current_tasks_id: doc?.current_tasks_id ?? null,
       ...totals(groups),
       total_forbidden_turns: doc?.total_forbidden_turns ?? 0,
-      running: alive ? (doc.jobKind ?? null) : null,
+      running: alive ? (job.jobKind ?? null) : null,
       list: groups.map((g, index) => ({
         index,
         tasks_id: g.tasks_id,
@@ -85,7 +89,7 @@ export class TasksService {
   /** Starts streaming new suggestions (paid); throws before anything is streamed when it cannot start. */
   async create(user: AuthUser, id: string, language: Language): Promise<Generation> {
     const story = this.unlocked(await this.own(user, id));
-    const doc = await this.store.ensure(story._id, user.userID);
+    const doc = await this.store.ensure(playedBranchKey(story), user.userID);
     const chosen = await this.chooser.ofStory(user.userID, story);
     const maxTokens = this.maxTokens(chosen.model);
     const messages = suggestionMessages(this.context(story), doc.groups ?? [], TASK_SUGGESTION_COUNT, this.language(story), chosen.model.contextWindow - maxTokens - 64);
@@ -97,11 +101,11 @@ export class TasksService {
   /** Accepts a suggestion as a new group; accepting the same one again answers the group it became. */
   async addNew(user: AuthUser, id: string, dto: AddTaskGroupDto): Promise<TaskInfo> {
     const story = this.unlocked(await this.own(user, id));
-    const doc = await this.store.read(story._id);
+    const doc = await this.store.read(playedBranchKey(story));
     if (!doc?.suggestions || doc.suggestions.batch !== dto.batch || !doc.suggestions.groups[dto.index]) {
       throw new AppException(ErrorCode.TASKS_NOT_FOUND);
     }
-    const written = await this.store.change(story._id, (d) => {
+    const written = await this.store.change(playedBranchKey(story), (d) => {
       const suggestion = d.suggestions?.batch === dto.batch ? d.suggestions.groups[dto.index] : undefined;
       if (!suggestion) throw new AppException(ErrorCode.TASKS_NOT_FOUND);
       if (suggestion.accepted_as !== null) return {};
@@ -126,7 +130,7 @@ export class TasksService {
     if ([targets, series_name, main_character, preceding_task_groups, subsequent_task_groups].every((v) => v === undefined)) {
       throw new AppException(ErrorCode.NOTHING_TO_UPDATE);
     }
-    const written = await this.store.change(story._id, (d) => {
+    const written = await this.store.change(playedBranchKey(story), (d) => {
       let groups = d.groups ?? [];
       const i = groups.findIndex((g) => g.tasks_id === tasksId);
       if (i === -1) throw new AppException(ErrorCode.TASKS_NOT_FOUND);
@@ -144,7 +148,7 @@ export class TasksService {
   /** Deletes the group at `index`; one holding a completed target cannot be deleted. */
   async remove(user: AuthUser, id: string, index: string, tasksId?: number): Promise<TaskInfo> {
     const story = this.unlocked(await this.own(user, id));
-    const written = await this.store.change(story._id, (d) => {
+    const written = await this.store.change(playedBranchKey(story), (d) => {
       const i = this.groupIndex(d, index, tasksId);
       const completed = d.groups[i].targets.findIndex((t) => t.completed);
       if (completed !== -1) {
@@ -166,7 +170,7 @@ export class TasksService {
    */
   async score(user: AuthUser, id: string, index: string, tasksId: number | undefined, language: Language): Promise<Generation> {
     const story = await this.own(user, id);
-    const doc = await this.store.read(story._id);
+    const doc = await this.store.read(playedBranchKey(story));
     if (!doc) throw new AppException(ErrorCode.TASKS_NOT_FOUND);
     const group = doc.groups[this.groupIndex(doc, index, tasksId)];
     const turn = story.rounds ?? 0;
@@ -174,7 +178,7 @@ export class TasksService {
     // A completed group is not a refused turn: the player did nothing wrong, so it is not counted.
     if (open.length === 0) throw new AppException(ErrorCode.TASK_NOTHING_TO_SCORE);
     if (group.tasks_scored_at_turn === turn) {
-      await this.store.countForbidden(story._id);
+      await this.store.countForbidden(playedBranchKey(story));
       throw new AppException(ErrorCode.TASK_ALREADY_SCORED, undefined, { turn });
     }
     const chosen = await this.chooser.ofStory(user.userID, story);
@@ -195,6 +199,9 @@ export class TasksService {
     start: (base: TaskJobBase) => void,
   ): Promise<Generation> {
     const jobId = randomUUID();
+    // One request at a time per story, whichever branch it plays: the claim is on the story's own document.
+    const tasksKey = playedBranchKey(story);
+    if (!tasksKey.equals(story._id)) await this.store.ensure(story._id, user.userID);
     if (!(await this.store.claim(story._id, jobId, kind, this.staleMs))) throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
     let holdId: string | null = null;
     try {
@@ -212,7 +219,7 @@ export class TasksService {
     }
     const generation = new Generation(jobId, story._id.toHexString());
     start({
-      ...chosen, id: jobId, generation, storyId: story._id, holdId, language,
+      ...chosen, id: jobId, generation, storyId: story._id, tasksKey, holdId, language,
       royalty: () => this.stories.royaltyRecipient({ userID: story.userID, lineage: story.lineage ?? [] }),
     });
     return generation;

@@ -44,6 +44,9 @@ export interface World {
   /** A lore entry of each story (the private one's content carries `secret`, the public one's `draftSecret`). */
   privateLoreEntry: string;
   publicLoreEntry: string;
+  /** Two branches of the private story (forked from its first line), which plays its original line again. */
+  privateBranch: string;
+  spareBranch: string;
 }
 
 export interface Call {
@@ -207,6 +210,35 @@ export const OWNERSHIP_TABLE: Record<string, OwnershipEntry> = {
   'POST /api/lore/:storyId/import': {
     access: 'owner-only',
     requests: (w) => onBoth(w, (id) => post(`/api/lore/${id}/import`, { book: { entries: [{ title: 'Intruder', content: 'Planted.' }] }, mode: 'replace' })),
+    expect: STORY_404,
+  },
+  // Branches: a story's lines are its owner's, public or not (others read a public story's published version only)
+  'GET /api/llm/:id/branches': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => get(`/api/llm/${id}/branches`)),
+    expect: STORY_404,
+  },
+  'POST /api/llm/:id/branches': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => post(`/api/llm/${id}/branches`, { at: 3, name: 'Forked by intruder' })),
+    expect: STORY_404,
+  },
+  'POST /api/llm/:id/branches/:branchId/play': {
+    access: 'owner-only',
+    requests: (w) => [post(`/api/llm/${w.privateStory}/branches/${w.privateBranch}/play`), post(`/api/llm/${w.publicStory}/branches/${w.publicStory}/play`)],
+    expect: STORY_404,
+  },
+  'PATCH /api/llm/:id/branches/:branchId': {
+    access: 'owner-only',
+    requests: (w) => [
+      patch(`/api/llm/${w.privateStory}/branches/${w.privateBranch}`, { name: 'Renamed by intruder' }),
+      patch(`/api/llm/${w.publicStory}/branches/${w.publicStory}`, { name: 'Renamed by intruder' }),
+    ],
+    expect: STORY_404,
+  },
+  'DELETE /api/llm/:id/branches/:branchId': {
+    access: 'owner-only',
+    requests: (w) => [del(`/api/llm/${w.privateStory}/branches/${w.spareBranch}`)],
     expect: STORY_404,
   },
   // Archives

@@ -5,6 +5,8 @@
 //   settle                  the stream has ended and its text is stored; no power has moved yet
 //   <step>:<entry kind>     a ledger step (see FaultStep in src/power/ledger.repository.ts), e.g.
 //                           entry-created:settle, user-updated:settle, entry-marked:settle
+//   branch:<step>           a step of a change of branch (see BranchStep in src/branches/branch-moves.ts),
+//                           e.g. branch:parked, branch:flipped
 'use strict';
 require('reflect-metadata');
 const { readFileSync, rmSync } = require('node:fs');
@@ -30,6 +32,12 @@ if (file) {
   LedgerRepository.prototype.fault = function (step, entry) {
     killIf(`${step}:${entry.kind}`);
     return fault.call(this, step, entry);
+  };
+  const { BranchMoves } = require(join(dist, 'branches', 'branch-moves.js'));
+  const step = BranchMoves.prototype.fault;
+  BranchMoves.prototype.fault = function (name) {
+    killIf(`branch:${name}`);
+    return step.call(this, name);
   };
   const { PowerService } = require(join(dist, 'power', 'power.service.js'));
   const settle = PowerService.prototype.settle;

@@ -59,6 +59,7 @@ export const storyData = (over: Partial<StoryData> = {}): StoryData => ({
   pinToTop: false,
   time: 1_700_000_000,
   isOwner: true,
+  branch_id: over.id ?? 'a'.repeat(24),
   ...over,
 });
 

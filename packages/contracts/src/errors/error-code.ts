@@ -107,6 +107,22 @@ export enum ErrorCode {
   TASKS_LOCKED = 'TASKS_LOCKED',
   /** Saving would make the story's text longer than STORY_TEXT_MAX_LENGTH characters. */
   STORY_TEXT_TOO_LONG = 'STORY_TEXT_TOO_LONG',
+  /** A turn holds at most TAKES_PER_TURN_MAX takes: accept one or undo before regenerating again. */
+  TAKES_LIMIT = 'TAKES_LIMIT',
+  /** A story holds at most BRANCHES_PER_STORY_MAX branches: delete one first. */
+  BRANCH_LIMIT = 'BRANCH_LIMIT',
+  /** The story has no such branch (or it was deleted). */
+  BRANCH_NOT_FOUND = 'BRANCH_NOT_FOUND',
+  /** The branch being played cannot be deleted: switch to another one first. */
+  BRANCH_IN_PLAY = 'BRANCH_IN_PLAY',
+  /** A story keeps at least one branch. */
+  BRANCH_LAST = 'BRANCH_LAST',
+  /** The story plays another branch by now (changed on another device): reload it. */
+  BRANCH_CHANGED = 'BRANCH_CHANGED',
+  /** Another change of branch of this story is under way: try again in a moment. */
+  BRANCH_SWITCHING = 'BRANCH_SWITCHING',
+  /** A branch starts inside the story's text: the fork point is beyond its end. */
+  BRANCH_POINT_INVALID = 'BRANCH_POINT_INVALID',
   /** The custom model does not exist or was deleted (or is someone else's). */
   CUSTOM_MODEL_NOT_FOUND = 'CUSTOM_MODEL_NOT_FOUND',
   /** A user has at most 3 custom models. */

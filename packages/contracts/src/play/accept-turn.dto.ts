@@ -17,7 +17,7 @@ export class AcceptTurnDto extends LocalizedDto {
   @MaxLength(ACCEPT_PART_MAX_LENGTH)
   newContent!: string;
 
-  /** The turn being accepted (from the `user`/`done` events): a repeated accept then appends nothing. */
+  /** The take being accepted (any take of the pending turn, from the `user`/`done` events or `takes`): a repeated accept then appends nothing. */
   @IsOptional()
   @IsString()
   @MaxLength(64)

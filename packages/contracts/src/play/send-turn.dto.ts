@@ -11,7 +11,7 @@ export const TURN_CONTENT_MAX_LENGTH = 10_000;
  * story (the AI part as edited) before its own turn, instead of a separate `POST /api/llm/{id}/accept`.
  */
 export class PendingTurnEditDto {
-  /** The turn being accepted (from the `user`/`done` events): a send naming a turn that is no longer pending appends nothing. */
+  /** The take being accepted (its turnId, from the `user`/`done` events or the pending turn's `takes`): a send naming a turn that is no longer pending appends nothing. */
   @IsString()
   @MaxLength(64)
   turnId!: string;
@@ -33,8 +33,9 @@ const toEdit = ({ value }: { value: unknown }) =>
  * `POST /api/llm/{id}`: write one line as `role` (empty: the narrator) and stream the continuation.
  * Empty `content` means "continue". `model_name` picks a platform model for this send, or with
  * `model_type: 'compatible_openai'` one of the user's custom models (else the story's choice, else the
- * default). `regenerate: true` replaces the pending (unaccepted) turn; otherwise a pending turn is
- * accepted first, as `accept` gives it (the user's edits), or as stored when `accept` is absent.
+ * default). `regenerate: true` adds a take (an alternative) to the pending (unaccepted) turn, beside its
+ * earlier ones (at most TAKES_PER_TURN_MAX); otherwise a pending turn is accepted first, as `accept`
+ * gives it (the take shown, with the user's edits), or its newest take as stored when `accept` is absent.
  */
 export class SendTurnDto extends LocalizedDto {
   @IsOptional()

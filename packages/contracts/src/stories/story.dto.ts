@@ -52,6 +52,11 @@ export interface StoryData extends StorySettings {
   time: number;
   /** True when the caller owns it; false when it is someone's public version (read-only). */
   isOwner: boolean;
+  /**
+   * The branch being played (GET /api/llm/{id}/branches lists them): the text, summary and pictures
+   * above are its. The story's own id for its original line.
+   */
+  branch_id: string;
 }
 
 /** `data` of `GET /api/user/check-story/{id}`. */

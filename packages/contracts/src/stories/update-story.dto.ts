@@ -1,4 +1,4 @@
-import { IsIn, IsOptional, IsString, Length, MaxLength, ValidateIf } from 'class-validator';
+import { IsIn, IsMongoId, IsOptional, IsString, Length, MaxLength, ValidateIf } from 'class-validator';
 import { LocalizedDto } from '../common/localized.dto';
 import {
   MODEL_NAME_MAX_LENGTH,
@@ -62,6 +62,14 @@ export class UpdateStoryDto extends StorySettingsDto {
   @IsString()
   @Length(STORY_NAME_MIN_LENGTH, STORY_NAME_MAX_LENGTH)
   name?: string;
+
+  /**
+   * The branch the client shows (StoryData.branch_id): when the story plays another branch by now
+   * (switched on another device), the change is refused with BRANCH_CHANGED instead of landing there.
+   */
+  @IsOptional()
+  @IsMongoId()
+  branch_id?: string;
 }
 
 /** `PATCH /api/user/story`: rename a story (owner only); an empty name makes it untitled. */

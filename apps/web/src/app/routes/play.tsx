@@ -5,6 +5,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { ArchiveButton } from '../../features/archives/components/archive-button';
+import { BranchesButton } from '../../features/branches/components/branches-button';
+import { useBranchFrom } from '../../features/branches/hooks/use-branch-from';
 import { useCustomModels } from '../../features/custom-models/api/get-custom-models';
 import { CustomModelDialog } from '../../features/custom-models/components/custom-model-dialog';
 import { ExportMenu } from '../../features/files/components/export-menu';
@@ -53,6 +55,7 @@ function PlayStory({ story }: { story: StoryData }) {
   const update = useUpdateStory(story.id);
   const customModels = useCustomModels();
   const pictures = useStoryPictures(story);
+  const branchFrom = useBranchFrom(story.id, story.branch_id);
   const [modelsOpen, setModelsOpen] = useState(false);
   const setLocal = (change: Partial<StoryData>) =>
     queryClient.setQueryData<StoryData>(storyKeys.detail(story.id), (old) => (old ? { ...old, ...change } : old));
@@ -60,7 +63,9 @@ function PlayStory({ story }: { story: StoryData }) {
   const usesModel = (name: string) => story.model_type === CUSTOM_MODEL_TYPE && customModelNameKey(story.model_name ?? '') === customModelNameKey(name);
   return (
     <>
+      {/* Another branch is another text with its own pending turn: the screen starts afresh on it. */}
       <PlayScreen
+        key={story.branch_id}
         story={story}
         title={formatStoryTitle(story, t('stories.untitled'))}
         onSave={(patch) => update.mutateAsync(patch)}
@@ -77,6 +82,8 @@ function PlayStory({ story }: { story: StoryData }) {
           />
         }
         loreButton={<LoreButton storyId={story.id} />}
+        branchesButton={(locked) => <BranchesButton storyId={story.id} disabled={locked} />}
+        onBranchFrom={branchFrom}
         customModels={customModels.data}
         renderModelSelector={(slot) => <ModelSelector {...slot} customModels={customModels.data} onManage={() => setModelsOpen(true)} />}
         pictures={pictures}

@@ -7,7 +7,7 @@ import { ok, storyData } from '../../../test/story-fixtures';
 
 const id = 'b'.repeat(24);
 const text = 'Mara waits at the pier.\nThe ferry is late.';
-const idle: PendingTurnData = { state: 'idle', role: '', input: '', userText: '', aiText: '', reasoning: '', model: '', errorCode: null, cost: 0, turnId: null, retryAfterMs: 0 };
+const idle: PendingTurnData = { state: 'idle', role: '', input: '', userText: '', aiText: '', reasoning: '', model: '', errorCode: null, cost: 0, turnId: null, takes: [], retryAfterMs: 0 };
 const picture = (over: Partial<StoryPicture>): StoryPicture => ({
   id: 'p1', status: 'ready', fileId: 'p1', url: '/api/images/p1', from: 0, to: 23, excerpt: 'at the pier.', prompt: 'A pier at dusk.',
   size: '512*768', width: 512, height: 768, demo: true, errorCode: null, cost: 0, createdAt: 1, updatedAt: 1, ...over,
@@ -22,6 +22,7 @@ function serve(story: ReturnType<typeof storyData>, pictures: PicturesData) {
     if (url === `/api/user/check-story/${id}`) return jsonResponse(ok({ userHasStory: true, isPublic: false, originUserID: 'u1' }));
     if (url === `/api/llm?id=${id}`) return jsonResponse(ok(story));
     if (url === `/api/llm/${id}/pending`) return jsonResponse(ok(idle));
+    if (url === `/api/llm/${id}/branches`) return jsonResponse(ok({ branches: [], current: id, max: 50 }));
     if (url === `/api/llm/${id}/pictures` && init.method === 'POST') return jsonResponse(ok(picture({ id: 'p3', status: 'pending', url: null })), 202);
     if (url === `/api/llm/${id}/pictures`) return jsonResponse(ok(pictures));
     if (url.startsWith(`/api/llm/${id}/pictures/`)) return jsonResponse(ok(picture({ id: 'p2', status: 'pending', url: null })), 202);

@@ -5,7 +5,7 @@ import { jsonResponse, mockFetch, renderApp, storeLoggedInUser, testUser } from 
 
 const id = 'a'.repeat(24);
 const ok = <T,>(data: T) => ({ status: 'success', message: 'ok', data });
-const idle: PendingTurnData = { state: 'idle', role: '', input: '', userText: '', aiText: '', reasoning: '', model: '', errorCode: null, cost: 0, turnId: null, retryAfterMs: 0 };
+const idle: PendingTurnData = { state: 'idle', role: '', input: '', userText: '', aiText: '', reasoning: '', model: '', errorCode: null, cost: 0, turnId: null, takes: [], retryAfterMs: 0 };
 const story = {
   id, storyNo: 1, userID: 'u1', name: 'The Dragon', main_text: 'Once upon a time.', goal: '', role: 'Mara', user: 'u1',
   'hidden-settings': '', author: 'alice', writer: 'alice', history_table: [], note_table: [], prologue_and_characters: 'Once upon a time.',
@@ -44,6 +44,7 @@ function serve(send: (body: Record<string, unknown>) => Response, patch: (body: 
     if (url === `/api/llm?id=${id}`) return jsonResponse(ok(story));
     if (url === '/api/custom-models') return jsonResponse(ok([customModel]));
     if (url === `/api/llm/${id}/pending`) return jsonResponse(ok(idle));
+    if (url === `/api/llm/${id}/branches`) return jsonResponse(ok({ branches: [], current: id, max: 50 }));
     if (url === '/api/model_list') return jsonResponse(ok([{ label: 'Demo', value: 'demo', points: 0, status: 4, demo: true, contextWindow: 8192, maxOutput: 400 }]));
     if (url === `/api/llm/${id}` && init.method === 'POST') return send(body);
     if (url === `/api/llm/${id}/accept`) return jsonResponse(ok({ charCount: 40, appended: `\n${String(body.userContent)}\n${String(body.newContent)}` }));
@@ -116,6 +117,74 @@ describe('play screen', () => {
     expect(sends[1].body).toMatchObject({ content: 'I step inside.', accept: { turnId: 't1', userContent: 'Mara: I open the door.', newContent: 'The door swings open.' } });
     expect(calls.some((c) => c.url.endsWith('/accept'))).toBe(false);
     expect(screen.getByTestId('play-text')).toHaveTextContent('The door swings open.');
+  }, 30_000);
+
+  it('regenerate keeps the earlier take: the popover flips between takes ("2 / 2", arrows and a swipe) and save takes the one shown', async () => {
+    storeLoggedInUser();
+    window.localStorage.setItem('showGuide', 'false');
+    let n = 0;
+    const calls = serve(() => {
+      n += 1;
+      return sse([
+        { type: 'user', text: 'Mara: I open the door.', role: 'Mara', turnId: `t${n}` },
+        { type: 'delta', text: `Take ${n}.` },
+        { type: 'usage', promptTokens: 10, completionTokens: 3, cost: 0 },
+        { type: 'done', turnId: `t${n}` },
+      ]);
+    });
+    renderApp(`/play?id=${id}`);
+    const area = await screen.findByTestId('play-textarea', {}, { timeout: 5000 });
+    fireEvent.change(area, { target: { value: 'I open the door.' } });
+    await act(async () => fireEvent.click(screen.getByTestId('send-button')));
+    await waitFor(() => expect(screen.getByTestId('turn-ai')).toHaveTextContent('Take 1.'));
+    // One take: no counter yet.
+    expect(screen.queryByTestId('turn-takes')).toBeNull();
+    await act(async () => new Promise((r) => setTimeout(r, 1100)));
+    await act(async () => fireEvent.click(screen.getByTestId('turn-regenerate')));
+    await waitFor(() => expect(screen.getByTestId('turn-ai')).toHaveTextContent('Take 2.'));
+    expect(calls.filter((c) => c.url === `/api/llm/${id}` && c.method === 'POST')[1].body).toMatchObject({ regenerate: true, content: 'I open the door.' });
+    expect(screen.getByTestId('take-count')).toHaveTextContent('2 / 2');
+    expect(screen.getByTestId('take-next')).toBeDisabled();
+    fireEvent.click(screen.getByTestId('take-previous'));
+    expect(screen.getByTestId('turn-ai')).toHaveTextContent('Take 1.');
+    expect(screen.getByTestId('take-count')).toHaveTextContent('1 / 2');
+    // A swipe to the left brings the next take back; to the right, the previous one.
+    const swipe = (dx: number) => {
+      fireEvent.touchStart(screen.getByTestId('turn-ai'), { touches: [{ clientX: 200, clientY: 100 }] });
+      fireEvent.touchEnd(screen.getByTestId('turn-ai'), { changedTouches: [{ clientX: 200 + dx, clientY: 104 }] });
+    };
+    swipe(-120);
+    expect(screen.getByTestId('turn-ai')).toHaveTextContent('Take 2.');
+    swipe(120);
+    expect(screen.getByTestId('turn-ai')).toHaveTextContent('Take 1.');
+    // Too short, or mostly vertical (scrolling): nothing flips.
+    swipe(20);
+    expect(screen.getByTestId('take-count')).toHaveTextContent('1 / 2');
+    await act(async () => fireEvent.click(screen.getByTestId('turn-save')));
+    await waitFor(() => expect(screen.getByTestId('play-text')).toHaveTextContent('Take 1.'));
+    expect(calls.find((c) => c.url.endsWith('/accept'))!.body).toMatchObject({ newContent: 'Take 1.', turnId: 't1' });
+  }, 30_000);
+
+  it('a reload shows the takes the server keeps, the newest first in view', async () => {
+    storeLoggedInUser();
+    window.localStorage.setItem('showGuide', 'false');
+    const take = (turnId: string, aiText: string) => ({ turnId, aiText, state: 'done' as const, reasoning: '', model: 'demo', cost: 0, errorCode: null });
+    const kept: PendingTurnData = {
+      ...idle, state: 'done', role: 'Mara', input: 'Go', userText: 'Mara: Go', aiText: 'Second.', turnId: 'k2', takes: [take('k1', 'First.'), take('k2', 'Second.')],
+    };
+    mockFetch((url) => {
+      if (url === `/api/user/check-story/${id}`) return jsonResponse(ok({ userHasStory: true, isPublic: false, originUserID: 'u1' }));
+      if (url === `/api/llm?id=${id}`) return jsonResponse(ok(story));
+      if (url === `/api/llm/${id}/pending`) return jsonResponse(ok(kept));
+      if (url === `/api/llm/${id}/branches`) return jsonResponse(ok({ branches: [], current: id, max: 50 }));
+      if (url === '/api/custom-models') return jsonResponse(ok([]));
+      return jsonResponse(ok(testUser));
+    });
+    renderApp(`/play?id=${id}`);
+    expect(await screen.findByTestId('take-count', {}, { timeout: 5000 })).toHaveTextContent('2 / 2');
+    expect(screen.getByTestId('turn-ai')).toHaveTextContent('Second.');
+    fireEvent.click(screen.getByTestId('take-previous'));
+    expect(screen.getByTestId('turn-ai')).toHaveTextContent('First.');
   }, 30_000);
 
   it('keeps the partial text of a failed stream, says why, and undo restores the line', async () => {

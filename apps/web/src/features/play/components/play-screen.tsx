@@ -65,6 +65,9 @@ export interface PlayScreenProps {
   taskButton?: ReactNode;
   /** The lore entry in the toolbar (the lore feature's, composed in by the route). */
   loreButton?: ReactNode;
+  /** The story's branches: the toolbar's list button (`locked` while generating or editing), and "branch from here" on a passage (at: the end of that passage). */
+  branchesButton?: (locked: boolean) => ReactNode;
+  onBranchFrom?: (at: number) => void;
   /** The user's own models (undefined while loading): a chosen one that is gone plays as the default. */
   customModels?: CustomModelView[];
   /** The model selector in the toolbar. */
@@ -85,7 +88,7 @@ function withTextDefaults(story: StoryData): StoryData {
 
 /** The play screen (spec section 2): write a line, watch the continuation stream in, shape it. */
 export function PlayScreen(props: PlayScreenProps) {
-  const { title, onSave, onLocalChange, publishMenu, recordButton, exportMenu, taskButton, loreButton, customModels, renderModelSelector, pictures } = props;
+  const { title, onSave, onLocalChange, publishMenu, recordButton, exportMenu, taskButton, loreButton, branchesButton, onBranchFrom, customModels, renderModelSelector, pictures } = props;
   const story = useMemo(() => withTextDefaults(props.story), [props.story]);
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -119,7 +122,9 @@ export function PlayScreen(props: PlayScreenProps) {
     // Not enough power: offer the ways to get some at once.
     if (isNotEnoughPower(error)) requestGetPower();
   };
-  const save = (patch: Patch) => onSave(patch).catch((error: unknown) => {
+  // The text and its summary are the played branch's: the server refuses them if another device
+  // switched branches meanwhile (BRANCH_CHANGED) instead of writing them onto that branch.
+  const save = (patch: Patch) => onSave(patch.main_text !== undefined || patch.previous_summary !== undefined ? { ...patch, branch_id: story.branch_id } : patch).catch((error: unknown) => {
     showError(error);
     throw error;
   });
@@ -194,6 +199,7 @@ export function PlayScreen(props: PlayScreenProps) {
           exportMenu={exportMenu}
           taskButton={taskButton}
           loreButton={loreButton}
+          branchesButton={branchesButton?.(locked)}
         />
       ) : null}
       <div className="tl-play__title-row">
@@ -213,6 +219,7 @@ export function PlayScreen(props: PlayScreenProps) {
         text={story.main_text}
         pictures={pictures?.pictures}
         onIllustrate={pictures?.canDraw && !locked ? (range) => pictures.illustrate(range, showError) : undefined}
+        onBranchFrom={onBranchFrom && !locked ? onBranchFrom : undefined}
         renderPicture={(picture) => pictures?.renderPicture(picture, showError)}
         blockRef={textBlock}
         editing={editing}
@@ -247,6 +254,7 @@ export function PlayScreen(props: PlayScreenProps) {
                 void turn.continueStory();
               },
               onEditAi: turn.setAiText,
+              onShowTake: turn.showTake,
             }}
           />
         )}

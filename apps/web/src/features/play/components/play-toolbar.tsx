@@ -25,6 +25,8 @@ export interface PlayToolbarProps {
   taskButton?: ReactNode;
   /** The lore entry (the lore feature's button: entries and the context inspector). */
   loreButton?: ReactNode;
+  /** The story's branches (the branches feature's list button). */
+  branchesButton?: ReactNode;
 }
 
 /** The play toolbar (spec section 2): controls of features not passed in (task, record, export) show disabled with "coming soon". */
@@ -64,6 +66,7 @@ export function PlayToolbar(props: PlayToolbarProps) {
             </Button>
           </Dropdown>,
         )}
+      {props.branchesButton}
       <Button icon={<EditOutlined aria-hidden="true" />} disabled={props.locked} onClick={props.onEdit} data-testid="toolbar-edit">
         <span className="tl-play-toolbar__label">{t('play.editText')}</span>
       </Button>

@@ -11,7 +11,7 @@ const story = (activity: string | null): StoryData => ({
   'hidden-settings': '', author: 'alice', writer: 'alice', history_table: [], note_table: [], prologue_and_characters: 'Mara waits.',
   play_mode: 'fly_free', recovery_point: false, recovery_point_id: null, author_remark: '', previous_summary: '', model_name: '',
   model_type: '', activity, activity_story_index: activity ? 1 : null, picture_character_sheet: '', permission: '0', level: 0,
-  clonedFrom: null, pinToTop: false, time: 1, isOwner: true,
+  clonedFrom: null, pinToTop: false, time: 1, isOwner: true, branch_id: 'e'.repeat(24),
 });
 
 function renderPanel(activity: string | null) {

@@ -1,4 +1,4 @@
-import { CameraOutlined } from '@ant-design/icons';
+import { BranchesOutlined, CameraOutlined } from '@ant-design/icons';
 import { placePictures, type StoryPicture } from '@taleloom/contracts';
 import { Button, Input, Space } from 'antd';
 import { Fragment, useEffect, useMemo, useState, type ReactNode, type Ref } from 'react';
@@ -48,7 +48,9 @@ function groupsOf(passages: Passage[]): Passage[][] {
 
 /**
  * The main text, or in edit mode a text area with confirm and back. With pictures, each sits beside
- * (on a phone: above) the passage it shows; with `onIllustrate`, every line has a camera button.
+ * (on a phone: above) the passage it shows; with `onIllustrate`, every line has a camera button; with
+ * `onBranchFrom`, every line but the last has a "branch from here" button (the new line keeps the
+ * text up to the end of that line).
  */
 export function StoryText(props: {
   text: string;
@@ -60,6 +62,7 @@ export function StoryText(props: {
   pictures?: readonly StoryPicture[];
   renderPicture?: (picture: StoryPicture) => ReactNode;
   onIllustrate?: (range: Range) => void;
+  onBranchFrom?: (at: number) => void;
   /** The shown text with the turn card (the play screen follows its growth). */
   blockRef?: Ref<HTMLDivElement>;
 }) {
@@ -67,10 +70,10 @@ export function StoryText(props: {
   const [shown, setShown] = useState(TAIL_CHARS);
   const [draft, setDraft] = useState(props.text);
   const hidden = Math.max(0, props.text.length - shown);
-  const { pictures, onIllustrate, renderPicture } = props;
+  const { pictures, onIllustrate, onBranchFrom, renderPicture } = props;
   const groups = useMemo(
-    () => (pictures?.length || onIllustrate ? groupsOf(passagesOf(props.text, hidden, pictures ?? [])) : null),
-    [props.text, hidden, pictures, onIllustrate],
+    () => (pictures?.length || onIllustrate || onBranchFrom ? groupsOf(passagesOf(props.text, hidden, pictures ?? [])) : null),
+    [props.text, hidden, pictures, onIllustrate, onBranchFrom],
   );
   const last = groups?.at(-1)?.at(-1);
 
@@ -119,17 +122,33 @@ export function StoryText(props: {
                     ))}
                     <span className="tl-passage">
                       {p.text}
-                      {onIllustrate && p.text.trim() ? (
-                        <button
-                          type="button"
-                          className="tl-passage__camera"
-                          aria-label={t('play.pictures.illustrate')}
-                          title={t('play.pictures.illustrate')}
-                          onClick={() => onIllustrate({ from: p.from, to: p.from + p.text.length })}
-                          data-testid="illustrate-passage"
-                        >
-                          <CameraOutlined aria-hidden="true" />
-                        </button>
+                      {(onIllustrate || (onBranchFrom && p !== last)) && p.text.trim() ? (
+                        <span className="tl-passage__tools">
+                          {onIllustrate ? (
+                            <button
+                              type="button"
+                              className="tl-passage__tool"
+                              aria-label={t('play.pictures.illustrate')}
+                              title={t('play.pictures.illustrate')}
+                              onClick={() => onIllustrate({ from: p.from, to: p.from + p.text.length })}
+                              data-testid="illustrate-passage"
+                            >
+                              <CameraOutlined aria-hidden="true" />
+                            </button>
+                          ) : null}
+                          {onBranchFrom && p !== last ? (
+                            <button
+                              type="button"
+                              className="tl-passage__tool"
+                              aria-label={t('play.branchFrom')}
+                              title={t('play.branchFrom')}
+                              onClick={() => onBranchFrom(p.from + p.text.length)}
+                              data-testid="branch-from-passage"
+                            >
+                              <BranchesOutlined aria-hidden="true" />
+                            </button>
+                          ) : null}
+                        </span>
                       ) : null}
                       {p !== last ? '\n' : null}
                     </span>

@@ -1,6 +1,6 @@
-import { CheckOutlined, EditOutlined, FastForwardOutlined, RedoOutlined, UndoOutlined } from '@ant-design/icons';
+import { CheckOutlined, EditOutlined, FastForwardOutlined, LeftOutlined, RedoOutlined, RightOutlined, UndoOutlined } from '@ant-design/icons';
 import { Alert, Button, Input, Spin, Tooltip, Typography } from 'antd';
-import { useState } from 'react';
+import { useRef, useState, type TouchEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { ApiClientError } from '../../../lib/api-client';
@@ -12,6 +12,36 @@ export interface TurnActions {
   onSave: () => void;
   onContinue: () => void;
   onEditAi: (text: string) => void;
+  /** Shows take `index` of the turn (previous/next, a swipe). */
+  onShowTake: (index: number) => void;
+}
+
+// A horizontal swipe this long (px), clearly more sideways than up or down, flips the take.
+const SWIPE_PX = 48;
+
+/** Previous/next between the takes of a turn ("2 / 3"), and a sideways swipe on the AI part on a phone. */
+function useTakeSwipe(view: TurnView, onShowTake: (index: number) => void) {
+  const start = useRef<{ x: number; y: number } | null>(null);
+  const total = view.takes.length;
+  const can = total > 1 && view.phase !== 'generating';
+  return {
+    onTouchStart: (e: TouchEvent) => {
+      const t = e.touches[0];
+      start.current = can && t ? { x: t.clientX, y: t.clientY } : null;
+    },
+    onTouchEnd: (e: TouchEvent) => {
+      const from = start.current;
+      const t = e.changedTouches[0];
+      start.current = null;
+      if (!from || !t) return;
+      const dx = t.clientX - from.x;
+      const dy = t.clientY - from.y;
+      if (Math.abs(dx) < SWIPE_PX || Math.abs(dx) < 1.5 * Math.abs(dy)) return;
+      // Swiping left brings the next take in, as pages turn.
+      const next = view.shown + (dx < 0 ? 1 : -1);
+      if (next >= 0 && next < total) onShowTake(next);
+    },
+  };
 }
 
 /**
@@ -25,13 +55,44 @@ export function TurnCard({ view, actions, waiting = false }: { view: TurnView; a
   const editing = editedTurn !== undefined && editedTurn === view.turnId;
   const setEditing = (next: boolean | ((e: boolean) => boolean)) =>
     setEditedTurn((typeof next === 'function' ? next(editing) : next) ? view.turnId : undefined);
+  const swipe = useTakeSwipe(view, actions.onShowTake);
   if (view.phase === 'idle' || view.phase === 'loading') return null;
   // Waiting for the one-send-per-second rule counts as busy: the send is on its way.
   const generating = view.phase === 'generating' || waiting;
   const failed = view.phase === 'failed';
   const hasText = Boolean(view.userText || view.aiText);
+  const total = view.takes.length;
+  const flip = (index: number) => {
+    setEditing(false);
+    actions.onShowTake(index);
+  };
   return (
     <section className="tl-play-turn" aria-live="polite" aria-label={t('play.turn')} data-testid="turn-card">
+      {total > 1 ? (
+        <div className="tl-play-turn__takes" role="group" aria-label={t('play.takes.label')} data-testid="turn-takes">
+          <Button
+            type="text"
+            size="small"
+            icon={<LeftOutlined aria-hidden="true" />}
+            aria-label={t('play.takes.previous')}
+            disabled={generating || view.shown === 0}
+            onClick={() => flip(view.shown - 1)}
+            data-testid="take-previous"
+          />
+          <span className="tl-play-turn__take-count" aria-live="polite" data-testid="take-count">
+            {t('play.takes.count', { n: view.shown + 1, total })}
+          </span>
+          <Button
+            type="text"
+            size="small"
+            icon={<RightOutlined aria-hidden="true" />}
+            aria-label={t('play.takes.next')}
+            disabled={generating || view.shown >= total - 1}
+            onClick={() => flip(view.shown + 1)}
+            data-testid="take-next"
+          />
+        </div>
+      ) : null}
       {view.userText ? (
         <Typography.Paragraph className="tl-play-turn__user" data-testid="turn-user">
           {view.userText}
@@ -52,7 +113,7 @@ export function TurnCard({ view, actions, waiting = false }: { view: TurnView; a
           data-testid="turn-ai-edit"
         />
       ) : (
-        <div className="tl-play-turn__ai tl-story-text" data-testid="turn-ai">
+        <div className="tl-play-turn__ai tl-story-text" data-testid="turn-ai" {...swipe}>
           {view.aiText}
           {view.phase === 'generating' ? <Spin size="small" className="tl-play-turn__spin" aria-label={t('play.generating')} /> : null}
         </div>
@@ -77,9 +138,11 @@ export function TurnCard({ view, actions, waiting = false }: { view: TurnView; a
             {t('play.undo')}
           </Button>
         </Tooltip>
-        <Button icon={<RedoOutlined aria-hidden="true" />} disabled={generating} onClick={() => { setEditing(false); actions.onRegenerate(); }} data-testid="turn-regenerate">
-          {t('play.regenerate')}
-        </Button>
+        <Tooltip title={t('play.regenerateHint')}>
+          <Button icon={<RedoOutlined aria-hidden="true" />} disabled={generating} onClick={() => { setEditing(false); actions.onRegenerate(); }} data-testid="turn-regenerate">
+            {t('play.regenerate')}
+          </Button>
+        </Tooltip>
         <Button
           icon={<EditOutlined aria-hidden="true" />}
           disabled={generating}

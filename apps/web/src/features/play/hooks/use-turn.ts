@@ -1,4 +1,12 @@
-import { CUSTOM_MODEL_TYPE, SEND_THROTTLE_MS, type ModelChoice, type PendingTurnData, type PendingTurnEditDto, type StreamEvent } from '@taleloom/contracts';
+import {
+  CUSTOM_MODEL_TYPE,
+  SEND_THROTTLE_MS,
+  type ModelChoice,
+  type PendingTake,
+  type PendingTurnData,
+  type PendingTurnEditDto,
+  type StreamEvent,
+} from '@taleloom/contracts';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { ApiClientError, isApiClientError } from '../../../lib/api-client';
 import { acceptTurn } from '../api/accept-turn';
@@ -8,6 +16,13 @@ import { sendTurn } from '../api/send-turn';
 
 export type TurnPhase = 'loading' | 'idle' | 'generating' | 'review' | 'failed';
 
+/** One take of the turn as the page holds it (its AI part as the user edited it). */
+export type TakeView = Pick<PendingTake, 'turnId' | 'aiText' | 'reasoning' | 'cost' | 'errorCode'> & { state: PendingTake['state'] };
+
+/**
+ * The turn as shown: its user part and, of its takes (regenerate adds one beside the others), the
+ * one shown (`shown`): `aiText`, `reasoning`, `turnId`, `errorCode` and `cost` are that take's.
+ */
 export interface TurnView {
   phase: TurnPhase;
   role: string;
@@ -18,6 +33,8 @@ export interface TurnView {
   turnId: string | null;
   errorCode: string | null;
   cost: number;
+  takes: TakeView[];
+  shown: number;
 }
 
 export interface TurnCallbacks {
@@ -34,12 +51,32 @@ export interface TurnCallbacks {
 
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
-const EMPTY: TurnView = { phase: 'idle', role: '', input: '', userText: '', aiText: '', reasoning: '', turnId: null, errorCode: null, cost: 0 };
+const EMPTY: TurnView = { phase: 'idle', role: '', input: '', userText: '', aiText: '', reasoning: '', turnId: null, errorCode: null, cost: 0, takes: [], shown: 0 };
 const POLL_MS = 1000;
+
+/** The view with take `index` shown (its text and id are the turn's now). */
+function showTake(v: TurnView, index: number): TurnView {
+  const take = v.takes[index];
+  if (!take) return v;
+  return { ...v, shown: index, aiText: take.aiText, reasoning: take.reasoning, turnId: take.turnId || v.turnId, errorCode: take.errorCode, cost: take.cost };
+}
+
+/** The view with the shown take changed by `change` (the turn's mirrored fields too). */
+function changeShown(v: TurnView, change: Partial<TakeView>): TurnView {
+  const takes = v.takes.map((t, i) => (i === v.shown ? { ...t, ...change } : t));
+  return showTake({ ...v, takes }, v.shown);
+}
 
 function fromPending(p: PendingTurnData): TurnView {
   const phase: TurnPhase = p.state === 'done' ? 'review' : p.state === 'failed' ? 'failed' : p.state === 'generating' ? 'generating' : 'idle';
-  return { phase, role: p.role, input: p.input, userText: p.userText, aiText: p.aiText, reasoning: p.reasoning, turnId: p.turnId, errorCode: p.errorCode, cost: p.cost };
+  // An older server answers no takes: the turn is its one take.
+  const takes: TakeView[] = p.takes?.length
+    ? p.takes.map(({ turnId, aiText, reasoning, cost, errorCode, state }) => ({ turnId, aiText, reasoning, cost, errorCode, state }))
+    : p.state === 'idle'
+      ? []
+      : [{ turnId: p.turnId ?? '', aiText: p.aiText, reasoning: p.reasoning, cost: p.cost, errorCode: p.errorCode, state: p.state }];
+  const view = { phase, role: p.role, input: p.input, userText: p.userText, aiText: p.aiText, reasoning: p.reasoning, turnId: p.turnId, errorCode: p.errorCode, cost: p.cost, takes, shown: 0 };
+  return takes.length ? showTake(view, takes.length - 1) : view;
 }
 
 /**
@@ -76,8 +113,10 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
       const pending = await getPendingTurn(storyId);
       if (!alive.current || started !== epoch.current) return;
       readyAt.current = Math.max(readyAt.current, Date.now() + (pending.retryAfterMs ?? 0));
-      const kept = edited && pending.turnId === edited.turnId && (pending.state === 'done' || pending.state === 'failed');
-      setView(kept ? { ...fromPending(pending), aiText: edited.aiText } : fromPending(pending));
+      const fresh = fromPending(pending);
+      // The take the user was looking at (and maybe editing) stays shown, as they left it.
+      const at = edited && (pending.state === 'done' || pending.state === 'failed') ? fresh.takes.findIndex((t) => t.turnId === edited.turnId) : -1;
+      setView(at >= 0 ? changeShown(showTake(fresh, at), { aiText: edited!.aiText }) : fresh);
       if (pending.state === 'generating') pollTimer.current = setTimeout(() => void poll(), POLL_MS);
     } catch (error) {
       if (alive.current) {
@@ -127,13 +166,17 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
       readyAt.current = Date.now() + SEND_THROTTLE_MS;
       epoch.current++;
       clearTimeout(pollTimer.current);
-      // The unsaved turn, as the user edited it: the send accepts it first (a regenerate replaces it).
+      // The unsaved turn, as the user edited it (the take shown): the send accepts it first (a
+      // regenerate adds a take beside it instead).
       const before = viewRef.current;
       const pending: PendingTurnEditDto | undefined = !regenerate && (before.phase === 'review' || before.phase === 'failed') && before.turnId
         ? { turnId: before.turnId, userContent: before.userText, newContent: before.aiText }
         : undefined;
+      // A regenerate keeps the done takes (a failed one is replaced) and shows the new one as it comes.
+      const kept = regenerate && (before.phase === 'review' || before.phase === 'failed') ? before.takes.filter((t) => t.state === 'done') : [];
+      const fresh: TakeView = { turnId: '', aiText: '', reasoning: '', cost: 0, errorCode: null, state: 'generating' };
       try {
-        setView({ ...EMPTY, phase: 'generating', role, input: content });
+        setView(showTake({ ...EMPTY, phase: 'generating', role, input: content, userText: regenerate ? before.userText : '', takes: [...kept, fresh] }, kept.length));
         let finished = false;
         let accepted = '';
         const onEvent = (event: StreamEvent) => {
@@ -145,29 +188,29 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
                 accepted = event.appended;
                 cb.current.onAppended(accepted);
               }
-              setView((v) => ({ ...v, userText: event.text, turnId: event.turnId }));
+              setView((v) => changeShown({ ...v, userText: event.text }, { turnId: event.turnId }));
               break;
             case 'delta':
-              setView((v) => ({ ...v, aiText: v.aiText + event.text }));
+              setView((v) => changeShown(v, { aiText: v.aiText + event.text }));
               break;
             case 'reasoning':
-              setView((v) => ({ ...v, reasoning: v.reasoning + event.text }));
+              setView((v) => changeShown(v, { reasoning: v.reasoning + event.text }));
               break;
             case 'summary':
               cb.current.onSummary(event.text);
               break;
             case 'usage':
-              setView((v) => ({ ...v, cost: event.cost }));
+              setView((v) => changeShown(v, { cost: event.cost }));
               break;
             case 'done':
               finished = true;
               if (accepted) cb.current.onAppended('');
-              setView((v) => ({ ...v, phase: 'review', turnId: event.turnId }));
+              setView((v) => changeShown({ ...v, phase: 'review' }, { turnId: event.turnId, state: 'done' }));
               break;
             case 'error':
               finished = true;
               if (accepted) cb.current.onAppended('');
-              setView((v) => ({ ...v, phase: 'failed', errorCode: event.code }));
+              setView((v) => changeShown({ ...v, phase: 'failed' }, { errorCode: event.code, state: 'failed' }));
               cb.current.onError(new ApiClientError(502, event.code, event.message));
               break;
           }
@@ -194,11 +237,11 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
             await sendTurn(storyId, body, onEvent);
           }
         } catch (error) {
-          if (isApiClientError(error) && error.status > 0 && !finished && viewRef.current.userText === '' && viewRef.current.aiText === '') {
+          if (isApiClientError(error) && error.status > 0 && !finished && viewRef.current.aiText === '' && !viewRef.current.takes.at(-1)?.turnId) {
             // Refused before streaming: nothing happened (an unsaved turn is still there, shown as
             // edited), the line stays in the box.
             cb.current.onError(error);
-            void poll(pending && { turnId: pending.turnId, aiText: pending.newContent });
+            void poll(before.turnId && before.phase !== 'generating' ? { turnId: before.turnId, aiText: before.aiText } : undefined);
             return false;
           }
         }
@@ -227,7 +270,9 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
 
   const regenerate = useCallback(() => send(viewRef.current.role, viewRef.current.input, true), [send]);
   const continueStory = useCallback(() => send(viewRef.current.role, ''), [send]);
-  const setAiText = useCallback((aiText: string) => setView((v) => ({ ...v, aiText })), []);
+  const setAiText = useCallback((aiText: string) => setView((v) => changeShown(v, { aiText })), []);
+  /** Shows another take (previous/next, a swipe); not while one is being written. */
+  const showTakeAt = useCallback((index: number) => setView((v) => (v.phase === 'generating' ? v : showTake(v, index))), []);
 
-  return { view, waiting, send, accept, undo, regenerate, continueStory, setAiText };
+  return { view, waiting, send, accept, undo, regenerate, continueStory, setAiText, showTake: showTakeAt };
 }

@@ -5,7 +5,7 @@ import { jsonResponse, mockFetch, renderApp, storeLoggedInUser, testUser } from 
 
 const id = 'b'.repeat(24);
 const ok = <T,>(data: T) => ({ status: 'success', message: 'ok', data });
-const idle: PendingTurnData = { state: 'idle', role: '', input: '', userText: '', aiText: '', reasoning: '', model: '', errorCode: null, cost: 0, turnId: null, retryAfterMs: 0 };
+const idle: PendingTurnData = { state: 'idle', role: '', input: '', userText: '', aiText: '', reasoning: '', model: '', errorCode: null, cost: 0, turnId: null, takes: [], retryAfterMs: 0 };
 const story = (activity: string | null) => ({
   id, storyNo: 1, userID: 'u1', name: 'The Ferry', main_text: 'Mara waits.', goal: '', role: 'Mara', user: 'u1', 'hidden-settings': '',
   author: 'alice', writer: 'alice', history_table: [], note_table: [], prologue_and_characters: 'Mara waits.', play_mode: 'fly_free',
@@ -45,6 +45,7 @@ function serve(opts: { activity?: string | null; tasks: TaskInfo; route?: (url: 
     if (url === `/api/user/check-story/${id}`) return jsonResponse(ok({ userHasStory: true, isPublic: false, originUserID: 'u1' }));
     if (url === `/api/llm?id=${id}`) return jsonResponse(ok(story(opts.activity ?? null)));
     if (url === `/api/llm/${id}/pending`) return jsonResponse(ok(idle));
+    if (url === `/api/llm/${id}/branches`) return jsonResponse(ok({ branches: [], current: id, max: 50 }));
     if (url === '/api/model_list') return jsonResponse(ok([{ label: 'Demo', value: 'demo', points: 0, status: 4, demo: true, contextWindow: 8192, maxOutput: 400 }]));
     if (url === `/api/tasks?story_id=${id}`) return jsonResponse(ok(opts.tasks));
     if (url === `/api/tasks/status/${id}`) return jsonResponse(ok({ rev: opts.tasks.rev, current_turn: 0, current_tasks_id: 1, total_score: 7, total_forbidden_turns: 0, complete_task: 0, running: null, list: [] }));
