@@ -8,11 +8,15 @@ import type {
   CreateCustomModelDto,
   CreateStoryDto,
   ExportDto,
+  CreateLoreEntryDto,
   LoadArchiveDto,
+  LoreBookData,
   LoginDto,
+  PromptContextData,
   RequestPictureDto,
   SaveArchiveDto,
   SendTurnDto,
+  UpdateLoreEntryDto,
   StreamEvent,
   UpdateStoryDto,
 } from '@taleloom/contracts';
@@ -222,6 +226,8 @@ describe('restart journey: the embedded default keeps everything across SIGTERM 
       seen[`story ${key} pictures`] = (await ok(`/api/llm/${id}/pictures`, owner)).data;
       seen[`story ${key} tasks`] = (await ok(`/api/tasks?story_id=${id}`, owner)).data;
       seen[`story ${key} branches`] = (await ok(`/api/llm/${id}/branches`, owner)).data;
+      seen[`story ${key} lore`] = (await ok(`/api/lore/${id}`, owner)).data;
+      seen[`story ${key} context`] = (await ok(`/api/llm/${id}/context`, owner)).data;
     }
     // Every picture file a story shows, read by the story's owner.
     for (const [key, { owner, id }] of stories) {
@@ -304,6 +310,38 @@ describe('restart journey: the embedded default keeps everything across SIGTERM 
       },
       prober: 'pat',
       probe: async () => void (await playTurn('pat', 'probe', { content: 'Again.' }, 1)),
+    },
+    {
+      name: 'add lore, mention it, see it fire in the inspector',
+      run: async () => {
+        const id = stories.get('main')!.id;
+        await ok(`/api/lore/${id}/entries`, 'alice', {
+          title: 'Ashford Keep',
+          keys: ['Ashford'],
+          content: 'Ashford Keep guards the northern pass; its gate opens only at dawn.',
+        } satisfies CreateLoreEntryDto);
+        await chargedExactly('alice', async () => (await playTurn('alice', 'main', { content: 'We ride for Ashford before the storm.' })).cost);
+        expect(firedTitles((await ok(`/api/llm/${id}/context`, 'alice')).data as PromptContextData)).toEqual(['Ashford Keep']);
+      },
+      prober: 'quinn',
+      probe: async () => {
+        // Every restart: the entry written before it is changed (a write conditional on the lore's stored
+        // version), one more is added, and a send that mentions both keywords fires both.
+        const id = stories.get('probe2')!.id;
+        let lore = (await ok(`/api/lore/${id}`, 'quinn')).data as LoreBookData;
+        if (!lore.entries.length) {
+          lore = (await ok(`/api/lore/${id}/entries`, 'quinn', { title: 'Gull Rock', keys: ['gull'], content: 'Gull Rock is where ships break.' } satisfies CreateLoreEntryDto)).data as LoreBookData;
+        }
+        const first = lore.entries[0];
+        const changed = (await ok(`/api/lore/${id}/entries/${first.id}`, 'quinn', { content: `Gull Rock is where ships break (restart ${restarts}).` } satisfies UpdateLoreEntryDto, 'PATCH')).data as LoreBookData;
+        expect(changed.version).toBeGreaterThan(lore.version);
+        const title = `Beacon ${restarts}`;
+        await ok(`/api/lore/${id}/entries`, 'quinn', { title, keys: [`beacon${restarts}`], content: `Beacon ${restarts} burns green.` } satisfies CreateLoreEntryDto);
+        await playTurn('quinn', 'probe2', { content: `Past the gull rock to beacon${restarts}.` });
+        const context = (await ok(`/api/llm/${id}/context`, 'quinn')).data as PromptContextData;
+        expect(firedTitles(context)).toEqual(expect.arrayContaining(['Gull Rock', title]));
+        expect(JSON.stringify(context)).toContain(`(restart ${restarts})`);
+      },
     },
     {
       name: 'branch from an earlier passage, play the branch, switch back',
@@ -445,8 +483,12 @@ describe('restart journey: the embedded default keeps everything across SIGTERM 
         stories.set('clone', { owner: 'bob', id: cloned.id });
         const bobPictures = await pictureSpend('bob');
         let generation = 0;
-        await chargedExactly('bob', async () => (generation = (await playTurn('bob', 'clone', { content: 'I take the keeper\'s place.' })).cost));
-        // 10 % (rounded down) of what others spend on a clone of a public story goes to its author.
+        // 10 % (rounded down) of what others spend on a clone of a public story goes to its author: bob
+        // plays until he has spent at least 10 (a turn's cost follows the demo model's varying length).
+        await chargedExactly('bob', async () => {
+          for (let turn = 0; turn < 5 && generation < 10; turn++) generation += (await playTurn('bob', 'clone', { content: `I take the keeper's place (${turn}).` })).cost;
+          return generation;
+        });
         expect(generation).toBeGreaterThanOrEqual(10);
         const pictureRoyalties = (await pictureSpend('bob')).royalties - bobPictures.royalties;
         expect(await points('alice')).toBe(aliceBefore + Math.floor((generation * 10) / 100) + pictureRoyalties);
@@ -512,6 +554,10 @@ describe('restart journey: the embedded default keeps everything across SIGTERM 
       },
     },
   ];
+
+  /** The titles of the lore entries a prompt carried (the inspector's lore parts). */
+  const firedTitles = (context: PromptContextData): string[] =>
+    context.messages.flatMap((m) => m.parts.flatMap((p) => (p.kind === 'lore' && p.lore ? [p.lore.title] : [])));
 
   async function drawPicture(user: string, storyKey: string, from: number, to: number): Promise<void> {
     const id = stories.get(storyKey)!.id;
