@@ -6,6 +6,7 @@ import {
   type LoreBookData,
   type PromptContextData,
 } from '@taleloom/contracts';
+import { Types } from 'mongoose';
 import request from 'supertest';
 import { TurnRunner } from '../src/play/turn.runner';
 import { cardText, makePng } from './file-factories';
@@ -286,5 +287,49 @@ describe('lore (/api/lore) and the context inspector (GET /api/llm/:id/context)'
       const edited = (await as(t, alice).get(`/api/llm/${id}/context`)).body.data as PromptContextData;
       expect(edited.messages[1].parts.find((p) => p.kind === 'text')).toMatchObject({ available: false, tokens: text.tokens });
     });
+
+    it('shows the prompt of the line the story plays: a branch has its own, and switching back shows the other line\'s again', async () => {
+      const id = await createStory(t, alice, { prologue_and_characters: 'Mira waits at the pier.' });
+      await add(alice, id, entry('Mira', ['Mira'], 'Mira carries a green blade.'));
+      const turnOf = (events: { type: string; turnId?: string }[]) => events.find((e) => e.type === 'done')!.turnId;
+      const context = async () => (await as(t, alice).get(`/api/llm/${id}/context`)).body.data as PromptContextData | null;
+
+      const onMain = await sendTurn(base, alice.token, id, { content: 'Mira looks at the sea.' });
+      await drain();
+      await as(t, alice).post(`/api/llm/${id}/accept`, {});
+      expect((await context())!.turnId).toBe(turnOf(onMain.events));
+
+      const forked = await as(t, alice).post(`/api/llm/${id}/branches`, { at: 5 });
+      expect(forked.status).toBe(200);
+      const branch = forked.body.data.current as string;
+      // Nothing was sent on the new line yet.
+      expect(await context()).toBeNull();
+      await unthrottle(t, id);
+      const onBranch = await sendTurn(base, alice.token, id, { content: 'A storm, and Mira runs.' });
+      await drain();
+      expect((await context())!.turnId).toBe(turnOf(onBranch.events));
+      expect(firedTitles(await context())).toEqual(['Mira']);
+
+      await unthrottle(t, id);
+      expect((await as(t, alice).post(`/api/llm/${id}/branches/${id}/play`)).status).toBe(200);
+      const back = await context();
+      expect(back!.turnId).toBe(turnOf(onMain.events));
+      expect(back!.messages[1].parts.find((p) => p.kind === 'text')).toMatchObject({ available: true });
+      await unthrottle(t, id);
+      expect((await as(t, alice).post(`/api/llm/${id}/branches/${branch}/play`)).status).toBe(200);
+      expect((await context())!.turnId).toBe(turnOf(onBranch.events));
+
+      // A deleted branch's prompt goes with it.
+      const contexts = t.connection.db!.collection('turn_contexts');
+      expect(await contexts.countDocuments({ _id: new Types.ObjectId(branch) })).toBe(1);
+      await unthrottle(t, id);
+      expect((await as(t, alice).post(`/api/llm/${id}/branches/${id}/play`)).status).toBe(200);
+      expect((await as(t, alice).delete(`/api/llm/${id}/branches/${branch}`)).status).toBe(200);
+      expect(await contexts.countDocuments({ _id: new Types.ObjectId(branch) })).toBe(0);
+      expect((await context())!.turnId).toBe(turnOf(onMain.events));
+    });
   });
 });
+
+const firedTitles = (context: PromptContextData | null): string[] =>
+  (context?.messages ?? []).flatMap((m) => m.parts.flatMap((p) => (p.kind === 'lore' && p.lore ? [p.lore.title] : [])));

@@ -21,7 +21,7 @@ import { LoreService } from '../lore/lore.service';
 import { PowerService } from '../power/power.service';
 import { StoriesService } from '../stories/stories.service';
 import { StoryCreated } from '../stories/story.events';
-import { playedBranchId } from '../stories/played-branch';
+import { playedBranchId, playedBranchKey } from '../stories/played-branch';
 import { StoryRepository } from '../stories/story.repository';
 import { RateLimitService } from '../verification/rate-limit.service';
 import type { PlayTurn } from './play-turn.schema';
@@ -150,10 +150,10 @@ export class PlayService {
     return this.view(turn && turnBranchOf(turn, storyId) === branch ? turn : null, story);
   }
 
-  /** The prompt of the story's pending or last turn, part by part (null before its first send). */
+  /** The prompt of the pending or last turn of the branch the story plays, part by part (null before its first send there). */
   async context(user: AuthUser, id: string): Promise<PromptContextData | null> {
     const story = await this.stories.forPlay(user.userID, id);
-    return this.contexts.latest(story._id, user.userID, story.main_text);
+    return this.contexts.latest(playedBranchKey(story), user.userID, story.main_text);
   }
 
   /**

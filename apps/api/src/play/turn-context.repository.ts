@@ -10,13 +10,16 @@ const EDGE = 64;
 /** A stored text part: its heading only, and the window's range and ends. */
 type StoredPart = PromptPart & { head?: string; tail?: string };
 
-/** The `turn_contexts` collection: the latest send's prompt of each story, one document per story. */
+/**
+ * The `turn_contexts` collection: the latest send's prompt of each line of a story, one document per
+ * branch, keyed as a branch's tasks are (playedBranchKey: the story's id for its original line).
+ */
 @Injectable()
 export class TurnContextRepository {
   constructor(@InjectModel(TurnContext.name) private readonly contexts: Model<TurnContext>) {}
 
-  /** Keeps a send's prompt (replacing the story's previous one). `storyText` is the text the window was cut from. */
-  async save(storyId: Types.ObjectId, userID: string, context: PromptContextData, storyText: string): Promise<void> {
+  /** Keeps a send's prompt (replacing the branch's previous one). `storyText` is the text the window was cut from. */
+  async save(branchKey: Types.ObjectId, userID: string, context: PromptContextData, storyText: string): Promise<void> {
     const messages = context.messages.map((m) => ({
       ...m,
       parts: m.parts.map((p): StoredPart => {
@@ -26,13 +29,13 @@ export class TurnContextRepository {
       }),
     }));
     await this.contexts
-      .updateOne({ _id: storyId }, { $set: { userID, turnId: context.turnId, context: { ...context, messages } } }, { upsert: true })
+      .updateOne({ _id: branchKey }, { $set: { userID, turnId: context.turnId, context: { ...context, messages } } }, { upsert: true })
       .exec();
   }
 
-  /** The story's latest prompt (the caller checked the story is the user's), the window filled from `storyText` when unchanged. */
-  async latest(storyId: Types.ObjectId, userID: string, storyText: string): Promise<PromptContextData | null> {
-    const doc = await this.contexts.findOne({ _id: storyId, userID }).lean().exec();
+  /** The branch's latest prompt (the caller checked the story is the user's), the window filled from `storyText` when unchanged. */
+  async latest(branchKey: Types.ObjectId, userID: string, storyText: string): Promise<PromptContextData | null> {
+    const doc = await this.contexts.findOne({ _id: branchKey, userID }).lean().exec();
     if (!doc) return null;
     const context = doc.context as unknown as PromptContextData;
     return {
@@ -50,5 +53,10 @@ export class TurnContextRepository {
         }),
       })),
     };
+  }
+
+  /** Forgets a deleted branch's prompt. */
+  async remove(branchKey: Types.ObjectId, userID: string): Promise<void> {
+    await this.contexts.deleteOne({ _id: branchKey, userID }).exec();
   }
 }

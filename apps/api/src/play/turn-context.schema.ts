@@ -2,7 +2,7 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { SchemaTypes, Types } from 'mongoose';
 
 /**
- * The prompt of a story's latest send, part by part (`_id` is the story's id): what the context
+ * The prompt of the latest send on a line of a story, part by part (`_id` is the branch's key: the story's id for its original line): what the context
  * inspector shows for the pending or last turn. The story-text part keeps only its range and a few
  * characters at each end (the text itself is the story's); everything else is kept as sent.
  */

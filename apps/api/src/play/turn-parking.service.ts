@@ -1,11 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ErrorCode } from '@taleloom/contracts';
 import { randomUUID } from 'node:crypto';
-import type { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import type { ParkedFields } from './parked-turn.schema';
 import { ParkedTurnRepository } from './parked-turn.repository';
 import type { PlayTurn } from './play-turn.schema';
+import { TurnContextRepository } from './turn-context.repository';
 import { TurnRepairService } from './turn-repair.service';
 import { turnBranchOf } from './turn-takes';
 import { IDLE_TURN, TurnRepository } from './turn.repository';
@@ -34,6 +35,7 @@ export class TurnParking {
     private readonly turns: TurnRepository,
     private readonly parked: ParkedTurnRepository,
     private readonly repair: TurnRepairService,
+    private readonly contexts: TurnContextRepository,
   ) {}
 
   /**
@@ -104,9 +106,10 @@ export class TurnParking {
     return true;
   }
 
-  /** Forgets what a deleted branch had parked. */
-  drop(storyId: Types.ObjectId, branchId: string, userID: string): Promise<void> {
-    return this.parked.remove(storyId.toHexString(), branchId, userID);
+  /** Forgets what a deleted branch had parked, and the prompt of its last send (the context inspector's). */
+  async drop(storyId: Types.ObjectId, branchId: string, userID: string): Promise<void> {
+    await this.parked.remove(storyId.toHexString(), branchId, userID);
+    if (branchId !== storyId.toHexString() && Types.ObjectId.isValid(branchId)) await this.contexts.remove(new Types.ObjectId(branchId), userID);
   }
 
   /**

@@ -185,7 +185,7 @@ export class TurnRunner extends JobRunner {
       summaryLore: folded?.lore ?? [],
     };
     setImmediate(() => {
-      this.contexts.save(story._id, story.userID, context, story.main_text).catch((error: unknown) => {
+      this.contexts.save(playedBranchKey(story), story.userID, context, story.main_text).catch((error: unknown) => {
         this.logger.warn(`keeping the prompt of generation ${send.generation.id}: ${error instanceof Error ? error.message : String(error)}`);
       });
     });
