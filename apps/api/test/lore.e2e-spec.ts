@@ -192,6 +192,83 @@ describe('lore (/api/lore) and the context inspector (GET /api/llm/:id/context)'
       expect(replaced.body.data.entries.map((e: { title: string }) => e.title)).toEqual(['Ashford']);
     });
 
+    it('exports the lore as a SillyTavern World Info file that comes back whole, into a new story or an existing one', async () => {
+      const id = await createStory(t, alice, { name: '北方 / North' });
+      await as(t, alice).put(`/api/lore/${id}/settings`, { token_budget: 640, scan_depth: 3000, recursion_depth: 1 });
+      await add(alice, id, entry('Mira', ['Mira', '米拉'], 'Mira carries a green blade.', { secondary_keys: ['blade'], order: 7, case_sensitive: true }));
+      await add(alice, id, entry('World', [], 'Magic is rare.', { constant: true, whole_words: false, scan_depth: 500 }));
+      await add(alice, id, entry('Old', ['old'], 'Never used.', { enabled: false, order: -3 }));
+      const original = await book(alice, id);
+
+      const res = await as(t, alice).get(`/api/lore/${id}/export`).set('Accept-Language', 'zh-CN');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(decodeURIComponent(/filename\*=UTF-8''(.+)$/.exec(res.headers['content-disposition'])![1])).toBe('织梦故事-北方 _ North-设定.json');
+      const file = JSON.parse(res.text);
+      // As SillyTavern writes its own: entries keyed by uid, each with its field names.
+      expect(file.entries['0']).toMatchObject({
+        uid: 0, key: ['Mira', '米拉'], keysecondary: ['blade'], comment: 'Mira', content: 'Mira carries a green blade.',
+        constant: false, selective: true, selectiveLogic: 0, order: 7, disable: false, caseSensitive: true, matchWholeWords: true,
+      });
+      expect(file.entries['2']).toMatchObject({ comment: 'Old', disable: true, order: -3 });
+
+      const parsed = await upload(Buffer.from(res.text, 'utf8'), 'north-lore.json');
+      expect(parsed.status).toBe(200);
+      expect(parsed.body.data).toMatchObject({ kind: 'lore_book', content: '', characters: 0 });
+      const strip = (b: LoreBookData) => b.entries.map(({ id: _id, ...e }) => e);
+      // Into a new story: every entry and setting as it was.
+      const copy = await createStory(t, alice, { prologue_and_characters: 'P.', lore: parsed.body.data.lore });
+      const copied = await book(alice, copy);
+      expect(strip(copied)).toEqual(strip(original));
+      expect(copied.settings).toEqual(original.settings);
+      // Into an existing one, after its own entries.
+      const other = await createStory(t, alice);
+      await add(alice, other, entry('Mine', ['mine'], 'Mine.'));
+      const appended = (await as(t, alice).post(`/api/lore/${other}/import`, { book: parsed.body.data.lore, mode: 'append' })).body.data as LoreBookData;
+      expect(strip(appended).slice(1)).toEqual(strip(original));
+
+      // Nobody else's: 404, whether the story is public or not.
+      expect((await as(t, bob).get(`/api/lore/${id}/export`)).body.code).toBe(ErrorCode.STORY_NOT_FOUND);
+    });
+
+    it('reads a World Info file as SillyTavern writes it, and a JSON character card with its book', async () => {
+      const worldInfo = {
+        entries: {
+          '5': { uid: 5, key: ['wyrm'], keysecondary: [], comment: 'Wyrm', content: 'Wyrms sleep under the hill.', constant: false, selective: true, selectiveLogic: 0, order: 50, disable: false, caseSensitive: null, matchWholeWords: null, displayIndex: 1 },
+          '2': { uid: 2, key: ['/dragon|drake/i'], keysecondary: ['gold'], comment: '', content: 'Dragons hoard {{user}}\'s gold.', constant: false, selective: true, selectiveLogic: 0, order: 10, disable: false, caseSensitive: false, matchWholeWords: false, displayIndex: 0 },
+          '7': { uid: 7, key: ['king'], keysecondary: ['dead'], comment: 'Living king', content: 'The king lives.', selective: true, selectiveLogic: 2, order: 1, disable: false, displayIndex: 2 },
+          '8': { uid: 8, key: ['off'], keysecondary: [], comment: 'Off', content: 'Switched off.', disable: true, displayIndex: 3 },
+          '9': { uid: 9, key: ['empty'], comment: 'Empty', content: '   ', displayIndex: 4 },
+        },
+      };
+      const parsed = await upload(Buffer.from(JSON.stringify(worldInfo), 'utf8'), 'world.json');
+      expect(parsed.status).toBe(200);
+      expect(parsed.body.data.kind).toBe('lore_book');
+      expect(parsed.body.data.lore.entries).toEqual([
+        expect.objectContaining({ title: 'dragon', keys: ['dragon', 'drake'], secondary_keys: ['gold'], content: "Dragons hoard {{user}}'s gold.", order: 10, whole_words: false, enabled: true }),
+        expect.objectContaining({ title: 'Wyrm', keys: ['wyrm'], order: 50, case_sensitive: false, whole_words: true, enabled: true }),
+        // "Not any" of its secondary keys has no equal here: it waits, disabled, rather than fire the other way round.
+        expect.objectContaining({ title: 'Living king', keys: ['king'], secondary_keys: ['dead'], enabled: false }),
+        expect.objectContaining({ title: 'Off', enabled: false }),
+      ]);
+
+      const jsonCard = await upload(Buffer.from(JSON.stringify(card('v2')), 'utf8'), 'lin.json');
+      expect(jsonCard.status).toBe(200);
+      expect(jsonCard.body.data).toMatchObject({ kind: 'character_card', card: { name: 'Lin', spec: 'v2' } });
+      expect(jsonCard.body.data.content).toContain('Lin guards {{user}}.');
+      expect(jsonCard.body.data.lore.entries).toHaveLength(4);
+    });
+
+    it('answers a JSON file that is not a card or a lore book with a clear error', async () => {
+      const broken = await upload(Buffer.from('{"entries": {', 'utf8'), 'broken.json');
+      expect([broken.status, broken.body.code]).toEqual([422, ErrorCode.FILE_PARSE_FAILED]);
+      const other = await upload(Buffer.from('[1, 2, 3]', 'utf8'), 'numbers.json');
+      expect([other.status, other.body.code]).toEqual([415, ErrorCode.FILE_TYPE_UNSUPPORTED]);
+      expect(other.body.message).toContain('lore book (.json)');
+      const empty = await upload(Buffer.from(JSON.stringify({ entries: { '0': { key: ['a'], content: '' } } }), 'utf8'), 'empty.json');
+      expect([empty.status, empty.body.code]).toEqual([400, ErrorCode.FILE_EMPTY]);
+    });
+
     it('refuses a new story whose lore is invalid, creating nothing', async () => {
       const bad = await as(t, alice).post('/api/llm', { prologue_and_characters: 'P.', lore: { entries: [{ title: '', content: 'x' }] } });
       expect(bad.status).toBe(400);

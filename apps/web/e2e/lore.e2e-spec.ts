@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser } from './browser';
@@ -115,5 +116,49 @@ describe('lore in real Chromium: add an entry, mention its keyword, see it fire 
         }
       });
     }
+
+    const viewport = lang === 'en' ? DESKTOP : PHONE;
+    it(`imports a World Info file beside the story's entries and exports the lore as one (${lang}, ${viewport.width} px)`, async () => {
+      const L = TEXT[lang];
+      const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN', viewport });
+      try {
+        const { token } = await signUpInBrowser(context, page, lang, 'lorefile', { closeDailyPowerDialog: true });
+        const headers = { Authorization: `Bearer ${token}` };
+        const created = await page.request.post('/api/llm', { headers, data: { name: lang === 'en' ? 'Lore from a file' : '文件里的设定', prologue_and_characters: L.prologue } });
+        const storyId = (await created.json()).data.id as string;
+        await page.request.post(`/api/lore/${storyId}/entries`, { headers, data: { title: L.title, keys: [L.keyword], content: L.content } });
+        await page.goto(`/play?id=${storyId}`);
+        await page.getByTestId('play-text').waitFor();
+        await openLore(page);
+        await expect.poll(() => page.getByTestId('lore-entry').count()).toBe(1);
+
+        // A World Info book as SillyTavern exports it: its two entries come after the story's own.
+        const worldInfo = {
+          entries: {
+            '0': { uid: 0, key: ['wyrm'], keysecondary: [], comment: 'Wyrm', content: 'Wyrms sleep under the hill.', order: 20, disable: false, selectiveLogic: 0 },
+            '1': { uid: 1, key: ['gate'], keysecondary: [], comment: lang === 'en' ? 'The dawn gate' : '黎明之门', content: 'The gate opens at dawn.', order: 30, disable: false, selectiveLogic: 0 },
+          },
+        };
+        await page.locator('.tl-lore__files input[type=file]').setInputFiles({ name: 'world.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(worldInfo)) });
+        await page.getByTestId('lore-import-append').waitFor();
+        // The dialog's opening animation ends before the picture.
+        await page.waitForTimeout(350);
+        expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(viewport.width);
+        await screenshot(page, `lore-import-${lang}-${viewport === DESKTOP ? 'desktop' : 'phone'}`, { fullPage: false });
+        await page.getByTestId('lore-import-append').click();
+        await expect.poll(() => page.getByTestId('lore-entry').count()).toBe(3);
+        const titles = await page.locator('.tl-lore__title').allInnerTexts();
+        expect(titles).toEqual([L.title, 'Wyrm', worldInfo.entries['1'].comment]);
+
+        // Export: a World Info file with all three, named after the story.
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('lore-export').click()]);
+        expect(download.suggestedFilename()).toBe(lang === 'en' ? 'TaleLoom-Lore from a file-lore.json' : '织梦故事-文件里的设定-设定.json');
+        const exported = JSON.parse(await readFile((await download.path())!, 'utf8')) as { entries: Record<string, { comment: string; key: string[] }> };
+        expect(Object.values(exported.entries).map((e) => e.comment)).toEqual(titles);
+        expect(exported.entries['0'].key).toEqual([L.keyword]);
+      } finally {
+        await context.close();
+      }
+    });
   }
 });

@@ -3,16 +3,27 @@ import {
   ErrorCode,
   UPLOAD_EXTENSIONS,
   type Language,
+  type LoreBookInput,
   type UploadKind,
   type UploadParseData,
 } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
-import { cardLore, cardToText, readCharacterCard } from './parsers/character-card';
+import { cardFromJson, cardLore, cardToText, readCharacterCard, type ParsedCard } from './parsers/character-card';
 import { decodeText } from './parsers/decode-text';
+import { isLoreBookJson, loreBookFromJson } from './parsers/lore-book-json';
 import { takeLoreBlocks } from './parsers/lore-blocks';
 import { checkDocxZip, docxToText } from './parsers/docx-to-text';
 import { rtfToText } from './parsers/rtf-to-text';
 import { sniffType } from './parsers/sniff-type';
+
+/** What a file's content turned out to hold, before its lore blocks are taken out. */
+interface ParsedContent {
+  content: string;
+  kind: UploadKind;
+  encoding?: string;
+  card?: UploadParseData['card'];
+  lore?: LoreBookInput | null;
+}
 
 export interface UploadedFile {
   originalname: string;
@@ -28,7 +39,7 @@ export class UploadParserService {
     const ext = extensionOf(fileName);
     if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(ext)) throw unsupported();
     if (file.buffer.length === 0) throw new AppException(ErrorCode.FILE_EMPTY);
-    const parsed = await this.parseContent(file.buffer, language);
+    const parsed = await this.parseContent(file.buffer, language, ext);
     const { encoding, card } = parsed;
     let { content } = parsed;
     let lore = parsed.lore ?? null;
@@ -49,18 +60,11 @@ export class UploadParserService {
   }
 
   // The content decides the parser; a name that lies about a known format is read as what it is.
-  private async parseContent(buf: Buffer, language: Language) {
+  private async parseContent(buf: Buffer, language: Language, ext: string): Promise<ParsedContent> {
     const type = sniffType(buf);
     switch (type) {
-      case 'png': {
-        const card = readCharacterCard(buf);
-        return {
-          content: cardToText(card, language),
-          kind: 'character_card' as UploadKind,
-          card: { name: card.data.name, spec: card.spec },
-          lore: cardLore(card, language),
-        };
-      }
+      case 'png':
+        return cardUpload(readCharacterCard(buf), language);
       case 'zip':
         if (!(await checkDocxZip(buf))) throw unsupported();
         return { content: await docxToText(buf), kind: 'docx' as UploadKind };
@@ -71,10 +75,38 @@ export class UploadParserService {
       case 'text': {
         const decoded = decodeText(buf);
         if (!decoded) throw unsupported();
+        if (ext === '.json') return jsonUpload(decoded.text, language);
         return { content: decoded.text.replace(/\r\n?/g, '\n'), kind: 'text' as UploadKind, encoding: decoded.encoding };
       }
     }
   }
+}
+
+function cardUpload(card: ParsedCard, language: Language): ParsedContent {
+  return {
+    content: cardToText(card, language),
+    kind: 'character_card' as UploadKind,
+    card: { name: card.data.name, spec: card.spec },
+    lore: cardLore(card, language),
+  };
+}
+
+// A .json file is a lore book (SillyTavern World Info, or a bare character_book) or a character card.
+function jsonUpload(text: string, language: Language): ParsedContent {
+  let json: unknown;
+  try {
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    throw new AppException(ErrorCode.FILE_PARSE_FAILED);
+  }
+  if (isLoreBookJson(json)) {
+    const lore = loreBookFromJson(json, language);
+    if (!lore) throw new AppException(ErrorCode.FILE_EMPTY);
+    return { content: '', kind: 'lore_book' as UploadKind, lore };
+  }
+  const card = cardFromJson(json);
+  if (!card) throw unsupported();
+  return cardUpload(card, language);
 }
 
 function unsupported(): AppException {

@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import {
   CreateLoreEntryDto,
   ImportLoreDto,
@@ -10,7 +10,7 @@ import {
   UpdateLoreEntryDto,
   UpdateLoreSettingsDto,
 } from '@taleloom/contracts';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { ok } from '../common/api-envelope';
 import { AuthUser, CurrentUser } from '../common/current-user.decorator';
 import { JwtAuthGuard } from '../common/jwt-auth.guard';
@@ -40,6 +40,25 @@ export class LoreController {
   @ApiErrorResponses(401, 404)
   async book(@CurrentUser() user: AuthUser, @Param('storyId') storyId: string) {
     return ok(await this.lore.book(user, storyId));
+  }
+
+  @Get('export')
+  @ApiOperation({
+    summary: "Download a story's lore as a file",
+    description:
+      'A SillyTavern World Info book (`{name, entries: {"0": {key, keysecondary, comment, content, constant, order, disable, ' +
+      'caseSensitive, matchWholeWords, ...}}, extensions: {taleloom: {settings}}}`) named after the story: SillyTavern imports it, ' +
+      'and `POST /api/upload_parse` reads it back (`lore`) for a new story or `POST /api/lore/{storyId}/import`. ' + NOT_YOURS,
+  })
+  @ApiParam({ name: 'storyId' })
+  @ApiProduces('application/json')
+  @ApiErrorResponses(401, 404)
+  async exportFile(@CurrentUser() user: AuthUser, @Param('storyId') storyId: string, @Req() req: Request, @Res() res: Response) {
+    const { name, book } = await this.lore.exportFile(user, storyId);
+    const label = requestLanguage(req) === 'zh-CN' ? { product: '织梦故事', untitled: '未命名', lore: '设定' } : { product: 'TaleLoom', untitled: 'Untitled', lore: 'lore' };
+    const story = name.replace(/[\\/:*?"<>|\p{Cc}]/gu, '_').trim().slice(0, 80) || label.untitled;
+    res.attachment(`${label.product}-${story}-${label.lore}.json`);
+    res.type('application/json').send(JSON.stringify(book, null, 2));
   }
 
   @Post('entries')

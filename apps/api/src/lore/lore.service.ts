@@ -18,6 +18,7 @@ import { toObjectId } from '../common/object-id';
 import { StoryRepository } from '../stories/story.repository';
 import { foldCase, isSpacedWordUnit } from './keyword-matcher';
 import { compileLore, type CompiledLore } from './lore-activation';
+import { loreToWorldInfo } from './lore-export';
 import { checkLimits, makeEntry, makeSettings, newEntryId, storedEntries } from './lore-entries';
 import { LoreRepository, type LoreRecord } from './lore.repository';
 
@@ -47,6 +48,13 @@ export class LoreService implements OnModuleInit {
   async book(user: AuthUser, storyId: string): Promise<LoreBookData> {
     const id = await this.own(user, storyId);
     return view(await this.lore.find(id));
+  }
+
+  /** The lore as a file: a SillyTavern World Info book (lore-export.ts), named after the story. */
+  async exportFile(user: AuthUser, storyId: string): Promise<{ name: string; book: Record<string, unknown> }> {
+    const story = await this.stories.own(user.userID, storyId);
+    const name = story.name?.trim() ?? '';
+    return { name, book: loreToWorldInfo(view(await this.lore.find(story._id)), name) };
   }
 
   create(user: AuthUser, storyId: string, dto: CreateLoreEntryDto): Promise<LoreBookData> {

@@ -176,6 +176,11 @@ export const OWNERSHIP_TABLE: Record<string, OwnershipEntry> = {
     requests: (w) => onBoth(w, (id) => get(`/api/lore/${id}`)),
     expect: STORY_404,
   },
+  'GET /api/lore/:storyId/export': {
+    access: 'owner-only',
+    requests: (w) => onBoth(w, (id) => get(`/api/lore/${id}/export`)),
+    expect: STORY_404,
+  },
   'POST /api/lore/:storyId/entries': {
     access: 'owner-only',
     requests: (w) => onBoth(w, (id) => post(`/api/lore/${id}/entries`, { title: 'Intruder', keys: ['x'], content: 'Planted by an intruder.' })),

@@ -2,7 +2,7 @@
 export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 
 /** File name endings the upload accepts (spec sections 5 and 9). */
-export const UPLOAD_EXTENSIONS = ['.txt', '.md', '.png', '.docx', '.rtf'] as const;
+export const UPLOAD_EXTENSIONS = ['.txt', '.md', '.png', '.json', '.docx', '.rtf'] as const;
 
 /** Formats of `POST /api/export`. */
 export const EXPORT_FORMATS = ['markdown', 'txt', 'html', 'rtf', 'docx'] as const;

@@ -42,7 +42,12 @@ function decodeCard(base64: string): ParsedCard | null {
   } catch {
     return null;
   }
-  if (!json || typeof json !== 'object') return null;
+  return cardFromJson(json);
+}
+
+/** A card given as JSON (a PNG's chunk, or a .json card file as peers export them); null when it is not one. */
+export function cardFromJson(json: unknown): ParsedCard | null {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return null;
   const root = json as Record<string, unknown>;
   const spec: CharacterCardSpec =
     root.spec === 'chara_card_v3' ? 'v3' : root.spec === 'chara_card_v2' ? 'v2' : 'v1';

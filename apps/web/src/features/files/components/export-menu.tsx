@@ -3,7 +3,8 @@ import { EXPORT_FORMATS, HTML_EXPORT_CONFIRM_CHARS, type ExportFormat } from '@t
 import { App, Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
-import { saveBlob, useExportStory } from '../api/export-story';
+import { saveBlob } from '../../../lib/download';
+import { useExportStory } from '../api/export-story';
 import { fallbackFileName } from '../utils/file-name';
 import './files.css';
 

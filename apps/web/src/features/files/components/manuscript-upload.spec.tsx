@@ -52,6 +52,23 @@ describe('file import on the create screen', () => {
     expect(prologue.value).toBe('Second text\n\nCard text');
   }, 40_000);
 
+  it('a lore book leaves the text as it is: its entries go with the new story', async () => {
+    storeLoggedInUser();
+    const lore = { entries: [{ title: 'Wyrm', keys: ['wyrm'], content: 'Wyrms sleep.' }] };
+    const fetchMock = mockFetch((url) =>
+      url === '/api/upload_parse' ? jsonResponse(ok({ content: '', kind: 'lore_book', fileName: 'world.json', characters: 0, lore })) : jsonResponse(ok(testUser)),
+    );
+    renderApp('/create');
+    const prologue = (await screen.findByTestId('create-prologue', {}, { timeout: 5000 })) as HTMLTextAreaElement;
+    await act(async () => fireEvent.change(prologue, { target: { value: 'My own prologue.' } }));
+    await pick('world.json', '{}');
+    await waitFor(() => expect(states()).toEqual(['finished']));
+    expect(screen.queryByTestId('upload-replace')).not.toBeInTheDocument();
+    expect(prologue.value).toBe('My own prologue.');
+    expect(screen.getByText('1 lore entry')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/upload_parse')).toHaveLength(1);
+  });
+
   it('shows a server error on the item and retries it', async () => {
     storeLoggedInUser();
     let calls = 0;

@@ -5,7 +5,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../lib/api-client';
 import { getErrorMessage } from '../../../lib/error-message';
-import { uploadParse } from '../api/upload-parse';
+import { uploadParse } from '../../../lib/upload-parse';
 import './files.css';
 
 /** Upload item states (spec section 4). */
@@ -85,7 +85,12 @@ export function ManuscriptUpload({ getText, setText, setLore }: ManuscriptUpload
     try {
       const result = await uploadParse(file);
       patch(uid, { result });
-      if (!getText().trim()) apply(uid, result, 'replace');
+      // A lore book has no text: its entries join the story's lore and the field stays as it is.
+      if (!result.content.trim() && result.lore) {
+        setLore?.(result.lore, 'append');
+        patch(uid, { state: 'finished' });
+        void message.success(t('files.upload.loreImported', { count: result.lore.entries.length, name: result.fileName }));
+      } else if (!getText().trim()) apply(uid, result, 'replace');
       else setChoice({ uid, result });
     } catch (error) {
       patch(uid, { state: 'error', error });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackFileName, fileNameFromDisposition } from './file-name';
+import { fileNameFromDisposition } from '../../../lib/download';
+import { fallbackFileName } from './file-name';
 
 describe('export file names', () => {
   it('reads filename* (RFC 5987) before filename', () => {

@@ -1,21 +1,5 @@
 import { EXPORT_EXTENSIONS, type ExportFormat } from '@taleloom/contracts';
 
-/** The file name from a Content-Disposition header: `filename*` (RFC 5987) first, then `filename`. */
-export function fileNameFromDisposition(header: string | null): string | null {
-  if (!header) return null;
-  const star = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(header);
-  if (star) {
-    try {
-      return decodeURIComponent(star[2].trim());
-    } catch {
-      // fall through to the plain name
-    }
-  }
-  const plain = /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;]+)/i.exec(header);
-  const name = plain?.[1] ?? plain?.[2]?.trim();
-  return name || null;
-}
-
 /** `YYYYMMDD-HHmmss` in local time. */
 export function localTimestamp(date: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');

@@ -17,6 +17,7 @@ import { useLore } from '../api/get-lore';
 import { useUpdateLoreEntry } from '../api/update-lore-entry';
 import { useUpdateLoreSettings } from '../api/update-lore-settings';
 import { LoreEntryForm, type LoreEntryValues } from './lore-entry-form';
+import { LoreFileActions } from './lore-file-actions';
 
 /** The story's lore entries: search, add, edit, duplicate, enable or disable, delete; and the lore settings. */
 export function LorePanel({ storyId }: { storyId: string }) {
@@ -70,6 +71,7 @@ export function LorePanel({ storyId }: { storyId: string }) {
           {t('lore.add')}
         </Button>
       </div>
+      <LoreFileActions storyId={storyId} entries={lore.data.entries.length} />
       <Typography.Text type="secondary" className="tl-lore__count">
         {t('lore.count', { count: lore.data.entries.length })}
       </Typography.Text>

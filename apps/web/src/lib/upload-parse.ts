@@ -1,6 +1,6 @@
 import type { ApiSuccess, UploadParseData } from '@taleloom/contracts';
-import { apiClient } from '../../../lib/api-client';
-import { getCurrentLanguage } from '../../../lib/i18n';
+import { apiClient } from './api-client';
+import { getCurrentLanguage } from './i18n';
 
 /** `POST /api/upload_parse`: the file as multipart field `file`; the answer carries the text. */
 export async function uploadParse(file: File, signal?: AbortSignal): Promise<UploadParseData> {
