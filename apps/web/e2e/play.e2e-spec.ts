@@ -192,7 +192,7 @@ describe('play in real Chromium: the whole turn loop', () => {
         expect(width).toBeLessThanOrEqual(PHONE.width);
         await screenshot(page, `play-${lang}-phone`);
         await page.setViewportSize({ width: PHONE.width, height: 380 });
-        await page.getByTestId('play-toolbar').waitFor({ state: 'detached' });
+        await page.getByTestId('play-toolbar').waitFor({ state: 'hidden' });
         await page.setViewportSize(DESKTOP);
         await page.getByTestId('play-toolbar').waitFor();
         await page.waitForTimeout(300);

@@ -194,6 +194,12 @@ describe('tasks in real Chromium: suggest, accept, edit, relate, score', () => {
         await page.setViewportSize(PHONE);
         await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
         await screenshot(page, `tasks-dashboard-${lang}-phone`);
+        // A phone's keyboard makes the window short: the toolbar goes, the dashboard it opened stays.
+        await page.setViewportSize({ width: PHONE.width, height: 380 });
+        await page.getByTestId('play-toolbar').waitFor({ state: 'hidden' });
+        expect(await page.getByTestId('task-dashboard').isVisible()).toBe(true);
+        await page.setViewportSize(PHONE);
+        await page.getByTestId('play-toolbar').waitFor();
         await closeDashboard(page);
         await sendAndSave(page, L.secondLine);
         await openDashboard(page);

@@ -186,22 +186,23 @@ export function PlayScreen(props: PlayScreenProps) {
 
   return (
     <div className={`tl-play ${settingsOpen ? 'tl-play--settings' : ''}`} data-testid="play-screen">
-      {height > TOOLBAR_MIN_HEIGHT ? (
-        <PlayToolbar
-          settingsOpen={settingsOpen}
-          onToggleSettings={() => setSettingsOpen((o) => !o)}
-          onEdit={() => setEditing(true)}
-          locked={locked}
-          charCount={charCount}
-          modelSelector={renderModelSelector?.({ choice: model, onChange: changeModel, disabled: locked })}
-          publishMenu={publishMenu}
-          recordButton={recordButton}
-          exportMenu={exportMenu}
-          taskButton={taskButton}
-          loreButton={loreButton}
-          branchesButton={branchesButton?.(locked)}
-        />
-      ) : null}
+      {/* Hidden, not unmounted, on a short window (a phone's keyboard open): what its buttons opened (the
+          task dashboard, the lore drawer, a branch list) stays open with what the user was typing. */}
+      <PlayToolbar
+        hidden={height <= TOOLBAR_MIN_HEIGHT}
+        settingsOpen={settingsOpen}
+        onToggleSettings={() => setSettingsOpen((o) => !o)}
+        onEdit={() => setEditing(true)}
+        locked={locked}
+        charCount={charCount}
+        modelSelector={renderModelSelector?.({ choice: model, onChange: changeModel, disabled: locked })}
+        publishMenu={publishMenu}
+        recordButton={recordButton}
+        exportMenu={exportMenu}
+        taskButton={taskButton}
+        loreButton={loreButton}
+        branchesButton={branchesButton?.(locked)}
+      />
       <div className="tl-play__title-row">
         <Typography.Title level={3} className="tl-play__title" data-testid="play-title">
           {title}

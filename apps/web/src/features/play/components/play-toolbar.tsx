@@ -25,6 +25,8 @@ export interface PlayToolbarProps {
   taskButton?: ReactNode;
   /** The lore entry (the lore feature's button: entries and the context inspector). */
   loreButton?: ReactNode;
+  /** A short window (spec: height 400 or less): the toolbar is not shown, but stays mounted. */
+  hidden?: boolean;
   /** The story's branches (the branches feature's list button). */
   branchesButton?: ReactNode;
 }
@@ -34,7 +36,7 @@ export function PlayToolbar(props: PlayToolbarProps) {
   const { t } = useTranslation();
   const soon = (node: ReactNode) => <Tooltip title={t('play.comingSoon')}>{node}</Tooltip>;
   return (
-    <div className="tl-play-toolbar" role="toolbar" aria-label={t('play.toolbar')} data-testid="play-toolbar">
+    <div className="tl-play-toolbar" role="toolbar" aria-label={t('play.toolbar')} data-testid="play-toolbar" hidden={props.hidden}>
       <Button
         icon={<SettingOutlined aria-hidden="true" />}
         type={props.settingsOpen ? 'primary' : 'default'}
