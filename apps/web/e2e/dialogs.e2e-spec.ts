@@ -137,13 +137,25 @@ describe('every dialog, drawer and panel at 375 and 1280 px, in both languages',
           await page.getByTestId('tasks-play-mode').waitFor();
           await look(page, at('tasks'), findings);
           await close(page);
+          await page.request.post(`/api/lore/${storyId}/entries`, {
+            headers: { Authorization: `Bearer ${token}` },
+            data: { title: lang === 'en' ? 'The pier' : '码头', keys: [lang === 'en' ? 'pier' : '码头'], content: lang === 'en' ? 'The pier is old.' : '码头很旧。' },
+          });
           await page.getByTestId('toolbar-lore').click();
           await page.getByTestId('lore-panel').waitFor();
+          await expect.poll(() => page.getByTestId('lore-entry').count()).toBe(1);
           await look(page, at('lore'), findings);
           await page.getByTestId('lore-add').click();
           await page.getByTestId('lore-form-title').waitFor();
           await look(page, at('lore-entry'), findings);
           await close(page);
+          // Importing a lore file into a story with entries (one, made above) asks whether to add or replace.
+          const worldInfo = { entries: { '0': { uid: 0, key: ['gull'], comment: 'Gull', content: 'Gulls circle the pier.' } } };
+          await page.locator('.tl-lore__files input[type=file]').setInputFiles({ name: 'world.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(worldInfo)) });
+          await page.getByTestId('lore-import-append').waitFor();
+          await look(page, at('lore-import'), findings);
+          await page.getByTestId('lore-import-append').click();
+          await expect.poll(() => page.getByTestId('lore-entry').count()).toBe(2);
           await page.getByTestId('lore-tab-context').click();
           await page.getByTestId('context-inspector').waitFor();
           await look(page, at('lore-context'), findings);
