@@ -70,9 +70,20 @@ export class ChatProvider {
   constructor(private readonly tokenFields: TokenLimitFields = tokenLimitFields) {}
 
   /** The provider's answer as an async iterable (a task request, a summary fold, a picture prompt). */
-  async *stream(req: ChatRequest): AsyncGenerator<ProviderChunk> {
+  stream(req: ChatRequest): AsyncGenerator<ProviderChunk> {
     const out: ProviderChunk[] = [];
-    const read = this.open(req, (chunk) => out.push(chunk));
+    // The reading holds the request only until it is answered (see open): not the generator's frame
+    // either. Opened when the generator first runs, as before.
+    let asked: ChatRequest | null = req;
+    return this.read(() => {
+      const read = this.open(asked!, (chunk) => out.push(chunk));
+      asked = null;
+      return read;
+    }, out);
+  }
+
+  private async *read(open: () => ProviderRead, out: ProviderChunk[]): AsyncGenerator<ProviderChunk> {
+    const read = open();
     // The chunks a step produced are yielded before its failure is thrown (as they were read).
     const step = function* (this: void, run: () => void): Generator<ProviderChunk> {
       let failure: { error: unknown } | null = null;
@@ -105,8 +116,12 @@ export class ChatProvider {
    * how many streams one process relays). Resolves when the answer is whole; rejects with a
    * ProviderFailure as `stream` does, after the chunks that came before the failure.
    */
-  async relay(req: ChatRequest, onChunk: (chunk: ProviderChunk) => void): Promise<void> {
-    const read = this.open(req, onChunk);
+  relay(req: ChatRequest, onChunk: (chunk: ProviderChunk) => void): Promise<void> {
+    // The relay's frame lives as long as the stream: it holds the reading, not the request (its prompt).
+    return this.relayRead(this.open(req, onChunk));
+  }
+
+  private async relayRead(read: ProviderRead): Promise<void> {
     try {
       const body = await read.body();
       if (isReadable(body)) {
@@ -171,7 +186,11 @@ export class ChatProvider {
    * runs every chunk through a chain of nested async generators, which cost more per chunk than
    * everything else the relay does.
    */
-  private open(req: ChatRequest, sink: (chunk: ProviderChunk) => void): ProviderRead {
+  private open(request: ChatRequest, sink: (chunk: ProviderChunk) => void): ProviderRead {
+    // The request with its messages (the whole prompt) is needed until the provider answers; from then
+    // on, while the answer streams, only these few fields are (an open stream holds no prompt).
+    let pending: ChatRequest | null = request;
+    const req = { model: request.model, custom: request.custom, apiKey: request.apiKey, idleTimeoutMs: request.idleTimeoutMs, signal: request.signal };
     const controller = new AbortController();
     const onAbort = () => controller.abort(req.signal?.reason);
     req.signal?.addEventListener('abort', onAbort, { once: true });
@@ -225,11 +244,14 @@ export class ChatProvider {
     };
     return {
       body: async () => {
+        const asked = pending!;
         // A provider that refuses the length field is asked once more with the other one (before any text).
-        const answer = await this.tokenFields.send(req.model.baseURL, req.model.model, (field) =>
-          // A base URL with a query (an api-version) is left to the SDK, which keeps its query.
-          req.custom || req.model.baseURL.includes('?') ? this.viaSdk(req, field, controller.signal) : this.direct(req, field, controller.signal),
-        );
+        const answer = await this.tokenFields
+          .send(req.model.baseURL, req.model.model, (field) =>
+            // A base URL with a query (an api-version) is left to the SDK, which keeps its query.
+            req.custom || req.model.baseURL.includes('?') ? this.viaSdk(asked, field, controller.signal) : this.direct(asked, field, controller.signal),
+          )
+          .finally(() => (pending = null));
         headers = answer.headers;
         return answer.body;
       },
@@ -309,18 +331,22 @@ export class ChatProvider {
    * request, wrapping the answer) cost a tenth of a send's CPU before its first token.
    */
   private async direct(req: ChatRequest, field: TokenLimitField, signal: AbortSignal): Promise<ProviderAnswer> {
-    const body = JSON.stringify({
-      model: req.model.model,
-      messages: req.messages,
-      ...tokenLimit(field, req.maxTokens),
-      stream: true,
-      stream_options: { include_usage: true },
-    });
+    // As bytes: undici keeps the body it was given until the answer ends (a string it would keep beside
+    // its own copy in bytes), so an open stream holds its prompt's JSON once.
+    const body = Buffer.from(
+      JSON.stringify({
+        model: req.model.model,
+        messages: req.messages,
+        ...tokenLimit(field, req.maxTokens),
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
+    );
     let answer: Dispatcher.ResponseData;
     try {
       answer = await request(chatCompletionsURL(req.model.baseURL), {
         method: 'POST',
-        headers: { ...this.platformHeaders(req.apiKey), 'content-length': String(Buffer.byteLength(body)) },
+        headers: { ...this.platformHeaders(req.apiKey), 'content-length': String(body.length) },
         body,
         signal,
       });

@@ -71,7 +71,6 @@ export class TurnSend {
   readonly storyId: Types.ObjectId;
   readonly role: string;
   readonly content: string;
-  story!: PlayStory;
   chosen!: ChosenModel;
   /** The user part as it goes into the text (formatted in the story's language). */
   userText = '';
@@ -86,6 +85,10 @@ export class TurnSend {
   private holdName: (() => void) | null = null;
   private turnFields: Partial<PlayTurn> | null = null;
   private readonly held$: HeldPower;
+  // The story as read for the prompt, until the request is out (released); then only whom a settle
+  // credits and the name it shows: an open stream holds no story text.
+  private playStory: PlayStory | null = null;
+  private credit: Pick<PlayStory, 'userID' | 'lineage' | 'name'> | null = null;
 
   constructor(
     private readonly deps: TurnSendDeps,
@@ -148,7 +151,7 @@ export class TurnSend {
       if (read.status === 'rejected') throw read.reason;
       if (taken.status === 'rejected') throw taken.reason;
       if (!taken.value) await this.refuse();
-      this.story = read.value;
+      this.playStory = read.value;
       // The turn belongs to another branch than the one the story plays: a change of branch stopped
       // half-way (its process died). Reading the pending turn (GET /pending) brings it to this branch.
       if (turnBranchOf(taken.value?.before ?? { branchId: null }, storyId) !== playedBranchId(this.story)) throw new AppException(ErrorCode.BRANCH_SWITCHING);
@@ -186,8 +189,8 @@ export class TurnSend {
     if (!named) this.turnFields = { model: this.chosen.model.value, holdId: this.holdId };
     // A hold taken before the story was read gets its name (what a settle by repair shows).
     if (this.hold && paidKnown) {
-      const story = this.story;
-      this.holdName = () => void deps.power.nameHold(holdIdIfPaid, story.name).catch(() => undefined);
+      const name = this.story.name;
+      this.holdName = () => void deps.power.nameHold(holdIdIfPaid, name).catch(() => undefined);
     }
     deps.start(this);
     if (this.hold) {
@@ -201,6 +204,19 @@ export class TurnSend {
       }
     }
     return this.generation;
+  }
+
+  /** The story as read for this send (its texts: only until the request is out, see `released`). */
+  get story(): PlayStory {
+    if (!this.playStory) throw new Error(`the story of generation ${this.generation.id} was let go of once its request was out`);
+    return this.playStory;
+  }
+
+  /** The prompt was made and sent: the story's texts are let go of (settle needs only whom it credits). */
+  released(): void {
+    const { userID, lineage, name } = this.story;
+    this.credit = { userID, lineage, name };
+    this.playStory = null;
   }
 
   /**
@@ -259,7 +275,7 @@ export class TurnSend {
     }
     await persist(log, `storing generation ${g.id}`, () => this.write({ ...stored, heartbeatAt: Date.now() }));
     const holdId = this.holdId;
-    const story = this.story;
+    const story = this.credit ?? this.story;
     // A failed settle leaves the turn done with nothing charged; the ledger's repair releases the hold.
     const charged = await this.held$.settle(
       holdId,

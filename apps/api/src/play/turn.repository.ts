@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { SEND_THROTTLE_MS, TAKES_PER_TURN_MAX } from '@taleloom/contracts';
-import { Model, Types } from 'mongoose';
+import { Model, Types, type mongo } from 'mongoose';
+import { BatchedWrites } from '../common/batched-writes';
 import { isDuplicateKey } from '../common/database-errors';
 import { PlayTurn, type StoredTake } from './play-turn.schema';
 
@@ -92,8 +93,11 @@ export class TurnRepository {
    * more than the driver's own work (bench:flush). The stored document is the same, BSON types included.
    */
   async writeText(storyId: Types.ObjectId, generationId: string, text: Pick<PlayTurn, 'userText' | 'aiText' | 'reasoning' | 'heartbeatAt'>): Promise<void> {
-    await this.turns.collection.updateOne({ _id: storyId, generationId }, { $set: { ...text, updatedAt: new Date() } });
+    await this.textWrites.add({ updateOne: { filter: { _id: storyId, generationId }, update: { $set: { ...text, updatedAt: new Date() } } } });
   }
+
+  // The flushes of every running generation that fall in one turn of the event loop: one bulk write.
+  private readonly textWrites = new BatchedWrites<mongo.AnyBulkWriteOperation>((ops) => this.turns.collection.bulkWrite(ops, { ordered: false }));
 
   /**
    * The last write of generation `generationId`: its outcome, and (when it is done) its take added to

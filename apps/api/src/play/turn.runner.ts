@@ -65,14 +65,15 @@ export class TurnRunner extends JobRunner {
     g.emit({ type: 'user', text: send.userText, role: send.role, turnId: g.id, ...(send.accepted ? { appended: send.accepted } : {}) });
 
     const turn = { role: send.role, content: send.content };
-    // The lore was read beside the claim (TurnSend.begin).
-    let story: PlayStory = { ...send.story, lore: await send.lore };
+    // The lore was read beside the claim (TurnSend.begin). The story and the prompt are let go of once the
+    // request is out (null below): a stream that runs for minutes holds neither the text nor the prompt.
+    let story: PlayStory | null = { ...send.story, lore: await send.lore };
     // The task modes steer toward the open targets of the story's current task group.
     if (story.play_mode !== 'fly_free') {
       const open = await this.tasks.openTargets(playedBranchKey(story)).catch(() => []);
       story = { ...story, open_targets: open.map((t) => ({ title: t.title, type: t.type })) };
     }
-    let prompt = assemblePrompt(story, turn, model, send.summarizedChars);
+    let prompt: AssembledPrompt | null = assemblePrompt(story, turn, model, send.summarizedChars);
     let folded: { lore: string[] } | null = null;
     if (prompt.fold) {
       // Folding calls the provider too: not before the power is held.
@@ -133,6 +134,9 @@ export class TurnRunner extends JobRunner {
     );
     send.requestSent();
     this.keepContext(send, story, prompt, folded);
+    story = null;
+    prompt = null;
+    send.released();
     answered.catch(() => undefined);
     if (!(await this.passHold(send, abort))) {
       await answered.catch(() => undefined);

@@ -1,0 +1,29 @@
+import { BatchedWrites } from './batched-writes';
+
+describe('BatchedWrites', () => {
+  it('sends the operations asked for in one turn of the event loop as one write, in order', async () => {
+    const writes: number[][] = [];
+    const batched = new BatchedWrites<number>(async (ops) => void writes.push(ops));
+    await Promise.all([batched.add(1), batched.add(2), batched.add(3)]);
+    await batched.add(4);
+    expect(writes).toEqual([[1, 2, 3], [4]]);
+  });
+
+  it('fails only the operations a bulk write error names', async () => {
+    const error = Object.assign(new Error('bulk'), { writeErrors: [{ index: 1 }] });
+    const batched = new BatchedWrites<string>(() => Promise.reject(error));
+    const outcomes = await Promise.allSettled([batched.add('a'), batched.add('b'), batched.add('c')]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  });
+
+  it('fails every operation when the whole write failed (thrown or rejected)', async () => {
+    const away = new BatchedWrites<string>(() => Promise.reject(new Error('database away')));
+    const thrown = new BatchedWrites<string>(() => {
+      throw new Error('bad');
+    });
+    for (const batched of [away, thrown]) {
+      const outcomes = await Promise.allSettled([batched.add('a'), batched.add('b')]);
+      expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    }
+  });
+});
