@@ -11,7 +11,6 @@
  *   pnpm --filter @taleloom/api bench:play   one, with its own detailed print-out
  */
 import 'reflect-metadata';
-import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { run as burst } from './burst.bench';
 import { run as files } from './files.bench';
@@ -19,6 +18,7 @@ import { run as lore } from './lore.bench';
 import { run as play } from './play.bench';
 import { run as power } from './power.bench';
 import { run as stories } from './stories.bench';
+import { startDatabaseProcess } from './support/processes';
 import { printTable, writeJson } from './support/report';
 
 const apiDir = resolve(__dirname, '..');
@@ -27,34 +27,7 @@ const output = join(apiDir, '..', '..', 'bench-results', 'latest.json');
 /** The embedded database in a process of its own, so its work does not share the clients' event loop. */
 async function startDatabase(): Promise<{ uri: string; kind: string; stop(): Promise<void> }> {
   if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, kind: 'MONGODB_URI', stop: async () => undefined };
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'bench/support/database-process.ts'], {
-    cwd: apiDir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let kind = 'embedded';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    const m = /Database: (.*)/.exec(chunk.toString());
-    if (m) kind = m[1].startsWith('embedded stand-in') ? 'embedded stand-in (CongoDB)' : m[1].split(',')[0];
-  });
-  const uri = await new Promise<string>((done, fail) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /URI (\S+)/.exec(out);
-      if (m) done(m[1]);
-    });
-    child.on('exit', (code) => fail(new Error(`the database process exited with ${code}`)));
-  });
-  return {
-    uri,
-    get kind() {
-      return kind;
-    },
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 300));
-    },
-  };
+  return startDatabaseProcess();
 }
 
 async function main(): Promise<void> {

@@ -34,6 +34,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { StubBehaviour } from '../test/support/openai-stub';
 import { cpuSeconds, ProcessWatch, processTree, rssBytes } from './support/process-stats';
+import { startDatabaseProcess, waitHealthy } from './support/processes';
 import { record } from './support/report';
 import { startFlags } from './support/start-flags';
 
@@ -190,38 +191,10 @@ async function startDatabase(level: number): Promise<Database> {
     uri.pathname = `/bench_burst_${level}_${Date.now().toString(36)}`;
     return { uri: uri.toString(), pid: null, stop: async () => undefined };
   }
-  const nodeArgs = (process.env.BENCH_DB_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = own(
-    spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', 'bench/support/database-process.ts'], {
-      cwd: apiDir,
-      env: { ...process.env, MONGODB_URI: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
-  );
-  let kind = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    const m = /Database: ([^\n]*)/.exec(chunk.toString());
-    if (m) kind = m[1].startsWith('OFFLINE STAND-IN') ? 'embedded stand-in (CongoDB)' : m[1];
-  });
-  const uri = await new Promise<string>((done, fail) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /URI (\S+)/.exec(out);
-      if (m) done(m[1]);
-    });
-    child.on('exit', (code) => fail(new Error(`the database process exited with ${code}`)));
-  });
-  databaseKind = kind || databaseKind;
-  return {
-    uri,
-    pid: child.pid!,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await Promise.race([new Promise((r) => child.once('exit', r)), sleep(3000)]);
-    },
-  };
+  const database = await startDatabaseProcess();
+  own(database.child);
+  databaseKind = database.kind || databaseKind;
+  return { uri: database.uri, pid: database.child.pid!, stop: database.stop };
 }
 
 let databaseKind = process.env.MONGODB_URI ? 'MONGODB_URI' : 'embedded';
@@ -277,17 +250,7 @@ async function startApi(stub: Stub, database: Database, build: Build, heapDir?: 
   });
   let stopping = false;
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline) throw new Error('the API did not start within 90 s');
-    await sleep(200);
-  }
+  await waitHealthy(child, base);
   return {
     base,
     pid: child.pid!,

@@ -23,6 +23,7 @@ import { assemblePrompt } from '../src/play/context/prompt-builder';
 import type { PromptStory } from '../src/play/context/prompt-types';
 import { TokenCounter } from '../src/generation/token-counter';
 import { startOpenAIStub, wallClock, type OpenAIStub } from '../test/support/openai-stub';
+import { startDatabaseProcess, waitHealthy } from './support/processes';
 import { startFlags } from './support/start-flags';
 import { record } from './support/report';
 
@@ -95,29 +96,9 @@ interface Database {
 }
 
 // The embedded database in a process of its own (or MONGODB_URI as given).
-async function startDatabaseProcess(): Promise<Database> {
+async function openDatabase(): Promise<Database> {
   if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, stop: async () => undefined };
-  const nodeArgs = (process.env.BENCH_DB_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', 'bench/support/database-process.ts'], {
-    cwd: apiDir,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const uri = await new Promise<string>((done, fail) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /URI (\S+)/.exec(out);
-      if (m) done(m[1]);
-    });
-    child.on('exit', (code) => fail(new Error(`the database process exited with ${code}`)));
-  });
-  return {
-    uri,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 300));
-    },
-  };
+  return startDatabaseProcess({ echo: true });
 }
 
 async function startApi(stub: OpenAIStub, database: Database): Promise<Api> {
@@ -147,17 +128,7 @@ async function startApi(stub: OpenAIStub, database: Database): Promise<Api> {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline) throw new Error('the API did not start within 90 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitHealthy(child, base);
   const login = await fetch(`${base}/api/user/login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -581,7 +552,7 @@ async function benchBrowserOpen(api: Api, text: string) {
 export async function run(): Promise<void> {
   // MONGODB_URI (a real MongoDB, or the harness's database) when given, else an in-memory embedded
   // database in its own process.
-  const database = await startDatabaseProcess();
+  const database = await openDatabase();
   const stub = await startOpenAIStub();
   const api = await startApi(stub, database).catch(async (error: unknown) => {
     await stub.close();

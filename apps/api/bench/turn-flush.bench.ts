@@ -8,10 +8,9 @@
  *   pnpm --filter @taleloom/api bench:flush     (BENCH_N=3000 writes a round, BENCH_C=50, BENCH_ROUNDS=6)
  */
 import 'reflect-metadata';
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import mongoose, { Types } from 'mongoose';
 import { PlayTurn, PlayTurnSchema } from '../src/play/play-turn.schema';
+import { startDatabaseProcess } from './support/processes';
 
 const N = Number(process.env.BENCH_N ?? 3000);
 const C = Number(process.env.BENCH_C ?? 50);
@@ -20,16 +19,8 @@ const TURNS = 500;
 
 async function database(): Promise<{ uri: string; stop(): void }> {
   if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, stop: () => undefined };
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'bench/support/database-process.ts'], { cwd: resolve(__dirname, '..'), stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, MONGODB_URI: '' } });
-  const uri = await new Promise<string>((done) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /URI (\S+)/.exec(out);
-      if (m) done(m[1]);
-    });
-  });
-  return { uri, stop: () => child.kill('SIGTERM') };
+  const db = await startDatabaseProcess();
+  return { uri: db.uri, stop: () => void db.stop() };
 }
 
 export async function run(): Promise<void> {
