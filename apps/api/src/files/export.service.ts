@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ErrorCode, EXPORT_EXTENSIONS, type ExportDto, type ExportFormat, type Language } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
-import { fileTimestamp, safeFileNamePart } from './exporters/content-disposition';
+import { PRODUCT_NAME, storyFileNamePart, UNTITLED } from '../common/file-names';
+import { fileTimestamp } from './exporters/content-disposition';
 import { exportDocx } from './exporters/export-docx';
 import { storyLanguage } from '../common/story-language';
 import { exportHtml } from './exporters/export-html';
@@ -23,9 +24,6 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 };
 
-/** The product's name in each language, the first part of every exported file's name. */
-export const PRODUCT_NAME: Record<Language, string> = { en: 'TaleLoom', 'zh-CN': '织梦故事' };
-const UNTITLED: Record<Language, string> = { en: 'Untitled', 'zh-CN': '未命名' };
 
 /** Formats that carry the story's pictures. */
 export const PICTURE_FORMATS: readonly ExportFormat[] = ['html', 'docx'];
@@ -36,7 +34,7 @@ export class ExportService {
   private readonly logger = new Logger(ExportService.name);
 
   async export(dto: ExportDto, language: Language, now = new Date(), pictures: readonly ExportedPicture[] = []): Promise<ExportedFile> {
-    const story = safeFileNamePart(dto.name ?? '') || UNTITLED[language];
+    const story = storyFileNamePart(dto.name ?? '', language);
     const fileName = `${PRODUCT_NAME[language]}-${story}-${fileTimestamp(now)}.${EXPORT_EXTENSIONS[dto.format]}`;
     const title = dto.name?.trim() || UNTITLED[language];
     try {

@@ -7,6 +7,7 @@ import {
   LORE_ENTRY_LIMIT,
   LORE_TOTAL_CHARS_MAX,
   LocalizedDto,
+  type Language,
   UpdateLoreEntryDto,
   UpdateLoreSettingsDto,
 } from '@taleloom/contracts';
@@ -14,10 +15,12 @@ import type { Request, Response } from 'express';
 import { ok } from '../common/api-envelope';
 import { AuthUser, CurrentUser } from '../common/current-user.decorator';
 import { JwtAuthGuard } from '../common/jwt-auth.guard';
+import { PRODUCT_NAME, storyFileNamePart } from '../common/file-names';
 import { requestLanguage } from '../common/request-language';
 import { ApiDtoBody, ApiErrorResponses } from '../swagger/api-dto-body.decorator';
 import { LoreService } from './lore.service';
 
+const LORE_FILE_WORD: Record<Language, string> = { en: 'lore', 'zh-CN': '设定' };
 const ANSWER = 'Answers the whole lore `{version, settings, entries}`.';
 const NOT_YOURS = "Another user's story (public or not) answers 404 STORY_NOT_FOUND.";
 
@@ -55,9 +58,8 @@ export class LoreController {
   @ApiErrorResponses(401, 404)
   async exportFile(@CurrentUser() user: AuthUser, @Param('storyId') storyId: string, @Req() req: Request, @Res() res: Response) {
     const { name, book } = await this.lore.exportFile(user, storyId);
-    const label = requestLanguage(req) === 'zh-CN' ? { product: '织梦故事', untitled: '未命名', lore: '设定' } : { product: 'TaleLoom', untitled: 'Untitled', lore: 'lore' };
-    const story = name.replace(/[\\/:*?"<>|\p{Cc}]/gu, '_').trim().slice(0, 80) || label.untitled;
-    res.attachment(`${label.product}-${story}-${label.lore}.json`);
+    const language = requestLanguage(req);
+    res.attachment(`${PRODUCT_NAME[language]}-${storyFileNamePart(name, language)}-${LORE_FILE_WORD[language]}.json`);
     res.type('application/json').send(JSON.stringify(book, null, 2));
   }
 

@@ -8,11 +8,6 @@ export function contentDisposition(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-/** Characters not allowed in file names on common systems become `_`; length is capped. */
-export function safeFileNamePart(name: string): string {
-  return name.replace(/[\\/:*?"<>|\p{Cc}]/gu, '_').trim().slice(0, 80);
-}
-
 /** `YYYYMMDD-HHmmss` in UTC. */
 export function fileTimestamp(date: Date): string {
   return date.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
