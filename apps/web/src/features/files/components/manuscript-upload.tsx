@@ -1,11 +1,10 @@
 import { CloseOutlined, FileTextOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
-import { UPLOAD_EXTENSIONS, UPLOAD_MAX_BYTES, type LoreBookInput, type UploadParseData } from '@taleloom/contracts';
+import { UPLOAD_EXTENSIONS, type LoreBookInput, type UploadParseData } from '@taleloom/contracts';
 import { App, Button, Modal, Space, Tag, Typography, Upload } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiClientError } from '../../../lib/api-client';
 import { getErrorMessage } from '../../../lib/error-message';
-import { uploadParse } from '../../../lib/upload-parse';
+import { checkUpload, uploadParse } from '../../../lib/upload-parse';
 import './files.css';
 
 /** Upload item states (spec section 4). */
@@ -41,15 +40,6 @@ const STATE_COLORS: Record<UploadItemState, string> = {
   removed: 'default',
 };
 
-// Checked before sending, so the answer is immediate; the server checks again by content.
-function clientCheck(file: File): ApiClientError | null {
-  const dot = file.name.lastIndexOf('.');
-  const ext = dot < 0 ? '' : file.name.slice(dot).toLowerCase();
-  if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(ext)) return new ApiClientError(415, 'FILE_TYPE_UNSUPPORTED', '');
-  if (file.size > UPLOAD_MAX_BYTES) return new ApiClientError(413, 'FILE_TOO_LARGE', '');
-  return null;
-}
-
 /**
  * The create screen's file import: each file is an item (pending, uploading, finished, error with retry,
  * removed). Text already in the field is never overwritten without asking: a plain file asks to replace,
@@ -79,7 +69,7 @@ export function ManuscriptUpload({ getText, setText, setLore }: ManuscriptUpload
   };
 
   const run = async (uid: string, file: File) => {
-    const refused = clientCheck(file);
+    const refused = checkUpload(file);
     if (refused) return patch(uid, { state: 'error', error: refused });
     patch(uid, { state: 'uploading', error: undefined });
     try {

@@ -1,12 +1,11 @@
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
-import { UPLOAD_MAX_BYTES, type LoreBookInput, type LoreImportMode } from '@taleloom/contracts';
+import type { LoreBookInput, LoreImportMode } from '@taleloom/contracts';
 import { App, Button, Modal, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiClientError } from '../../../lib/api-client';
 import { saveBlob } from '../../../lib/download';
 import { getErrorMessage } from '../../../lib/error-message';
-import { uploadParse } from '../../../lib/upload-parse';
+import { checkUpload, uploadParse } from '../../../lib/upload-parse';
 import { useExportLore, useImportLore } from '../api/lore-files';
 
 /** Files that can carry lore: World Info and lore book JSON, character cards, txt/md with lore blocks. */
@@ -32,9 +31,8 @@ export function LoreFileActions({ storyId, entries }: { storyId: string; entries
   const showError = (error: unknown) => void message.error(getErrorMessage(error, t));
 
   const read = async (file: File) => {
-    const ext = file.name.slice(file.name.lastIndexOf('.')).toLowerCase();
-    if (!LORE_FILES.includes(ext)) return showError(new ApiClientError(415, 'FILE_TYPE_UNSUPPORTED', ''));
-    if (file.size > UPLOAD_MAX_BYTES) return showError(new ApiClientError(413, 'FILE_TOO_LARGE', ''));
+    const refused = checkUpload(file, LORE_FILES);
+    if (refused) return showError(refused);
     setReading(true);
     try {
       const parsed = await uploadParse(file);
