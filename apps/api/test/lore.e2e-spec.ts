@@ -404,6 +404,10 @@ describe('lore (/api/lore) and the context inspector (GET /api/llm/:id/context)'
       expect((await as(t, alice).delete(`/api/llm/${id}/branches/${branch}`)).status).toBe(200);
       expect(await contexts.countDocuments({ _id: new Types.ObjectId(branch) })).toBe(0);
       expect((await context())!.turnId).toBe(turnOf(onMain.events));
+      // The original line's too (its prompt is kept under the story's id).
+      expect((await as(t, alice).post(`/api/llm/${id}/branches`, { at: 5 })).status).toBe(200);
+      expect((await as(t, alice).delete(`/api/llm/${id}/branches/${id}`)).status).toBe(200);
+      expect(await contexts.countDocuments({ _id: new Types.ObjectId(id) })).toBe(0);
     });
   });
 });

@@ -1,8 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ErrorCode } from '@taleloom/contracts';
 import { randomUUID } from 'node:crypto';
-import { Types } from 'mongoose';
+import type { Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
+import { playedBranchKey } from '../stories/played-branch';
 import type { ParkedFields } from './parked-turn.schema';
 import { ParkedTurnRepository } from './parked-turn.repository';
 import type { PlayTurn } from './play-turn.schema';
@@ -109,7 +110,7 @@ export class TurnParking {
   /** Forgets what a deleted branch had parked, and the prompt of its last send (the context inspector's). */
   async drop(storyId: Types.ObjectId, branchId: string, userID: string): Promise<void> {
     await this.parked.remove(storyId.toHexString(), branchId, userID);
-    if (branchId !== storyId.toHexString() && Types.ObjectId.isValid(branchId)) await this.contexts.remove(new Types.ObjectId(branchId), userID);
+    await this.contexts.remove(playedBranchKey({ _id: storyId, branchId }), userID);
   }
 
   /**
