@@ -2,7 +2,7 @@ import type { CreateStoryDto, LoginDto } from '@taleloom/contracts';
 import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuilt, startAppProcess, verifyLedgerCommand, type AppProcess } from './support/app-process';
+import { callJson, ensureBuilt, startAppProcess, verifyLedgerCommand, type AppProcess } from './support/app-process';
 import { postEvents, textOf } from './support/play-helpers';
 
 // The worker processes of the first one (Linux: /proc/<pid>/task/<pid>/children).
@@ -30,14 +30,8 @@ describe('API_WORKERS=2: two API processes behind one port', () => {
   }, 90_000);
   afterAll(() => app?.stop());
 
-  const call = async (method: string, path: string, token?: string, body?: object) => {
-    const res = await fetch(`${app.baseURL}${path}`, {
-      method,
-      headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: (await res.json()) as { code?: string; data: Record<string, unknown> } };
-  };
+  const call = (method: string, path: string, token?: string, body?: object) =>
+    callJson<{ code?: string; data: Record<string, unknown> }>(app, method, path, token, body);
 
   it('serves turns on both workers, charges each once, replaces a killed worker, and stops cleanly', async () => {
     const workers = children(app.pid);

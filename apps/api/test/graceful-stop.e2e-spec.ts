@@ -2,7 +2,7 @@ import type { AcceptTurnDto, CreateStoryDto, LoginDto, StreamEvent } from '@tale
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuilt, startAppProcess, type AppProcess } from './support/app-process';
+import { callJson, ensureBuilt, startAppProcess, type AppProcess } from './support/app-process';
 import { postEvents, textOf } from './support/play-helpers';
 
 // Ctrl+C (SIGTERM) while a turn streams from the offline demo model and while its picture is drawn by
@@ -19,14 +19,8 @@ describe('a stop while a turn streams and a picture is drawn lets both finish', 
   }, 60_000);
   afterAll(() => app?.stop());
 
-  const call = async (method: string, path: string, token?: string, body?: object) => {
-    const res = await fetch(`${app.baseURL}${path}`, {
-      method,
-      headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return (await res.json()) as { status: string; data: Record<string, unknown> };
-  };
+  const call = async (method: string, path: string, token?: string, body?: object) =>
+    (await callJson<{ status: string; data: Record<string, unknown> }>(app, method, path, token, body)).body;
 
   it('streams the turn to its end, stores it, and draws the picture asked for just before the stop', async () => {
     const login = await call('POST', '/api/user/login', undefined, { type: 'username', userName: 'stopper', password: 'secret1' } satisfies LoginDto);

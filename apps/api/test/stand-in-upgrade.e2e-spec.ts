@@ -2,7 +2,7 @@ import type { AcceptTurnDto, CreateStoryDto, LoadArchiveDto, LoginDto, StreamEve
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuilt, startAppProcess, verifyLedgerCommand, type AppProcess } from './support/app-process';
+import { callJson, ensureBuilt, startAppProcess, verifyLedgerCommand, type AppProcess } from './support/app-process';
 import { postEvents, textOf } from './support/play-helpers';
 
 // DATA_DIRs written by version 0.1 (before restored numbers were fixed), by its own `node dist/main.js`
@@ -24,14 +24,8 @@ describe.each(['journal-only', 'snapshot-only'])('a DATA_DIR left by version 0.1
   }, 60_000);
   afterAll(() => app?.stop());
 
-  const call = async (method: string, path: string, token?: string, body?: object) => {
-    const res = await fetch(`${app.baseURL}${path}`, {
-      method,
-      headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: (await res.json()) as { code?: string; data: Record<string, unknown> & Record<string, never> } };
-  };
+  const call = (method: string, path: string, token?: string, body?: object) =>
+    callJson<{ code?: string; data: Record<string, unknown> & Record<string, never> }>(app, method, path, token, body);
   const login = async (userName: string) => {
     const res = await call('POST', '/api/user/login', undefined, { type: 'username', userName, password: 'secret1' } satisfies LoginDto);
     expect(res.status).toBe(200);

@@ -40,6 +40,22 @@ export interface AppProcess {
   stop(): Promise<void>;
 }
 
+/** One JSON call to a started app: `token` as the bearer, `body` as JSON; answers the status and the parsed envelope. */
+export async function callJson<T = { status: string; code?: string; data: Record<string, unknown> }>(
+  app: Pick<AppProcess, 'baseURL'>,
+  method: string,
+  path: string,
+  token?: string,
+  body?: object,
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${app.baseURL}${path}`, {
+    method,
+    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
 /**
  * Starts `node dist/main.js` with this environment (plus PORT, HOST and a loopback-only setup) and
  * resolves once it listens. `killFile`: the kill switch's file (test/support/kill-switch.js).
