@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -76,11 +76,7 @@ describe('alternatives (takes) and branches in real Chromium', () => {
         const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN', viewport });
         try {
           const { token } = await signUpInBrowser(context, page, lang, 'brancher', { closeDailyPowerDialog: true });
-          const created = await page.request.post('/api/llm', {
-            headers: { Authorization: `Bearer ${token}` },
-            data: { name: lang === 'en' ? 'Two roads' : '两条路', prologue_and_characters: T.prologue, role: 'Mara' },
-          });
-          const storyId = (await created.json()).data.id as string;
+          const storyId = await createStoryInBrowser(page, token, { name: lang === 'en' ? 'Two roads' : '两条路', prologue_and_characters: T.prologue, role: 'Mara' });
           await page.goto(`/play?id=${storyId}`);
           await expect.poll(() => storyText(page)).toBe(T.prologue);
 

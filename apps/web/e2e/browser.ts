@@ -85,6 +85,13 @@ export async function signUpInBrowser(
   return { token, userID: userInfo.userID };
 }
 
+/** Creates a story as the signed-up user (POST /api/llm with `data`) and answers its id. */
+export async function createStoryInBrowser(page: Page, token: string, data: Record<string, unknown>): Promise<string> {
+  const created = await page.request.post('/api/llm', { headers: { Authorization: `Bearer ${token}` }, data });
+  if (created.status() !== 201) throw new Error(`creating a story answered ${created.status()}: ${await created.text()}`);
+  return (await created.json()).data.id as string;
+}
+
 /** The whole page, or with `fullPage: false` what the window shows (sticky bars where the user sees them). */
 export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
   const path = join(SCREENSHOT_DIR, `${name}.png`);

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 // The local OpenAI-compatible stub; the server runs with the operator allowance for 127.0.0.1.
@@ -12,12 +12,7 @@ type Lang = 'en' | 'zh-CN';
 async function withStory(browser: Browser, lang: Lang, viewport = DESKTOP) {
   const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN', viewport });
   const { token } = await signUpInBrowser(context, page, lang, 'modeler', { closeDailyPowerDialog: true });
-  const created = await page.request.post('/api/llm', {
-    headers: { Authorization: `Bearer ${token}` },
-    data: { name: lang === 'en' ? 'The lighthouse' : '灯塔', prologue_and_characters: lang === 'en' ? 'Ada keeps the lighthouse.' : '阿达守着灯塔。', role: 'Ada' },
-  });
-  expect(created.status()).toBe(201);
-  return { context, page, token, storyId: (await created.json()).data.id as string };
+  return { context, page, token, storyId: await createStoryInBrowser(page, token, { name: lang === 'en' ? 'The lighthouse' : '灯塔', prologue_and_characters: lang === 'en' ? 'Ada keeps the lighthouse.' : '阿达守着灯塔。', role: 'Ada' }) };
 }
 
 // The selector is disabled until the story's pending turn is known.

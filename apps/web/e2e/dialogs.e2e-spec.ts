@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -84,11 +84,7 @@ describe('every dialog, drawer and panel at 375 and 1280 px, in both languages',
           await close(page);
 
           const { token } = await signUpInBrowser(context, page, lang, 'dialogs', { closeDailyPowerDialog: true });
-          const created = await page.request.post('/api/llm', {
-            headers: { Authorization: `Bearer ${token}` },
-            data: { name: lang === 'en' ? 'The quiet harbour' : '安静的港口', prologue_and_characters: lang === 'en' ? 'Ada mends a net.' : '阿达在补渔网。', role: 'Ada' },
-          });
-          const storyId = (await created.json()).data.id as string;
+          const storyId = await createStoryInBrowser(page, token, { name: lang === 'en' ? 'The quiet harbour' : '安静的港口', prologue_and_characters: lang === 'en' ? 'Ada mends a net.' : '阿达在补渔网。', role: 'Ada' });
 
           await page.goto('/stories');
           await page.getByTestId('stories-heading').waitFor();

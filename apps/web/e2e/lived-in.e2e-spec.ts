@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -49,12 +49,7 @@ async function session(browser: Browser, lang: Lang, size: Size, opts: { stories
   const { token } = await signUpInBrowser(context, page, lang, 'lived', { closeDailyPowerDialog: true });
   let storyId = '';
   for (let i = 0; i < (opts.stories ?? 1); i++) {
-    const created = await page.request.post('/api/llm', {
-      headers: { Authorization: `Bearer ${token}` },
-      data: { name: `${TEXT[lang].name} ${i + 1}`, prologue_and_characters: longPrologue(lang), role: 'Mara' },
-    });
-    expect(created.status()).toBe(201);
-    storyId = (await created.json()).data.id as string;
+    storyId = await createStoryInBrowser(page, token, { name: `${TEXT[lang].name} ${i + 1}`, prologue_and_characters: longPrologue(lang), role: 'Mara' });
   }
   return { context, page, token, storyId };
 }

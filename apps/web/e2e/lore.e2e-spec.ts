@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -59,11 +59,7 @@ describe('lore in real Chromium: add an entry, mention its keyword, see it fire 
         const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN', viewport });
         try {
           const { token } = await signUpInBrowser(context, page, lang, 'lorist', { closeDailyPowerDialog: true });
-          const created = await page.request.post('/api/llm', {
-            headers: { Authorization: `Bearer ${token}` },
-            data: { name: lang === 'en' ? 'The northern pass' : '北方山口', prologue_and_characters: L.prologue, role: 'Mara' },
-          });
-          const storyId = (await created.json()).data.id as string;
+          const storyId = await createStoryInBrowser(page, token, { name: lang === 'en' ? 'The northern pass' : '北方山口', prologue_and_characters: L.prologue, role: 'Mara' });
           await page.goto(`/play?id=${storyId}`);
           await page.getByTestId('play-text').waitFor();
 
@@ -124,8 +120,7 @@ describe('lore in real Chromium: add an entry, mention its keyword, see it fire 
       try {
         const { token } = await signUpInBrowser(context, page, lang, 'lorefile', { closeDailyPowerDialog: true });
         const headers = { Authorization: `Bearer ${token}` };
-        const created = await page.request.post('/api/llm', { headers, data: { name: lang === 'en' ? 'Lore from a file' : '文件里的设定', prologue_and_characters: L.prologue } });
-        const storyId = (await created.json()).data.id as string;
+        const storyId = await createStoryInBrowser(page, token, { name: lang === 'en' ? 'Lore from a file' : '文件里的设定', prologue_and_characters: L.prologue });
         await page.request.post(`/api/lore/${storyId}/entries`, { headers, data: { title: L.title, keys: [L.keyword], content: L.content } });
         await page.goto(`/play?id=${storyId}`);
         await page.getByTestId('play-text').waitFor();

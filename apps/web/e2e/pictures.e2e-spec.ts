@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -55,11 +55,7 @@ describe('pictures in real Chromium: the camera illustrates the story', () => {
       const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN' });
       try {
         const { token } = await signUpInBrowser(context, page, lang, 'painter', { closeDailyPowerDialog: true });
-        const created = await page.request.post('/api/llm', {
-          headers: { Authorization: `Bearer ${token}` },
-          data: { name: TEXT[lang].name, prologue_and_characters: TEXT[lang].prologue, role: 'Mara', settings_camera_switch: false },
-        });
-        const storyId = (await created.json()).data.id as string;
+        const storyId = await createStoryInBrowser(page, token, { name: TEXT[lang].name, prologue_and_characters: TEXT[lang].prologue, role: 'Mara', settings_camera_switch: false });
         await page.goto(`/play?id=${storyId}`);
         await page.getByTestId('play-textarea').waitFor();
         // The camera is off: no camera buttons beside the passages.

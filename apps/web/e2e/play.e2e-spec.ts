@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -39,12 +39,7 @@ async function withStory(
     showGuide: opts.showGuide,
   });
   const { token } = await signUpInBrowser(context, page, lang, 'player');
-  const created = await page.request.post('/api/llm', {
-    headers: { Authorization: `Bearer ${token}` },
-    data: { name: lang === 'en' ? 'The late ferry' : '晚点的渡轮', prologue_and_characters: TEXT[lang].prologue, role: opts.role ?? 'Mara' },
-  });
-  expect(created.status()).toBe(201);
-  const storyId = (await created.json()).data.id as string;
+  const storyId = await createStoryInBrowser(page, token, { name: lang === 'en' ? 'The late ferry' : '晚点的渡轮', prologue_and_characters: TEXT[lang].prologue, role: opts.role ?? 'Mara' });
   return { context, page, storyId, token };
 }
 

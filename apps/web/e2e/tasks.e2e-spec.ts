@@ -1,7 +1,7 @@
 import { SCORE_DIALOG_CLOSE_MS } from '@taleloom/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -107,11 +107,7 @@ describe('tasks in real Chromium: suggest, accept, edit, relate, score', () => {
       const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN' });
       try {
         const { token } = await signUpInBrowser(context, page, lang, 'tasker', { closeDailyPowerDialog: true });
-        const created = await page.request.post('/api/llm', {
-          headers: { Authorization: `Bearer ${token}` },
-          data: { name: lang === 'en' ? 'The late ferry' : '晚点的渡轮', prologue_and_characters: L.prologue, role: 'Mara' },
-        });
-        const storyId = (await created.json()).data.id as string;
+        const storyId = await createStoryInBrowser(page, token, { name: lang === 'en' ? 'The late ferry' : '晚点的渡轮', prologue_and_characters: L.prologue, role: 'Mara' });
         await page.goto(`/play?id=${storyId}`);
         await page.getByTestId('play-text').waitFor();
 
