@@ -36,6 +36,7 @@ import type { StubBehaviour } from '../test/support/openai-stub';
 import { cpuSeconds, ProcessWatch, processTree, rssBytes } from './support/process-stats';
 import { startDatabaseProcess, waitHealthy } from './support/processes';
 import { record } from './support/report';
+import { pct } from './support/stats';
 import { startFlags } from './support/start-flags';
 
 const LEVELS = (process.env.BENCH_BURST_LEVELS ?? '1,100,500,1000').split(',').map(Number).filter((n) => n > 0);
@@ -88,11 +89,6 @@ const BUILDS: Build[] = (process.env.BENCH_BURST_BUILDS ?? 'api=')
   });
 
 const wallClock = () => performance.timeOrigin + performance.now();
-const pct = (values: readonly number[], p: number) => {
-  if (!values.length) return NaN;
-  const s = Float64Array.from(values).sort();
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 const median = (values: readonly number[]) => pct(values.filter(Number.isFinite), 50);
 const f = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 const mb = (bytes: number) => bytes / 1048576;

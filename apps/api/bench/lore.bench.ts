@@ -13,8 +13,9 @@ import { performance } from 'node:perf_hooks';
 import { TokenCounter } from '../src/generation/token-counter';
 import { activateLore, compileLore } from '../src/lore/lore-activation';
 import { assemblePrompt } from '../src/play/context/prompt-builder';
-import type { PromptStory } from '../src/play/context/prompt-types';
+import { benchStory } from './support/prompt-story';
 import { record } from './support/report';
+import { pct } from './support/stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 const STORY_CHARS = 1_000_000;
@@ -78,10 +79,6 @@ function lore(words: string[]): LoreEntry[] {
   }));
 }
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 
 export async function run(): Promise<void> {
   const words = vocabulary(6_000);
@@ -131,20 +128,7 @@ export async function run(): Promise<void> {
     });
   }
 
-  const story: PromptStory = {
-    prologue_and_characters: 'Mara, a smuggler. Ilan, the harbour master.',
-    hidden_settings: 'Ilan is her brother',
-    goal: '',
-    author_remark: 'Keep it tense.',
-    previous_summary: 'Mara stole the ledger.',
-    main_text: text,
-    play_mode: 'fly_free',
-    settings_system_prompt_switch: 'default',
-    settings_system_prompt_text: '',
-    settings_user_prompt_switch: 'default',
-    settings_user_prompt_text: '',
-    lore: compiled,
-  };
+  const story = benchStory(text, { lore: compiled });
   for (const window of [8192, 32_000, 128_000]) {
     const assemblyCounter = new TokenCounter();
     const budget = { contextWindow: window, maxOutput: 1000 };

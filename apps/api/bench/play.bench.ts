@@ -20,12 +20,13 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assemblePrompt } from '../src/play/context/prompt-builder';
-import type { PromptStory } from '../src/play/context/prompt-types';
 import { TokenCounter } from '../src/generation/token-counter';
 import { startOpenAIStub, wallClock, type OpenAIStub } from '../test/support/openai-stub';
 import { startDatabaseProcess, waitHealthy } from './support/processes';
 import { startFlags } from './support/start-flags';
+import { benchStory } from './support/prompt-story';
 import { record } from './support/report';
+import { pct } from './support/stats';
 
 const TTFT_N = Number(process.env.BENCH_TTFT_N ?? 200);
 // As many warm-up sends as timed ones: a fresh process is still optimising its hot paths for a while.
@@ -37,11 +38,6 @@ const CHUNK_DELAY_MS = 25;
 const apiDir = resolve(__dirname, '..');
 const webDir = resolve(apiDir, '..', 'web');
 
-const pct = (values: number[], p: number) => {
-  if (!values.length) return NaN;
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)} ms` : 'n/a');
 
 function freePort(): Promise<number> {
@@ -435,19 +431,7 @@ function novel(chars: number): string {
 }
 
 function benchAssembly(text: string) {
-  const story: PromptStory = {
-    prologue_and_characters: 'Mara, a smuggler. Ilan, the harbour master.',
-    hidden_settings: 'Ilan is her brother',
-    goal: '',
-    author_remark: 'Keep it tense.',
-    previous_summary: 'Mara stole the ledger.',
-    main_text: text,
-    play_mode: 'fly_free',
-    settings_system_prompt_switch: 'default',
-    settings_system_prompt_text: '',
-    settings_user_prompt_switch: 'default',
-    settings_user_prompt_text: '',
-  };
+  const story = benchStory(text);
   console.log(`\n4. Prompt assembly, ${text.length.toLocaleString('en')}-character story`);
   for (const window of [8192, 32_000, 128_000]) {
     const counter = new TokenCounter();
