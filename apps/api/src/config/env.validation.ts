@@ -35,6 +35,8 @@ const toBool = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^(true|false|1|0)$/i.test(value.trim()) ? /^(true|1)$/i.test(value.trim()) : value;
 
 /** Every environment variable the API reads; `.env.example` documents each one. */
+export const SEND_EARLY_MODES = ['auto', 'on', 'off'] as const;
+
 export class EnvironmentVariables {
   @IsIn(NODE_ENVS)
   NODE_ENV: (typeof NODE_ENVS)[number] = 'production';
@@ -56,6 +58,20 @@ export class EnvironmentVariables {
   @Min(0)
   @Max(64)
   API_WORKERS = 1;
+
+  // New requests a process starts per turn of its event loop while a burst waits (0: all at once):
+  // fewer keeps the streams already open smooth, more gets a burst's newcomers their first token sooner.
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(4096)
+  REQUESTS_PER_TURN = 8;
+
+  // A send of a story this process played last starts its provider request before its reads are
+  // answered, on a guess they must confirm (a wrong guess costs an aborted provider request). auto: on
+  // with one API process, off in the processes of API_WORKERS (whose sends of a story alternate).
+  @IsIn(SEND_EARLY_MODES)
+  SEND_EARLY: (typeof SEND_EARLY_MODES)[number] = 'auto';
 
   // A MongoDB connection string; when empty the API starts an embedded database.
   @IsOptional()

@@ -43,6 +43,11 @@ export class ModelChooser {
     return this.platform(this.models.resolveOrDefault(story.model_name));
   }
 
+  /** The story's stored choice when it is a platform model, known without a read (null: one of the user's own). */
+  storyPlatform(story: { model_type?: string | null; model_name?: string | null }): ChosenModel | null {
+    return story.model_type === CUSTOM_MODEL_TYPE && story.model_name ? null : this.platform(this.models.resolveOrDefault(story.model_name));
+  }
+
   private platform(model: PlatformModel): ChosenModel {
     return { model, apiKey: this.models.apiKeyOf(model), statusKey: model.value };
   }

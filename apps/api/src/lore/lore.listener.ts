@@ -15,6 +15,7 @@ export class LoreListener {
     const id = new Types.ObjectId(event.id);
     if (event.lore?.entries?.length) await this.lore.start(id, event.userID, event.lore);
     else if (event.origin) await this.lore.copy(event.origin, id, event.userID);
+    else this.lore.none(id);
   }
 
   @OnEvent(StoryPublished.event, { suppressErrors: false })

@@ -25,6 +25,14 @@ import { LoreRepository, type LoreRecord } from './lore.repository';
 const WRITE_ATTEMPTS = 8;
 const COPY_SUFFIX: Record<Language, string> = { en: ' (copy)', 'zh-CN': '（副本）' };
 
+/** A story's lore as this process knows it: compiled at a version, or none (no lore document). */
+interface KnownLore {
+  version: number | null;
+  lore: CompiledLore | null;
+}
+
+const NO_LORE: KnownLore = { version: null, lore: null };
+
 /**
  * A story's lore: its entries and settings (owner only: anyone else's story is not found), and the
  * compiled form sends use, cached per story and version in this process.
@@ -32,7 +40,8 @@ const COPY_SUFFIX: Record<Language, string> = { en: ' (copy)', 'zh-CN': '（副�
 @Injectable()
 export class LoreService implements OnModuleInit {
   private readonly logger = new Logger('LoreService');
-  private readonly compiled = new LRUCache<string, CompiledLore>({ max: 64 });
+  // Bounded by entries: a story without lore costs one, a lore book one more per entry.
+  private readonly compiled = new LRUCache<string, KnownLore>({ maxSize: 20_000, sizeCalculation: (known) => 1 + (known.lore?.entries.length ?? 0) });
 
   constructor(
     private readonly lore: LoreRepository,
@@ -138,23 +147,40 @@ export class LoreService implements OnModuleInit {
 
   /**
    * The story's lore ready for a send (null: none). Cached per story: a send reads only the version
-   * when its cached lore is current, and compiles again only after a change.
+   * when its cached lore (or its having none) is current, and compiles again only after a change.
    */
   async forPrompt(storyId: Types.ObjectId): Promise<CompiledLore | null> {
     const key = storyId.toHexString();
     const cached = this.compiled.get(key);
     if (cached) {
       const version = await this.lore.version(storyId);
-      if (version === cached.version) return cached;
+      if (version === cached.version) return cached.lore;
+      if (version === null) {
+        this.compiled.set(key, NO_LORE);
+        return null;
+      }
     }
     const record = await this.lore.find(storyId);
     if (!record) {
-      this.compiled.delete(key);
+      this.compiled.set(key, NO_LORE);
       return null;
     }
     const compiled = compileRecord(record);
-    this.compiled.set(key, compiled);
+    this.compiled.set(key, { version: compiled.version, lore: compiled });
     return compiled;
+  }
+
+  /**
+   * The lore this process last knew the story to have, without reading it (undefined: not known here).
+   * A guess (a send's early start): `forPrompt` says what it is.
+   */
+  known(storyId: string): CompiledLore | null | undefined {
+    return this.compiled.get(storyId)?.lore;
+  }
+
+  /** A story made without lore: its first send need not read it to know. */
+  none(storyId: Types.ObjectId): void {
+    this.compiled.set(storyId.toHexString(), NO_LORE);
   }
 
   private async own(user: AuthUser, storyId: string): Promise<Types.ObjectId> {
@@ -177,7 +203,8 @@ export class LoreService implements OnModuleInit {
         // The next send finds it compiled (off this request).
         setImmediate(() => {
           try {
-            this.compiled.set(id.toHexString(), compileRecord(record));
+            const compiled = compileRecord(record);
+            this.compiled.set(id.toHexString(), { version: compiled.version, lore: compiled });
           } catch (error) {
             this.logger.warn(`compiling the lore of story ${storyId}: ${error instanceof Error ? error.message : String(error)}`);
           }

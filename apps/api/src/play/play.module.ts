@@ -8,6 +8,7 @@ import { TasksModule } from '../tasks/tasks.module';
 import { VerificationModule } from '../verification/verification.module';
 import { PlayController } from './play.controller';
 import { PlayService } from './play.service';
+import { SendGuesses } from './send-guesses';
 import { ParkedTurnRepository } from './parked-turn.repository';
 import { ParkedTurn, ParkedTurnSchema } from './parked-turn.schema';
 import { PlayTurn, PlayTurnSchema } from './play-turn.schema';
@@ -40,7 +41,7 @@ import { TurnRepository } from './turn.repository';
     VerificationModule,
   ],
   controllers: [PlayController],
-  providers: [PlayService, TurnRunner, TurnRepairService, TurnRepository, TurnContextRepository, ParkedTurnRepository, TurnParking],
+  providers: [PlayService, TurnRunner, SendGuesses, TurnRepairService, TurnRepository, TurnContextRepository, ParkedTurnRepository, TurnParking],
   // A change of branch (branches/) holds the turn and parks it with its branch.
   exports: [TurnParking],
 })

@@ -32,6 +32,7 @@ import { TurnRunner } from './turn.runner';
 import { takeIds, takeViews, turnBranchOf } from './turn-takes';
 import { TurnSend, type TurnSendDeps } from './turn-send';
 import { joinParts, userTextOf, type StoryText } from './turn-text';
+import { SendGuesses } from './send-guesses';
 import { TurnContextRepository } from './turn-context.repository';
 import { TurnRepository } from './turn.repository';
 
@@ -58,11 +59,14 @@ export class PlayService {
     private readonly events: EventEmitter2,
     lore: LoreService,
     private readonly contexts: TurnContextRepository,
+    private readonly guesses: SendGuesses,
   ) {
     this.sendDeps = {
       config, logger: this.logger, turns, stories, power, limits, chooser, repair, lore,
       appendAccepted: (userID, storyId, branchId, piece, wait) => this.appendAccepted(userID, storyId, branchId, piece, wait),
       start: (send) => runner.start(send),
+      guesses,
+      startEarly: (send, guess) => runner.startEarly(send, guess),
     };
   }
 
@@ -73,6 +77,7 @@ export class PlayService {
   @OnEvent(StoryCreated.event, { suppressErrors: false })
   async storyCreated(event: StoryCreated): Promise<void> {
     await this.turns.create(toObjectId(event.id), event.userID);
+    if (event.play) this.guesses.created(event.id, event.userID, event.play);
   }
 
   /**
@@ -89,6 +94,7 @@ export class PlayService {
    */
   async accept(user: AuthUser, id: string, dto: AcceptTurnDto): Promise<AcceptTurnData> {
     const storyId = toObjectId(id);
+    this.guesses.forget(id);
     const [found, story] = await Promise.all([this.turns.find(storyId, user.userID), this.stories.forPlay(user.userID, id)]);
     const turn = await this.settled(found);
     if (turn && this.repair.isLive(turn, Date.now())) throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
@@ -122,6 +128,7 @@ export class PlayService {
 
   /** Undo: drops the pending turn with all its takes and answers it (its role and input go back into the text area). */
   async discard(user: AuthUser, id: string): Promise<PendingTurnData> {
+    this.guesses.forget(id);
     const story = await this.stories.forPlay(user.userID, id);
     const storyId = toObjectId(id);
     const turn = await this.settled(await this.turns.find(storyId));

@@ -23,6 +23,7 @@ import { formatUserPart } from './context/prompt-builder';
 import type { PlayTurn } from './play-turn.schema';
 import { joinParts, userTextOf } from './turn-text';
 import { newestNotKept, takeIds, takeOf, turnBranchOf } from './turn-takes';
+import type { EarlyStart, SendGuess, SendGuesses } from './send-guesses';
 import type { TurnRepairService } from './turn-repair.service';
 import type { TurnRepository } from './turn.repository';
 
@@ -52,6 +53,10 @@ export interface TurnSendDeps {
   appendAccepted(userID: string, storyId: string, branchId: string, piece: string, wait: boolean): Promise<{ text: string; appended: string }>;
   /** Runs the generation in the background (TurnRunner.start). */
   start(send: TurnSend): void;
+  /** What this process saw of the stories it played: the guess a send starts its request on. */
+  guesses: SendGuesses;
+  /** Starts the request on a guess before the checks are answered (TurnRunner.startEarly; null: not on this guess). */
+  startEarly(send: TurnSend, guess: SendGuess): EarlyStart | null;
 }
 
 /**
@@ -65,6 +70,14 @@ export interface TurnSendDeps {
  * hold stands (`held`). If the hold fails after all (the balance was spent meanwhile), the request is
  * aborted, the claim undone and NOT_ENOUGH_POWER answered; nothing is charged. A custom model costs no
  * power (the user's own key pays the provider) but keeps the throttle and the one-at-a-time rule.
+ *
+ * Before all that, when this process knows the story (it made it, or ran its last send, and wrote it
+ * since), the request starts at once on a guess of what these reads will answer (SendGuesses,
+ * TurnRunner.startEarly): none of their round trips is then on the way to the first token. The guess
+ * goes on only if the reads answer exactly what it assumed (the story with the pending turn accepted,
+ * its lore, targets and model); otherwise, and on any refusal, its request is aborted before anything
+ * was relayed, stored or charged, and the send goes on from what was read. Free models only: a paid
+ * model's request waits for the balance, as above.
  */
 export class TurnSend {
   readonly generation: Generation;
@@ -82,6 +95,8 @@ export class TurnSend {
   /** The story's lore, read beside the claim (null: none, or it could not be read: the turn goes on without). */
   lore: Promise<CompiledLore | null> = Promise.resolve(null);
   private hold: Promise<string> | null = null;
+  // A take from before takes were kept, being kept (see begin).
+  private keeping: Promise<void> = Promise.resolve();
   private holdName: (() => void) | null = null;
   private turnFields: Partial<PlayTurn> | null = null;
   private readonly held$: HeldPower;
@@ -110,6 +125,10 @@ export class TurnSend {
     const generationId = this.generation.id;
     const named = await deps.chooser.named(user.userID, dto);
     const now = Date.now();
+    // What this process saw of the story may tell what the checks below will read: the request starts
+    // on it now, and goes on only if they read exactly that (TurnRunner.startEarly).
+    const guess = deps.guesses.guess(user.userID, id, dto, named, deps.chooser, (storyId) => deps.lore.known(storyId), now);
+    const early = guess ? deps.startEarly(this, guess) : null;
     const holdKey = `generation:${generationId}`;
     // The model is known to be paid, or may be (the story's own choice).
     const mayPay = !named || named.model.points > 0;
@@ -174,15 +193,17 @@ export class TurnSend {
       }
       await this.acceptPending(claimed);
     } catch (error) {
+      await early?.drop();
       await this.undo(before);
       throw error;
     }
     // Where the summary's coverage ends moved to the story (it goes with the branch); older stories have it on the turn.
     this.summarizedChars = this.story.summarized_chars ?? claimed.summarizedChars ?? 0;
     // A turn from before takes were kept: its newest take is kept now, before this one joins it.
+    // Off the way to the first token; the turn's last write waits for it (the earlier take stays first).
     if (this.dto.regenerate && newestNotKept(claimed)) {
       const earlier = takeOf(claimed);
-      setImmediate(() => void deps.turns.keepTake(storyId, generationId, earlier).catch(() => undefined));
+      this.keeping = new Promise<void>((kept) => setImmediate(kept)).then(() => deps.turns.keepTake(storyId, generationId, earlier)).catch(() => undefined);
     }
     this.userText = formatUserPart(this.role, this.content, storyLanguage(this.story.main_text || this.story.prologue_and_characters));
     // The story's model was not known at the claim: its fields are written once the request is out.
@@ -192,7 +213,8 @@ export class TurnSend {
       const name = this.story.name;
       this.holdName = () => void deps.power.nameHold(holdIdIfPaid, name).catch(() => undefined);
     }
-    deps.start(this);
+    deps.guesses.sent(id, user.userID, this.story, generationId, now);
+    if (!(early && (await early.confirm()))) deps.start(this);
     if (this.hold) {
       try {
         await this.hold;
@@ -270,6 +292,7 @@ export class TurnSend {
       await persist(log, `storing generation ${g.id}`, () =>
         this.finish({ ...stored, state: 'done', cost: 0, finishedAt, heartbeatAt: finishedAt }, this.take(output, 0, finishedAt)),
       );
+      deps.guesses.done(this.id, g.id, joinParts(this.userText, output.aiText));
       this.end(output, 0);
       return;
     }
@@ -288,12 +311,14 @@ export class TurnSend {
     await persist(log, `finishing generation ${g.id}`, () =>
       this.finish({ state: 'done', cost: charged, finishedAt, heartbeatAt: finishedAt }, this.take(output, charged, finishedAt)),
     );
+    deps.guesses.done(this.id, g.id, joinParts(this.userText, output.aiText));
     this.end(output, charged);
   }
 
   /** The stream failed: the hold is given back, the partial text kept, and the error event says why. */
   async fail(aiText: string, reasoning: string, code: ErrorCode): Promise<void> {
     const { deps, generation: g } = this;
+    deps.guesses.forget(this.id);
     const holdId = this.holdId;
     // Left open when this fails too: repair releases it (the turn has no finalCost).
     if (holdId) await this.held$.release(holdId, () => persist(deps.logger, `releasing hold ${holdId}`, (retry) => deps.power.release(holdId, retry ? Date.now() : undefined)));
@@ -304,7 +329,8 @@ export class TurnSend {
   }
 
   // The last write: the outcome, and a done take joins the turn's takes (once: only while generating).
-  private finish(set: Partial<PlayTurn>, take: ReturnType<typeof takeOf> | null): Promise<void> {
+  private async finish(set: Partial<PlayTurn>, take: ReturnType<typeof takeOf> | null): Promise<void> {
+    await this.keeping;
     return this.deps.turns.finish(this.storyId, this.generation.id, set, take);
   }
 
@@ -365,6 +391,7 @@ export class TurnSend {
   // Everything this send did, undone: the hold given back, the turn as it was.
   private async undo(taken: { before: PlayTurn | null } | null): Promise<void> {
     const { deps } = this;
+    deps.guesses.forget(this.id);
     if (this.hold) await this.hold.then((h) => deps.power.release(h), () => undefined).catch(() => undefined);
     if (taken) await deps.turns.restore(this.storyId, taken.before, this.generation.id);
   }

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { isDeepStrictEqual } from 'node:util';
 import { ErrorCode, type PromptContextData } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
 import { isDatabaseUnavailable } from '../common/database-errors';
@@ -7,6 +8,7 @@ import { storyLanguage } from '../common/story-language';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { generationCost } from '../generation/generation-cost';
 import { JobRunner } from '../generation/job-runner';
+import type { ChosenModel } from '../generation/model-chooser';
 import { sharedTokenCounter } from '../generation/token-counter';
 import { ProviderFailure, type ChatMessage, type ProviderChunk } from '../models/chat-provider';
 import { ModelsService } from '../models/models.service';
@@ -17,8 +19,25 @@ import { TaskRepository } from '../tasks/task.repository';
 import { assemblePrompt } from './context/prompt-builder';
 import type { AssembledPrompt } from './context/prompt-types';
 import { foldMessages, SUMMARY_MAX_TOKENS } from './context/summary-prompt';
+import { sameStory, SendGuesses, type EarlyStart, type OpenTarget, type SendGuess } from './send-guesses';
 import { TurnContextRepository } from './turn-context.repository';
 import type { PlayStory, TurnSend } from './turn-send';
+
+/** A provider request on its way: its answer, how to stop it, and where its chunks go once they may leave. */
+interface Opened {
+  answered: Promise<void>;
+  abort: AbortController;
+  startedAt: number;
+  /** The chunks go to `handle` from now on (those that came before first, in order). */
+  attach(handle: (chunk: ProviderChunk) => void): void;
+}
+
+/** A send's request started on a guess that proved right, with the story and prompt it was made of. */
+interface Early {
+  opened: Opened;
+  story: PlayStory;
+  prompt: AssembledPrompt;
+}
 
 // How often a running generation writes its text so far (what a reopened story shows).
 const FLUSH_INTERVAL_MS = 1000;
@@ -38,17 +57,22 @@ export class TurnRunner extends JobRunner {
     private readonly stories: StoryRepository,
     private readonly tasks: TaskRepository,
     private readonly contexts: TurnContextRepository,
+    private readonly guesses: SendGuesses,
   ) {
     super('TurnRunner', 'generation(s)');
   }
 
-  start(send: TurnSend): void {
+  /**
+   * Runs the generation of `send` (its checks passed). `early`: its request, already started on a
+   * guess that proved right (startEarly).
+   */
+  start(send: TurnSend, early?: Early): void {
     const g = send.generation;
     const heartbeat = setInterval(() => void send.write({ heartbeatAt: Date.now() }).catch(() => undefined), HEARTBEAT_MS);
     heartbeat.unref();
     // Runs at once, up to the provider request; the caller subscribes afterwards and gets the events
     // sent so far (Generation keeps them for the first listener).
-    const run = this.run(send)
+    const run = this.run(send, early)
       .catch((error: unknown) => {
         // Whatever went wrong, the stream ends with a coded error instead of staying open.
         const code = isDatabaseUnavailable(error) ? ErrorCode.DATABASE_UNAVAILABLE : ErrorCode.INTERNAL_ERROR;
@@ -59,31 +83,125 @@ export class TurnRunner extends JobRunner {
     void this.jobs.track(run);
   }
 
-  private async run(send: TurnSend): Promise<void> {
+  /**
+   * Starts the provider request of `send` on a guess of what its checks will read (SendGuesses), before
+   * they are answered: the time they take is no longer added to the first token. Nothing of it leaves
+   * the server, and nothing is written, until `confirm` has compared the guess with what the checks
+   * read: the same, and the request goes on as the turn's (true); else it is aborted (false: the caller
+   * starts afresh). `drop`: the send was refused. Null when the guess needs a summary fold first.
+   */
+  startEarly(send: TurnSend, guess: SendGuess): EarlyStart | null {
+    const story: PlayStory = { ...guess.story, lore: guess.lore, ...(guess.openTargets ? { open_targets: guess.openTargets } : {}) };
+    const prompt = assemblePrompt(story, { role: send.role, content: send.content }, guess.chosen.model, guess.summarizedChars);
+    if (prompt.fold) return null;
+    const opened = this.open(guess.chosen, prompt);
+    this.guesses.counts.guessed++;
+    const drop = async () => {
+      opened.abort.abort();
+      await opened.answered.catch(() => undefined);
+    };
+    return {
+      confirm: async () => {
+        if (await this.guessStood(send, guess)) {
+          this.guesses.counts.stood++;
+          this.start(send, { opened, story, prompt });
+          return true;
+        }
+        this.guesses.counts.dropped++;
+        this.logger.debug(`generation ${send.generation.id}: the early request's guess of story ${send.storyId.toHexString()} did not stand; sent again`);
+        await drop();
+        return false;
+      },
+      drop,
+    };
+  }
+
+  // Whether the send's checks read exactly what its guess was: the story, its lore, targets and model.
+  private async guessStood(send: TurnSend, guess: SendGuess): Promise<boolean> {
+    const read = send.story;
+    if (send.chosen.model.value !== guess.chosen.model.value || send.chosen.custom || send.chosen.apiKey !== guess.chosen.apiKey) return false;
+    if (send.summarizedChars !== guess.summarizedChars || !sameStory(read, guess.story)) return false;
+    // The lore cache answers the same compiled lore for the same version.
+    if ((await send.lore) !== guess.lore) return false;
+    if (read.play_mode === 'fly_free') return true;
+    const targets = await this.openTargets(read);
+    return isDeepStrictEqual(targets, guess.openTargets);
+  }
+
+  // The open targets of the story's current task group (what the task play modes steer toward).
+  private async openTargets(story: PlayStory): Promise<OpenTarget[]> {
+    const key = playedBranchKey(story);
+    const open = await this.tasks.openTargets(key).catch(() => []);
+    const list = open.map((t) => ({ title: t.title, type: t.type }));
+    this.guesses.targets(story._id.toHexString(), key.toHexString(), list);
+    return list;
+  }
+
+  // The provider request of a prompt: what it answers waits (in order) until `attach` says where it goes.
+  private open(chosen: ChosenModel, prompt: AssembledPrompt): Opened {
+    const { model } = chosen;
+    let waiting: ProviderChunk[] | null = [];
+    let sink: ((chunk: ProviderChunk) => void) | null = null;
+    const abort = new AbortController();
+    const startedAt = Date.now();
+    // The provider hands each chunk over as it is read (see ChatProvider.relay).
+    const answered = this.models.provider.relay(
+      {
+        model,
+        apiKey: chosen.apiKey,
+        custom: chosen.custom,
+        messages: prompt.messages,
+        maxTokens: model.maxOutput,
+        idleTimeoutMs: this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000,
+        signal: abort.signal,
+      },
+      (chunk) => (sink ? sink(chunk) : waiting!.push(chunk)),
+    );
+    answered.catch(() => undefined);
+    return {
+      answered,
+      abort,
+      startedAt,
+      attach(handle) {
+        const early = waiting!;
+        waiting = null;
+        for (const chunk of early) handle(chunk);
+        sink = handle;
+      },
+    };
+  }
+
+  private async run(send: TurnSend, early?: Early): Promise<void> {
     const { generation: g, chosen } = send;
     const { model } = chosen;
     g.emit({ type: 'user', text: send.userText, role: send.role, turnId: g.id, ...(send.accepted ? { appended: send.accepted } : {}) });
 
-    const turn = { role: send.role, content: send.content };
-    // The lore was read beside the claim (TurnSend.begin). The story and the prompt are let go of once the
-    // request is out (null below): a stream that runs for minutes holds neither the text nor the prompt.
-    let story: PlayStory | null = { ...send.story, lore: await send.lore };
-    // The task modes steer toward the open targets of the story's current task group.
-    if (story.play_mode !== 'fly_free') {
-      const open = await this.tasks.openTargets(playedBranchKey(story)).catch(() => []);
-      story = { ...story, open_targets: open.map((t) => ({ title: t.title, type: t.type })) };
-    }
-    let prompt: AssembledPrompt | null = assemblePrompt(story, turn, model, send.summarizedChars);
+    // The story and the prompt are let go of once the request is out (null below): a stream that runs
+    // for minutes holds neither the text nor the prompt.
+    let story: PlayStory | null;
+    let prompt: AssembledPrompt | null;
     let folded: { lore: string[] } | null = null;
-    if (prompt.fold) {
-      // Folding calls the provider too: not before the power is held.
-      if (!(await this.passHold(send))) return;
-      folded = { lore: [] };
-      const before = story;
-      story = await this.fold(send, story, prompt.fold, folded.lore);
-      // A fold that failed (logged) changed nothing.
-      if (story === before) folded = null;
+    let opened: Opened;
+    if (early) {
+      ({ story, prompt, opened } = early);
+    } else {
+      const turn = { role: send.role, content: send.content };
+      // The lore was read beside the claim (TurnSend.begin).
+      story = { ...send.story, lore: await send.lore };
+      // The task modes steer toward the open targets of the story's current task group.
+      if (story.play_mode !== 'fly_free') story = { ...story, open_targets: await this.openTargets(story) };
       prompt = assemblePrompt(story, turn, model, send.summarizedChars);
+      if (prompt.fold) {
+        // Folding calls the provider too: not before the power is held.
+        if (!(await this.passHold(send))) return;
+        folded = { lore: [] };
+        const before = story;
+        story = await this.fold(send, story, prompt.fold, folded.lore);
+        // A fold that failed (logged) changed nothing.
+        if (story === before) folded = null;
+        prompt = assemblePrompt(story, turn, model, send.summarizedChars);
+      }
+      opened = this.open(chosen, prompt);
     }
 
     let aiText = '';
@@ -91,8 +209,7 @@ export class TurnRunner extends JobRunner {
     let completionTokens = 0;
     let promptTokens = prompt.promptTokens;
     let firstTokenAt = 0;
-    const startedAt = Date.now();
-    let lastFlush = startedAt;
+    let lastFlush = Date.now();
     let flushing: Promise<unknown> = Promise.resolve();
     // The user part is stored with the text (the claim could not: it depends on the story's language).
     const userText = send.userText;
@@ -115,38 +232,20 @@ export class TurnRunner extends JobRunner {
       }
       if (Date.now() - lastFlush >= FLUSH_INTERVAL_MS) flush();
     };
-    // Chunks that come before the hold stands wait here: nothing leaves the server until it does.
-    let gated: ProviderChunk[] | null = [];
-    const abort = new AbortController();
-    // The request starts now (the provider hands each chunk over as it is read, see ChatProvider.relay);
-    // the turn's other fields are written once it is on its way.
-    const answered = this.models.provider.relay(
-      {
-        model,
-        apiKey: chosen.apiKey,
-        custom: chosen.custom,
-        messages: prompt.messages,
-        maxTokens: model.maxOutput,
-        idleTimeoutMs: this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000,
-        signal: abort.signal,
-      },
-      (chunk) => (gated ? gated.push(chunk) : handle(chunk)),
-    );
+    // The request is on its way: the turn's other fields are written.
     send.requestSent();
     this.keepContext(send, story, prompt, folded);
     story = null;
     prompt = null;
     send.released();
-    answered.catch(() => undefined);
-    if (!(await this.passHold(send, abort))) {
-      await answered.catch(() => undefined);
+    // Chunks that come before the hold stands wait: nothing leaves the server until it does.
+    if (!(await this.passHold(send, opened.abort))) {
+      await opened.answered.catch(() => undefined);
       return;
     }
     try {
-      const early = gated;
-      gated = null;
-      for (const chunk of early) handle(chunk);
-      await answered;
+      opened.attach(handle);
+      await opened.answered;
     } catch (error) {
       await flushing;
       const code = error instanceof ProviderFailure ? error.code : ErrorCode.PROVIDER_ERROR;
@@ -156,7 +255,7 @@ export class TurnRunner extends JobRunner {
       return;
     }
     await flushing;
-    this.models.tracker.recordSuccess(chosen.statusKey, (firstTokenAt || Date.now()) - startedAt);
+    this.models.tracker.recordSuccess(chosen.statusKey, (firstTokenAt || Date.now()) - opened.startedAt);
     if (!completionTokens && aiText) completionTokens = sharedTokenCounter.count(aiText);
     await send.settle({ aiText, reasoning, promptTokens, completionTokens }, generationCost(model, completionTokens, aiText));
   }

@@ -27,7 +27,7 @@ import { CustomModelsService } from '../custom-models/custom-models.service';
 import { StoryArchiveRepository } from './story-archive.repository';
 import { StoryCreated, StoryPublished, StoryUnpublished, type StoryOrigin } from './story.events';
 import { StoryNumbersService } from './story-numbers.service';
-import { StoryRepository, type StoryRecord } from './story.repository';
+import { StoryRepository, type StoryForPlay, type StoryRecord } from './story.repository';
 import { StorySpreadService } from './story-spread.service';
 import { textSnippets, toSeconds } from './story-text';
 import { pickState, toListItem, toStoryData } from './story-view';
@@ -73,14 +73,20 @@ export class StoriesService {
       userID: user.userID,
       time: new Date(),
     });
-    return this.created(story._id.toHexString(), user.userID, null, lore ?? null);
+    return this.created(story._id.toHexString(), user.userID, null, lore ?? null, this.stories.playView(story.toObject()));
   }
 
   // Every new story (original or clone) is announced; what others prepare for it (play: its turn
   // document) is waited for, and a failure there is logged, not fatal.
-  private async created(id: string, userID: string, origin: StoryOrigin | null = null, lore: CreateStoryDto['lore'] | null = null): Promise<StoryIdData> {
+  private async created(
+    id: string,
+    userID: string,
+    origin: StoryOrigin | null = null,
+    lore: CreateStoryDto['lore'] | null = null,
+    play: StoryForPlay | null = null,
+  ): Promise<StoryIdData> {
     await this.events
-      .emitAsync(StoryCreated.event, new StoryCreated(id, userID, origin, lore))
+      .emitAsync(StoryCreated.event, new StoryCreated(id, userID, origin, lore, play))
       .catch((error: unknown) => this.logger.warn(`preparing story ${id}: ${error instanceof Error ? error.message : String(error)}`));
     return { id };
   }

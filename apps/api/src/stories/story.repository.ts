@@ -60,7 +60,23 @@ const SORT = { pinToTop: -1, time: -1, _id: -1 } as const;
  */
 @Injectable()
 export class StoryRepository {
+  // Who is told when this process writes a story's text or settings (see onWrite).
+  private readonly writeWatchers: ((id: string) => void)[] = [];
+
   constructor(@InjectModel(Story.name) private readonly stories: Model<Story>) {}
+
+  /**
+   * `watch` is called with a story's id each time this process writes what a send reads of it (its
+   * text, settings, branch, summary): what a process keeps of stories (play's SendGuesses) drops it.
+   */
+  onWrite(watch: (id: string) => void): void {
+    this.writeWatchers.push(watch);
+  }
+
+  private wrote(id: string | Types.ObjectId): void {
+    const hex = typeof id === 'string' ? id : id.toHexString();
+    for (const watch of this.writeWatchers) watch(hex);
+  }
 
   create(story: Partial<Story>): Promise<StoryDocument> {
     return this.stories.create(story);
@@ -115,6 +131,7 @@ export class StoryRepository {
   async update(userID: string, id: string, set: Record<string, unknown>, branchId?: string): Promise<StoryRecord | null> {
     const _id = toObjectId(id);
     const filter = { _id, userID, ...(branchId ? whilePlaying(_id, branchId) : {}) };
+    this.wrote(_id);
     const story = await this.stories.findOneAndUpdate(filter, { $set: set, $inc: { stateRev: 1 } }, { new: true }).lean<StoryRecord>().exec();
     if (!story && branchId && (await this.isOwn(userID, id))) throw new AppException(ErrorCode.BRANCH_CHANGED);
     return story;
@@ -123,11 +140,13 @@ export class StoryRepository {
   /** Changes the caller's own story; answers its list fields, or null when it is not theirs. */
   updateListed(userID: string, id: string | Types.ObjectId, set: Record<string, unknown>): Promise<StoryListFields | null> {
     const _id = typeof id === 'string' ? toObjectId(id) : id;
+    this.wrote(_id);
     return this.stories.findOneAndUpdate({ _id, userID }, { $set: set }, { new: true, projection: LIST_PROJECTION }).lean<StoryListFields>().exec();
   }
 
   /** Puts a saved state back into the caller's own story (a restore point); false when it is not theirs. */
   async restore(userID: string, id: Types.ObjectId, set: Partial<StoryState> & Record<string, unknown>): Promise<boolean> {
+    this.wrote(id);
     return Boolean(await this.stories.findOneAndUpdate({ _id: id, userID }, { $set: set, $inc: { stateRev: 1 } }, { new: true, projection: { _id: 1 } }).lean().exec());
   }
 
@@ -156,6 +175,7 @@ export class StoryRepository {
    * conditional update: the story holds one branch or the other, never a mix. False when it changed.
    */
   async playBranch(read: Pick<StoryForBranching, '_id' | 'userID' | 'branchId' | 'stateRev'>, branchId: string, state: BranchState): Promise<boolean> {
+    this.wrote(read._id);
     const result = await this.stories
       .updateOne(
         { _id: read._id, userID: read.userID, branchId: read.branchId ?? null, stateRev: read.stateRev ?? null },
@@ -171,6 +191,13 @@ export class StoryRepository {
   }
 
   // --- play ---
+
+  /** A story document as `forPlay` reads it (its play fields, with their defaults): what a story just created is to a send. */
+  playView(stored: object): StoryForPlay {
+    const doc = stored as Record<string, unknown>;
+    const picked = Object.fromEntries(Object.keys(PLAY_FIELDS).filter((k) => doc[k] !== undefined).map((k) => [k, doc[k]]));
+    return withPlayDefaults({ ...picked, _id: doc._id } as unknown as StoryForPlay);
+  }
 
   /** The caller's own story as a turn reads it; anyone else's is not found (public stories are cloned before play). */
   async forPlay(userID: string, id: string): Promise<StoryForPlay> {
@@ -189,6 +216,7 @@ export class StoryRepository {
   async append(userID: string, id: string, piece: string, branchId?: string): Promise<{ text: string; appended: string }> {
     const _id = toObjectId(id);
     const onBranch = branchId ? whilePlaying(_id, branchId) : {};
+    this.wrote(_id);
     for (let attempt = 0; attempt < 5; attempt++) {
       const story = await this.stories
         .findOne({ _id, userID }, { main_text: 1, charCount: 1, firstLine: 1, lastLine: 1, branchId: 1 })
@@ -219,6 +247,7 @@ export class StoryRepository {
    * folded from (answers false otherwise, storing nothing).
    */
   async setSummary(id: Types.ObjectId, branchId: string, summary: string, chars: number): Promise<boolean> {
+    this.wrote(id);
     const result = await this.stories
       .updateOne({ _id: id, ...whilePlaying(id, branchId) }, { $set: { previous_summary: summary, summarized_chars: chars }, $inc: { stateRev: 1 } })
       .exec();
@@ -294,8 +323,8 @@ export class StoryRepository {
   }
 }
 
-// A turn starts on a new line of its own.
-function joinPiece(current: string, piece: string): string {
+/** What appending `piece` to `current` adds: a turn starts on a new line of its own. */
+export function joinPiece(current: string, piece: string): string {
   if (!piece) return '';
   if (!current || current.endsWith('\n')) return piece;
   return `\n${piece}`;

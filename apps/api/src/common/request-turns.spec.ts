@@ -1,0 +1,72 @@
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { takeTurns } from './request-turns';
+
+// A ticker that counts turns of the event loop (one setImmediate after another).
+function loopTurns(): { now: () => number; stop: () => void } {
+  let turn = 0;
+  let running = true;
+  const tick = () => {
+    turn++;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return { now: () => turn, stop: () => (running = false) };
+}
+
+function get(port: number, path: string): Promise<string> {
+  return new Promise((done, fail) => {
+    const req = request({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => done(body));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+describe('takeTurns: a burst of requests starts a handful per turn of the event loop', () => {
+  let server: Server;
+  afterEach(() => new Promise((r) => server.close(r)));
+
+  it('starts at most perTurn of a burst in one turn, the rest in later turns in the order they came, with I/O handled in between', async () => {
+    const started: { n: number; turn: number }[] = [];
+    const turns = loopTurns();
+    let pending = 20;
+    let finished!: () => void;
+    const all = new Promise<void>((r) => (finished = r));
+    server = createServer((req) => {
+      started.push({ n: Number(req.url), turn: turns.now() });
+      if (--pending === 0) finished();
+    });
+    takeTurns(server, 3);
+    // Twenty requests in the same turn (what a poll of the sockets hands over in a burst).
+    for (let n = 0; n < 20; n++) server.emit('request', { url: String(n) } as IncomingMessage, {} as ServerResponse);
+    // Three started at once, none more in this turn.
+    expect(started.map((s) => s.n)).toEqual([0, 1, 2]);
+    // Something that came in meanwhile (a timer, a socket's data) runs before the burst is through.
+    const between = new Promise<number>((r) => setTimeout(() => r(started.length), 0));
+    await all;
+    turns.stop();
+    expect(started.map((s) => s.n)).toEqual(Array.from({ length: 20 }, (_, n) => n));
+    const perTurn = new Map<number, number>();
+    for (const s of started) perTurn.set(s.turn, (perTurn.get(s.turn) ?? 0) + 1);
+    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(3);
+    expect(perTurn.size).toBeGreaterThanOrEqual(7);
+    expect(await between).toBeLessThan(20);
+  });
+
+  it('answers requests over real connections, a lone one at once, and refuses a server with other request listeners', async () => {
+    server = createServer((req, res) => res.end(req.url));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    takeTurns(server, 1);
+    const { port } = server.address() as AddressInfo;
+    expect(await get(port, '/one')).toBe('/one');
+    const paths = Array.from({ length: 10 }, (_, i) => `/r${i}`);
+    expect(await Promise.all(paths.map((p) => get(port, p)))).toEqual(paths);
+    const other = createServer(() => undefined);
+    other.on('request', () => undefined);
+    expect(() => takeTurns(other, 8)).toThrow(/2 request listeners/);
+  });
+});

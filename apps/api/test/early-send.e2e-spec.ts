@@ -1,0 +1,143 @@
+import { ErrorCode, SEND_THROTTLE_MS } from '@taleloom/contracts';
+import { Types } from 'mongoose';
+import { SendGuesses } from '../src/play/send-guesses';
+import { TurnRunner } from '../src/play/turn.runner';
+import { PowerService } from '../src/power/power.service';
+import { verifyLedger } from '../src/power/verify-ledger';
+import { balanceOf } from './power-factories';
+import { as, createStory, signUp, type TestUser } from './story-factories';
+import { listenOnLoopback, sendTurn, storyDoc, stubModel, textOf } from './support/play-helpers';
+import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
+import { createTestApp, type TestApp } from './test-app';
+
+const reply = (n: number) => `Reply ${n}: The lamp flickered and the story went on.`;
+const promptOf = (body: { messages: { content: string }[] }) => body.messages.map((m) => m.content).join('\n');
+
+/**
+ * A send whose story this process knows (it made it, or played it last) starts its provider request
+ * at once, on a guess of what its reads will answer (SendGuesses, TurnRunner.startEarly). The guess
+ * goes on only when the reads say exactly that; anything else is dropped before a chunk leaves.
+ */
+describe('early sends: the provider request starts on a guess the reads must confirm', () => {
+  let t: TestApp;
+  let stub: OpenAIStub;
+  let base: string;
+  let alice: TestUser;
+  const drain = () => t.app.get(TurnRunner).drain();
+  const counts = () => ({ ...t.app.get(SendGuesses).counts });
+  const turns = () => t.connection.db!.collection('play_turns');
+  // Past the one-second throttle without touching the database (what a user waiting a second does).
+  const waitThrottle = () => new Promise((r) => setTimeout(r, SEND_THROTTLE_MS + 20));
+
+  beforeAll(async () => {
+    stub = await startOpenAIStub();
+    t = await createTestApp({
+      MODELS_JSON: JSON.stringify([stubModel(stub.baseURL, 'free', { points: 0 }), stubModel(stub.baseURL, 'paid', { points: 50 })]),
+      PROVIDER_TIMEOUT_SECONDS: '5',
+    });
+    base = await listenOnLoopback(t);
+  });
+  beforeEach(async () => {
+    await t.clean();
+    stub.reset();
+    stub.set({ completionTokens: 20 });
+    alice = await signUp(t, 'alice');
+    Object.assign(t.app.get(SendGuesses).counts, { guessed: 0, stood: 0, dropped: 0 });
+  });
+  afterAll(async () => {
+    await drain();
+    await t.close();
+    await stub.close();
+  });
+
+  it('plays a story made here on guesses that stand: one request per turn, the pending turn accepted into the next prompt', async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
+    const first = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'I untie the boat.', model_name: 'free' });
+    expect(textOf(first.events)).toBe(reply(1));
+    expect(counts()).toEqual({ guessed: 1, stood: 1, dropped: 0 });
+    await drain();
+    await waitThrottle();
+    // The next send accepts the pending turn (as shown, not edited) before its own: the guess appends it too.
+    const second = await sendTurn(base, alice.token, id, { content: 'Then what?', model_name: 'free' });
+    expect(second.events[0]).toMatchObject({ type: 'user', appended: `\nMara: I untie the boat.\n${reply(1)}` });
+    expect(textOf(second.events)).toBe(reply(2));
+    await drain();
+    await waitThrottle();
+    // Edited before it was accepted: the edit is what the guess appends.
+    const turnId = second.events.find((e) => e.type === 'user')!.turnId;
+    const third = await sendTurn(base, alice.token, id, {
+      content: 'Go on.',
+      model_name: 'free',
+      accept: { turnId, userContent: 'Then what?', newContent: 'The tide turned.' },
+    });
+    expect(textOf(third.events)).toBe(reply(3));
+    await drain();
+    expect(counts()).toEqual({ guessed: 3, stood: 3, dropped: 0 });
+    expect(stub.requests).toBe(3);
+    expect(promptOf(stub.bodies[1])).toContain(reply(1));
+    expect(promptOf(stub.bodies[2])).toContain('The tide turned.');
+    expect(promptOf(stub.bodies[2])).not.toContain(reply(2));
+    // What was sent is what the story holds and what the context inspector shows.
+    expect((await storyDoc(t, id))!.main_text).toBe(`Mara waits at the pier.\nMara: I untie the boat.\n${reply(1)}\nThen what?\nThe tide turned.`);
+    const context = (await as(t, alice).get(`/api/llm/${id}/context`)).body.data;
+    expect(context.messages.map((m: { parts: { text: string }[] }) => m.parts.map((p) => p.text).join(''))).toEqual(stub.bodies[2].messages.map((m) => m.content));
+    expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data).toMatchObject({ state: 'done', aiText: reply(3) });
+  });
+
+  it('drops a guess the database contradicts (the story written behind its back) before anything is relayed, and plays what was read', async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
+    // Another process (or instance) changed the story: this one does not know.
+    await t.connection.db!.collection('stories').updateOne({ _id: new Types.ObjectId(id) }, { $set: { main_text: 'Ilan rows out alone.' } });
+    stub.set({ completionTokens: 20, firstDelayMs: 40 });
+    const res = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'free' });
+    expect(counts()).toEqual({ guessed: 1, stood: 0, dropped: 1 });
+    // The guessed request was aborted; the turn's own request carries the text as read.
+    expect(stub.requests).toBe(2);
+    expect(promptOf(stub.bodies[0])).not.toContain('Ilan rows out alone.');
+    expect(promptOf(stub.bodies[1])).toContain('Ilan rows out alone.');
+    expect(res.events.filter((e) => e.type === 'user')).toHaveLength(1);
+    expect(textOf(res.events)).toBe(reply(2));
+    await drain();
+    expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data).toMatchObject({ state: 'done', aiText: reply(2), takes: [{ aiText: reply(2) }] });
+  });
+
+  it('drops the guess of a refused send: nothing stored, nothing charged, and the next send reads first', async () => {
+    await t.app.get(PowerService).grant(alice.userID, 500, 'test', 'test-grant-early');
+    const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
+    // A send a moment ago, from another process: this one's guess does not know about it.
+    const before = { state: 'idle', lastSendAt: Date.now() };
+    await turns().updateOne({ _id: new Types.ObjectId(id) }, { $set: before });
+    stub.set({ completionTokens: 20, firstDelayMs: 40 });
+    const res = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'free' });
+    expect([res.status, res.body!.code]).toEqual([429, ErrorCode.SEND_TOO_FAST]);
+    expect(counts()).toEqual({ guessed: 1, stood: 0, dropped: 0 });
+    await drain();
+    expect(await turns().findOne({ _id: new Types.ObjectId(id) })).toMatchObject(before);
+    expect(await balanceOf(t, alice.userID)).toBe(500);
+    // Forgotten: the next send reads before its request (no guess), and plays.
+    await turns().updateOne({ _id: new Types.ObjectId(id) }, { $set: { lastSendAt: 0 } });
+    const next = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'free' });
+    expect(textOf(next.events)).toBe(reply(2));
+    expect(counts().guessed).toBe(1);
+  });
+
+  it('makes no guess for a paid model (the balance is read before any request) and none after an edit made here', async () => {
+    await t.app.get(PowerService).grant(alice.userID, 500, 'test', 'test-grant-early-paid');
+    const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
+    const paid = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'paid' });
+    expect(textOf(paid.events)).toBe(reply(1));
+    await drain();
+    expect(counts().guessed).toBe(0);
+    const usage = paid.events.find((e) => e.type === 'usage') as { cost: number };
+    expect(usage.cost).toBeGreaterThan(0);
+    expect(await balanceOf(t, alice.userID)).toBe(500 - usage.cost);
+    expect((await verifyLedger(t.connection.db!)).drifts).toEqual([]);
+    await waitThrottle();
+    // An edit through the API: this process forgets what it knew of the story, and reads it first.
+    expect((await as(t, alice).patch(`/api/llm?id=${id}`, { author_remark: 'Keep it short.' })).status).toBe(200);
+    const free = await sendTurn(base, alice.token, id, { content: 'Again', model_name: 'free' });
+    expect(textOf(free.events)).toBe(reply(2));
+    expect(promptOf(stub.bodies[1])).toContain('Keep it short.');
+    expect(counts()).toEqual({ guessed: 0, stood: 0, dropped: 0 });
+  });
+});
