@@ -56,7 +56,7 @@ interface Known {
 }
 
 // What the cache may hold in all, in characters of story fields (about twice that in bytes at most).
-const KNOWN_MAX_CHARS = 16_000_000;
+const KNOWN_MAX_CHARS = 8_000_000;
 
 /**
  * The stories this process played last, as their sends left them, so that the next send of each can
