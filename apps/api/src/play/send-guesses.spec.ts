@@ -1,0 +1,82 @@
+import { Types } from 'mongoose';
+import type { AppConfig } from '../config/app-config';
+import type { ChosenModel, ModelChooser } from '../generation/model-chooser';
+import type { StoryForPlay, StoryRepository } from '../stories/story.repository';
+import { sameStory, SendGuesses } from './send-guesses';
+
+const free = { model: { value: 'free', points: 0 }, apiKey: 'k', statusKey: 'free' } as unknown as ChosenModel;
+const paid = { model: { value: 'paid', points: 50 }, apiKey: 'k', statusKey: 'paid' } as unknown as ChosenModel;
+const chooser = { storyPlatform: () => free } as unknown as ModelChooser;
+const noLore = () => null;
+
+function story(fields: Partial<StoryForPlay> = {}): StoryForPlay {
+  return {
+    _id: new Types.ObjectId(), userID: 'u1', name: '', main_text: 'Start.', prologue_and_characters: 'Start.', hidden_settings: '', goal: '',
+    author_remark: '', previous_summary: '', summarized_chars: 0, play_mode: 'fly_free', settings_system_prompt_switch: 'default',
+    settings_system_prompt_text: '', settings_user_prompt_switch: 'default', settings_user_prompt_text: '', model_name: '', model_type: '',
+    lineage: [], branchId: null, ...fields,
+  } as StoryForPlay;
+}
+
+function guesses(mode: 'auto' | 'on' | 'off' = 'auto') {
+  let written: ((id: string) => void) | undefined;
+  const stories = { onWrite: (watch: (id: string) => void) => (written = watch) } as unknown as StoryRepository;
+  const g = new SendGuesses(stories, { env: { SEND_EARLY: mode } } as unknown as AppConfig);
+  return { g, written: (id: string) => written!(id) };
+}
+
+describe('SendGuesses', () => {
+  const now = 1_000_000;
+
+  it('guesses a story it made, then the pending turn accepted as sent or as edited; not while generating or within the throttle', () => {
+    const { g } = guesses();
+    const s = story();
+    const id = s._id.toHexString();
+    g.created(id, 'u1', s);
+    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, now)).toMatchObject({ story: { main_text: 'Start.' }, chosen: free, summarizedChars: 0, lore: null });
+    // Another user, or a story it does not know: no guess.
+    expect(g.guess('u2', id, { content: 'Go' }, null, chooser, noLore, now)).toBeNull();
+    expect(g.guess('u1', new Types.ObjectId().toHexString(), { content: 'Go' }, null, chooser, noLore, now)).toBeNull();
+    g.sent(id, 'u1', s, 'gen-1', now);
+    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, now + 2000)).toBeNull();
+    g.done(id, 'gen-1', 'Go\nThe tide turned.');
+    expect(g.guess('u1', id, { content: 'More' }, null, chooser, noLore, now + 500)).toBeNull();
+    expect(g.guess('u1', id, { content: 'More' }, null, chooser, noLore, now + 2000)!.story.main_text).toBe('Start.\nGo\nThe tide turned.');
+    const edited = { turnId: 'gen-1', userContent: 'Go', newContent: 'It rained.' };
+    expect(g.guess('u1', id, { content: 'More', accept: edited }, null, chooser, noLore, now + 2000)!.story.main_text).toBe('Start.\nGo\nIt rained.');
+    // An older take named, a regenerate, a paid model, an unknown lore.
+    expect(g.guess('u1', id, { content: 'More', accept: { ...edited, turnId: 'gen-0' } }, null, chooser, noLore, now + 2000)).toBeNull();
+    expect(g.guess('u1', id, { content: 'More', regenerate: true }, null, chooser, noLore, now + 2000)!.story.main_text).toBe('Start.');
+    expect(g.guess('u1', id, { content: 'More' }, paid, chooser, noLore, now + 2000)).toBeNull();
+    expect(g.guess('u1', id, { content: 'More' }, null, chooser, () => undefined, now + 2000)).toBeNull();
+  });
+
+  it('forgets a story this process writes, and guesses nothing when SEND_EARLY is off', () => {
+    const { g, written } = guesses();
+    const s = story();
+    const id = s._id.toHexString();
+    g.created(id, 'u1', s);
+    written(id);
+    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, now)).toBeNull();
+    const off = guesses('off').g;
+    off.created(id, 'u1', s);
+    expect(off.guess('u1', id, { content: 'Go' }, null, chooser, noLore, now)).toBeNull();
+  });
+
+  it('a task play mode is guessed only with the targets read for the branch it plays', () => {
+    const { g } = guesses();
+    const s = story({ play_mode: 'tasks_guider' });
+    const id = s._id.toHexString();
+    g.created(id, 'u1', s);
+    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, now)).toBeNull();
+    g.targets(id, id, [{ title: 'Find the letter', type: 'reality' }]);
+    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, now)!.openTargets).toEqual([{ title: 'Find the letter', type: 'reality' }]);
+  });
+
+  it('sameStory: equal play fields, whatever their update time; any other difference is not the same story', () => {
+    const s = story({ updatedAt: new Date(1) });
+    expect(sameStory({ ...s, _id: new Types.ObjectId(s._id.toHexString()), updatedAt: new Date(2), lineage: [] }, s)).toBe(true);
+    expect(sameStory({ ...s, main_text: 'Start!' }, s)).toBe(false);
+    expect(sameStory({ ...s, _id: new Types.ObjectId() }, s)).toBe(false);
+  });
+});
