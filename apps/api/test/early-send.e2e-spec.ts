@@ -121,23 +121,44 @@ describe('early sends: the provider request starts on a guess the reads must con
     expect(counts().guessed).toBe(1);
   });
 
-  it('makes no guess for a paid model (the balance is read before any request) and none after an edit made here', async () => {
+  it('guesses a paid model once this process has seen a balance that covers it: held, gated and charged once, as a read send', async () => {
     await t.app.get(PowerService).grant(alice.userID, 500, 'test', 'test-grant-early-paid');
     const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
-    const paid = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'paid' });
-    expect(textOf(paid.events)).toBe(reply(1));
+    // The first paid send of the user here: no balance seen yet, so it is read before the request.
+    const first = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'paid' });
+    expect(textOf(first.events)).toBe(reply(1));
     await drain();
     expect(counts().guessed).toBe(0);
-    const usage = paid.events.find((e) => e.type === 'usage') as { cost: number };
-    expect(usage.cost).toBeGreaterThan(0);
-    expect(await balanceOf(t, alice.userID)).toBe(500 - usage.cost);
+    await waitThrottle();
+    const second = await sendTurn(base, alice.token, id, { content: 'On', model_name: 'paid' });
+    expect(textOf(second.events)).toBe(reply(2));
+    await drain();
+    expect(counts()).toEqual({ guessed: 1, stood: 1, dropped: 0 });
+    const cost = (res: typeof first) => (res.events.find((e) => e.type === 'usage') as { cost: number }).cost;
+    expect(cost(first)).toBeGreaterThan(0);
+    expect(await balanceOf(t, alice.userID)).toBe(500 - cost(first) - cost(second));
     expect((await verifyLedger(t.connection.db!)).drifts).toEqual([]);
     await waitThrottle();
     // An edit through the API: this process forgets what it knew of the story, and reads it first.
     expect((await as(t, alice).patch(`/api/llm?id=${id}`, { author_remark: 'Keep it short.' })).status).toBe(200);
     const free = await sendTurn(base, alice.token, id, { content: 'Again', model_name: 'free' });
-    expect(textOf(free.events)).toBe(reply(2));
-    expect(promptOf(stub.bodies[1])).toContain('Keep it short.');
-    expect(counts()).toEqual({ guessed: 0, stood: 0, dropped: 0 });
+    expect(textOf(free.events)).toBe(reply(3));
+    expect(promptOf(stub.bodies[2])).toContain('Keep it short.');
+    expect(counts().guessed).toBe(1);
+  });
+
+  it('drops a paid guess the balance does not cover (spent elsewhere): 402, nothing held or charged', async () => {
+    await t.app.get(PowerService).grant(alice.userID, 20, 'test', 'test-grant-early-short');
+    const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
+    // What this process last saw says 1000 (another process spent it since): a guess is made.
+    (t.app.get(PowerService) as unknown as { seen: Map<string, number> }).seen.set(alice.userID.toLowerCase(), 1000);
+    stub.set({ completionTokens: 20, firstDelayMs: 40 });
+    const res = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'paid' });
+    expect([res.status, res.body!.code]).toEqual([402, ErrorCode.NOT_ENOUGH_POWER]);
+    expect(counts()).toEqual({ guessed: 1, stood: 0, dropped: 0 });
+    await drain();
+    expect(await balanceOf(t, alice.userID)).toBe(20);
+    expect((await verifyLedger(t.connection.db!)).drifts).toEqual([]);
+    expect(await turns().findOne({ _id: new Types.ObjectId(id) })).toMatchObject({ state: 'idle' });
   });
 });

@@ -8,6 +8,7 @@ const free = { model: { value: 'free', points: 0 }, apiKey: 'k', statusKey: 'fre
 const paid = { model: { value: 'paid', points: 50 }, apiKey: 'k', statusKey: 'paid' } as unknown as ChosenModel;
 const chooser = { storyPlatform: () => free } as unknown as ModelChooser;
 const noLore = () => null;
+const noBalance = () => undefined;
 
 function story(fields: Partial<StoryForPlay> = {}): StoryForPlay {
   return {
@@ -33,22 +34,24 @@ describe('SendGuesses', () => {
     const s = story();
     const id = s._id.toHexString();
     g.created(id, 'u1', s);
-    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, now)).toMatchObject({ story: { main_text: 'Start.' }, chosen: free, summarizedChars: 0, lore: null });
+    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, noBalance, now)).toMatchObject({ story: { main_text: 'Start.' }, chosen: free, summarizedChars: 0, lore: null });
     // Another user, or a story it does not know: no guess.
-    expect(g.guess('u2', id, { content: 'Go' }, null, chooser, noLore, now)).toBeNull();
-    expect(g.guess('u1', new Types.ObjectId().toHexString(), { content: 'Go' }, null, chooser, noLore, now)).toBeNull();
+    expect(g.guess('u2', id, { content: 'Go' }, null, chooser, noLore, noBalance, now)).toBeNull();
+    expect(g.guess('u1', new Types.ObjectId().toHexString(), { content: 'Go' }, null, chooser, noLore, noBalance, now)).toBeNull();
     g.sent(id, 'u1', s, 'gen-1', now);
-    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, now + 2000)).toBeNull();
+    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, noBalance, now + 2000)).toBeNull();
     g.done(id, 'gen-1', 'Go\nThe tide turned.');
-    expect(g.guess('u1', id, { content: 'More' }, null, chooser, noLore, now + 500)).toBeNull();
-    expect(g.guess('u1', id, { content: 'More' }, null, chooser, noLore, now + 2000)!.story.main_text).toBe('Start.\nGo\nThe tide turned.');
+    expect(g.guess('u1', id, { content: 'More' }, null, chooser, noLore, noBalance, now + 500)).toBeNull();
+    expect(g.guess('u1', id, { content: 'More' }, null, chooser, noLore, noBalance, now + 2000)!.story.main_text).toBe('Start.\nGo\nThe tide turned.');
     const edited = { turnId: 'gen-1', userContent: 'Go', newContent: 'It rained.' };
-    expect(g.guess('u1', id, { content: 'More', accept: edited }, null, chooser, noLore, now + 2000)!.story.main_text).toBe('Start.\nGo\nIt rained.');
+    expect(g.guess('u1', id, { content: 'More', accept: edited }, null, chooser, noLore, noBalance, now + 2000)!.story.main_text).toBe('Start.\nGo\nIt rained.');
     // An older take named, a regenerate, a paid model, an unknown lore.
-    expect(g.guess('u1', id, { content: 'More', accept: { ...edited, turnId: 'gen-0' } }, null, chooser, noLore, now + 2000)).toBeNull();
-    expect(g.guess('u1', id, { content: 'More', regenerate: true }, null, chooser, noLore, now + 2000)!.story.main_text).toBe('Start.');
-    expect(g.guess('u1', id, { content: 'More' }, paid, chooser, noLore, now + 2000)).toBeNull();
-    expect(g.guess('u1', id, { content: 'More' }, null, chooser, () => undefined, now + 2000)).toBeNull();
+    expect(g.guess('u1', id, { content: 'More', accept: { ...edited, turnId: 'gen-0' } }, null, chooser, noLore, noBalance, now + 2000)).toBeNull();
+    expect(g.guess('u1', id, { content: 'More', regenerate: true }, null, chooser, noLore, noBalance, now + 2000)!.story.main_text).toBe('Start.');
+    expect(g.guess('u1', id, { content: 'More' }, paid, chooser, noLore, noBalance, now + 2000)).toBeNull();
+    expect(g.guess('u1', id, { content: 'More' }, paid, chooser, noLore, () => 49, now + 2000)).toBeNull();
+    expect(g.guess('u1', id, { content: 'More' }, paid, chooser, noLore, () => 50, now + 2000)).toMatchObject({ chosen: paid });
+    expect(g.guess('u1', id, { content: 'More' }, null, chooser, () => undefined, noBalance, now + 2000)).toBeNull();
   });
 
   it('forgets a story this process writes, and guesses nothing when SEND_EARLY is off', () => {
@@ -57,10 +60,10 @@ describe('SendGuesses', () => {
     const id = s._id.toHexString();
     g.created(id, 'u1', s);
     written(id);
-    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, now)).toBeNull();
+    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, noBalance, now)).toBeNull();
     const off = guesses('off').g;
     off.created(id, 'u1', s);
-    expect(off.guess('u1', id, { content: 'Go' }, null, chooser, noLore, now)).toBeNull();
+    expect(off.guess('u1', id, { content: 'Go' }, null, chooser, noLore, noBalance, now)).toBeNull();
   });
 
   it('a task play mode is guessed only with the targets read for the branch it plays', () => {
@@ -68,9 +71,9 @@ describe('SendGuesses', () => {
     const s = story({ play_mode: 'tasks_guider' });
     const id = s._id.toHexString();
     g.created(id, 'u1', s);
-    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, now)).toBeNull();
+    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, noBalance, now)).toBeNull();
     g.targets(id, id, [{ title: 'Find the letter', type: 'reality' }]);
-    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, now)!.openTargets).toEqual([{ title: 'Find the letter', type: 'reality' }]);
+    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, noBalance, now)!.openTargets).toEqual([{ title: 'Find the letter', type: 'reality' }]);
   });
 
   it('sameStory: equal play fields, whatever their update time; any other difference is not the same story', () => {

@@ -114,9 +114,10 @@ export class SendGuesses {
   }
 
   /**
-   * The guess for `userID`'s send on story `id` (null: none worth making): only a free platform model
-   * (a paid one waits for the balance), the pending turn known (idle, or done and accepted as sent or as
-   * the request edits it), past the throttle, and the lore known. `named`: the model the request names.
+   * The guess for `userID`'s send on story `id` (null: none worth making): a platform model (a paid one
+   * only when the balance this process last saw covers it), the pending turn known (idle, or done and
+   * accepted as sent or as the request edits it), past the throttle, and the lore known. `named`: the
+   * model the request names.
    */
   guess(
     userID: string,
@@ -125,6 +126,7 @@ export class SendGuesses {
     named: ChosenModel | null,
     chooser: ModelChooser,
     knownLore: (id: string) => CompiledLore | null | undefined,
+    knownBalance: (userID: string) => number | undefined,
     now: number,
   ): SendGuess | null {
     if (!this.enabled) return null;
@@ -133,7 +135,9 @@ export class SendGuesses {
     const { turn } = known;
     if (turn.state === 'generating' || now - turn.lastSendAt < SEND_THROTTLE_MS) return null;
     const chosen = named ?? chooser.storyPlatform(known.story);
-    if (!chosen || chosen.custom || chosen.model.points > 0) return null;
+    if (!chosen || chosen.custom) return null;
+    // A paid model: only when the balance this process last saw covers it (the hold decides, as always).
+    if (chosen.model.points > 0 && !((knownBalance(userID) ?? -1) >= chosen.model.points)) return null;
     if (typeof known.story.summarized_chars !== 'number') return null;
     const lore = knownLore(id);
     if (lore === undefined) return null;

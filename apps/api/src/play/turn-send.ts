@@ -75,9 +75,10 @@ export interface TurnSendDeps {
  * since), the request starts at once on a guess of what these reads will answer (SendGuesses,
  * TurnRunner.startEarly): none of their round trips is then on the way to the first token. The guess
  * goes on only if the reads answer exactly what it assumed (the story with the pending turn accepted,
- * its lore, targets and model); otherwise, and on any refusal, its request is aborted before anything
- * was relayed, stored or charged, and the send goes on from what was read. Free models only: a paid
- * model's request waits for the balance, as above.
+ * its lore, targets and model); otherwise, and on any refusal (too little power included), its request
+ * is aborted before anything was relayed, stored or charged, and the send goes on from what was read.
+ * A paid model is guessed only when the balance this process last saw covers it; its hold is taken
+ * and gates the relay as above.
  */
 export class TurnSend {
   readonly generation: Generation;
@@ -127,7 +128,9 @@ export class TurnSend {
     const now = Date.now();
     // What this process saw of the story may tell what the checks below will read: the request starts
     // on it now, and goes on only if they read exactly that (TurnRunner.startEarly).
-    const guess = deps.guesses.guess(user.userID, id, dto, named, deps.chooser, (storyId) => deps.lore.known(storyId), now);
+    const guess = deps.guesses.guess(
+      user.userID, id, dto, named, deps.chooser, (storyId) => deps.lore.known(storyId), (userID) => deps.power.knownBalance(userID), now,
+    );
     const early = guess ? deps.startEarly(this, guess) : null;
     const holdKey = `generation:${generationId}`;
     // The model is known to be paid, or may be (the story's own choice).

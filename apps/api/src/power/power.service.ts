@@ -25,6 +25,7 @@ import {
   type PointsPage,
   type UserPointsQueryDto,
 } from '@taleloom/contracts';
+import { LRUCache } from 'lru-cache';
 import { Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -72,6 +73,10 @@ export interface SettleResult {
 
 @Injectable()
 export class PowerService {
+  // The balance this process last saw of each user (read, or after its own hold): a hint a send's early
+  // start goes by, never what a hold is decided on.
+  private readonly seen = new LRUCache<string, number>({ max: 20_000 });
+
   constructor(
     private readonly store: LedgerRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -123,6 +128,7 @@ export class PowerService {
       outcome = await this.store.settleEntry(stored, claim, { minPoints: -stored.points, fresh: view, markLater: true });
     }
     if (outcome === 'voided') throw new AppException(ErrorCode.NOT_ENOUGH_POWER);
+    this.seen.set(user, view.points - max);
     return id.toHexString();
   }
 
@@ -140,6 +146,7 @@ export class PowerService {
       ? await this.store.settleEntry(stored, claim, { minPoints: max, fresh, markLater: true })
       : await this.store.settleEntry(stored, null, { minPoints: max });
     if (outcome === 'voided') throw new AppException(view ? ErrorCode.NOT_ENOUGH_POWER : ErrorCode.USER_NOT_FOUND);
+    if (view) this.seen.set(user, view.points - max);
     return stored._id.toHexString();
   }
 
@@ -158,8 +165,16 @@ export class PowerService {
    * The balance as the ledger reads it, for a caller that reads it alongside other work and passes it
    * to `hold` (one round trip less on the way to a provider). Null: no such user.
    */
-  balance(userID: string): Promise<BalanceView | null> {
-    return this.store.readBalance(toUserId(userID));
+  async balance(userID: string): Promise<BalanceView | null> {
+    const user = toUserId(userID);
+    const view = await this.store.readBalance(user);
+    if (view) this.seen.set(user, view.points);
+    return view;
+  }
+
+  /** The balance this process last saw of the user (undefined: none); a hint only (see `seen`). */
+  knownBalance(userID: string): number | undefined {
+    return this.seen.get(userID.toLowerCase());
   }
 
   /**
