@@ -37,7 +37,7 @@ const importEsm = new Function('specifier', 'return import(specifier)') as (s: s
 const STAND_IN_ENTRY = '@push.rocks/smartmongo/dist_ts/congodb/index.js';
 
 // The part of @push.rocks/smartmongo's API the bootstrap uses.
-interface StandInModule {
+export interface StandInModule {
     CongoServer: new (options: { host: string; port: number; storage: 'memory' }) => {
       start(): Promise<void>;
       stop(): Promise<void>;
@@ -107,10 +107,8 @@ async function startMemoryServer(dataDir: string | undefined, dbName: string, de
 
 async function startStandIn(dataDir: string | undefined, dbName: string, compactBytes?: number): Promise<DatabaseHandle> {
   const congodb = await importEsm(STAND_IN_ENTRY);
-  const port = await freePort();
   // Always the in-memory engine (its writes are atomic); with a data folder, a journal keeps it on disk.
-  const server = new congodb.CongoServer({ host: '127.0.0.1', port, storage: 'memory' });
-  await server.start();
+  const { server, port } = await listenStandIn(congodb);
   let journal: JournalHandle | null = null;
   if (dataDir) {
     const legacy = join(dataDir, 'stand-in');
@@ -127,6 +125,24 @@ async function startStandIn(dataDir: string | undefined, dbName: string, compact
       await server.stop();
     },
   };
+}
+
+// The stand-in listening on a free loopback port. Another process can take the port found free in the
+// moment before the stand-in listens on it (tests starting in parallel): then another port is tried.
+export async function listenStandIn(
+  congodb: Pick<StandInModule, 'CongoServer'>,
+  pickPort: () => Promise<number> = freePort,
+): Promise<{ server: InstanceType<StandInModule['CongoServer']>; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await pickPort();
+    const server = new congodb.CongoServer({ host: '127.0.0.1', port, storage: 'memory' });
+    try {
+      await server.start();
+      return { server, port };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 5) throw error;
+    }
+  }
 }
 
 // Data an earlier version kept in the stand-in's own file format moves into the journal once.
