@@ -84,6 +84,20 @@ describe('early sends: the provider request starts on a guess the reads must con
     expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data).toMatchObject({ state: 'done', aiText: reply(3) });
   });
 
+  it('guesses the first send of a clone, its copied lore included: the entry fires as on a read send', async () => {
+    const source = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
+    const entry = await as(t, alice).post(`/api/lore/${source}/entries`, { title: 'The Kestrel', keys: ['boat'], content: 'The Kestrel is a sloop with a red sail.' });
+    expect(entry.status).toBe(200);
+    const cloned = await as(t, alice).post(`/api/llm/${source}/clone`);
+    const id = cloned.body.data.id as string;
+    await new Promise((r) => setImmediate(r));
+    const res = await sendTurn(base, alice.token, id, { content: 'I untie the boat.', model_name: 'free' });
+    expect(textOf(res.events)).toBe(reply(1));
+    expect(counts()).toEqual({ guessed: 1, stood: 1, dropped: 0 });
+    expect(promptOf(stub.bodies[0])).toContain('The Kestrel is a sloop with a red sail.');
+    await drain();
+  });
+
   it('drops a guess the database contradicts (the story written behind its back) before anything is relayed, and plays what was read', async () => {
     const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
     // Another process (or instance) changed the story: this one does not know.

@@ -113,14 +113,30 @@ export class LoreService implements OnModuleInit {
   async start(storyId: Types.ObjectId, userID: string, book: LoreBookInputDto): Promise<void> {
     const entries = bookEntries(book);
     checkLimits(entries);
-    await this.lore.write(storyId, userID, 0, { settings: makeSettings(book.settings), entries });
+    const next = { settings: makeSettings(book.settings), entries };
+    if (await this.lore.write(storyId, userID, 0, next)) this.known$(storyId, { ...next, version: 1 });
+  }
+
+  // Lore this process just wrote, compiled for the story's next send, off the request that wrote it (a
+  // failure only costs that send a read).
+  private known$(storyId: Types.ObjectId, record: LoreRecord): void {
+    setImmediate(() => {
+      try {
+        const compiled = compileRecord(record);
+        this.compiled.set(storyId.toHexString(), { version: compiled.version, lore: compiled });
+      } catch (error) {
+        this.logger.warn(`compiling the lore of story ${storyId.toHexString()}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    });
   }
 
   /** A clone's lore: a copy of what its source had (or of the source's public version). */
   async copy(from: { storyId: string; slot: number | null }, to: Types.ObjectId, userID: string): Promise<void> {
     const source = from.slot === null ? await this.lore.find(toObjectId(from.storyId)) : await this.lore.slot(from.storyId, from.slot);
-    if (!source || !source.entries?.length) return;
-    await this.lore.write(to, userID, 0, { settings: makeSettings(undefined, source.settings), entries: storedEntries(source.entries) });
+    // The clone's first send finds its lore known (compiled, or none).
+    if (!source || !source.entries?.length) return this.none(to);
+    const next = { settings: makeSettings(undefined, source.settings), entries: storedEntries(source.entries) };
+    if (await this.lore.write(to, userID, 0, next)) this.known$(to, { ...next, version: 1 });
   }
 
   /** The story's lore saved into a slot (-1: the public version). */
@@ -201,14 +217,7 @@ export class LoreService implements OnModuleInit {
       if (await this.lore.write(id, user.userID, version, next)) {
         const record = { ...next, version: version + 1 };
         // The next send finds it compiled (off this request).
-        setImmediate(() => {
-          try {
-            const compiled = compileRecord(record);
-            this.compiled.set(id.toHexString(), { version: compiled.version, lore: compiled });
-          } catch (error) {
-            this.logger.warn(`compiling the lore of story ${storyId}: ${error instanceof Error ? error.message : String(error)}`);
-          }
-        });
+        this.known$(id, record);
         return view(record);
       }
     }

@@ -166,14 +166,14 @@ export class StoriesService {
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     const snapshot = await this.publicSnapshot(story._id);
     const clone = await this.spread.clone(story, pickState(snapshot.state), user);
-    return this.created(clone._id.toHexString(), user.userID, { storyId: story._id.toHexString(), slot: PUBLIC_SLOT });
+    return this.created(clone._id.toHexString(), user.userID, { storyId: story._id.toHexString(), slot: PUBLIC_SLOT }, null, this.stories.playView(clone.toObject()));
   }
 
   /** Clones the caller's own story as it is now (e.g. before playing on from a restore point). */
   async cloneOwn(user: AuthUser, id: string): Promise<StoryIdData> {
     const story = await this.stories.own(user.userID, id);
     const clone = await this.spread.clone(story, pickState(story), user);
-    return this.created(clone._id.toHexString(), user.userID, { storyId: story._id.toHexString(), slot: null });
+    return this.created(clone._id.toHexString(), user.userID, { storyId: story._id.toHexString(), slot: null }, null, this.stories.playView(clone.toObject()));
   }
 
   /** Publishes (or updates the public version): snapshot into archive slot -1, then mark public. */

@@ -17,7 +17,7 @@ export class StoryCreated {
     readonly origin: StoryOrigin | null = null,
     /** An original's lore, brought in on the create screen (a character card's book, a file's lore block). */
     readonly lore: LoreBookInputDto | null = null,
-    /** An original's fields as a send reads them (play keeps them for the story's first send). */
+    /** The new story's fields as a send reads them (play keeps them for the story's first send). */
     readonly play: StoryForPlay | null = null,
   ) {}
 }
