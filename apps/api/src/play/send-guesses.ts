@@ -64,7 +64,7 @@ const KNOWN_MAX_CHARS = 8_000_000;
  * reads the story, claims the turn and reads the lore, and a guess that differs from what they read
  * is dropped (its request aborted before anything was relayed, written or charged) and the send starts
  * again from what was read. So another process writing the story (API_WORKERS, an edit) costs a send
- * some time, never its correctness.
+ * some time and one aborted provider request, never its correctness.
  */
 @Injectable()
 export class SendGuesses {
@@ -72,7 +72,7 @@ export class SendGuesses {
     maxSize: KNOWN_MAX_CHARS,
     sizeCalculation: (k) => 256 + k.story.main_text.length + k.story.prologue_and_characters.length + k.story.previous_summary.length + k.turn.piece.length,
   });
-  /** Sends started on a guess, guesses that stood, and guesses that were dropped (what the benchmark and tests read). */
+  /** Sends started on a guess, guesses that stood, and guesses that were dropped (what the tests read). */
   readonly counts = { guessed: 0, stood: 0, dropped: 0 };
 
   // Whether sends start early at all (SEND_EARLY; auto: not in the processes of API_WORKERS).
