@@ -1,14 +1,15 @@
 import { Types } from 'mongoose';
 import type { AppConfig } from '../config/app-config';
 import type { ChosenModel, ModelChooser } from '../generation/model-chooser';
+import type { CompiledLore } from '../lore/lore-activation';
+import type { LoreService } from '../lore/lore.service';
+import type { PowerService } from '../power/power.service';
 import type { StoryForPlay, StoryRepository } from '../stories/story.repository';
 import { sameStory, SendGuesses } from './send-guesses';
 
 const free = { model: { value: 'free', points: 0 }, apiKey: 'k', statusKey: 'free' } as unknown as ChosenModel;
 const paid = { model: { value: 'paid', points: 50 }, apiKey: 'k', statusKey: 'paid' } as unknown as ChosenModel;
 const chooser = { storyPlatform: () => free } as unknown as ModelChooser;
-const noLore = () => null;
-const noBalance = () => undefined;
 
 function story(fields: Partial<StoryForPlay> = {}): StoryForPlay {
   return {
@@ -19,39 +20,51 @@ function story(fields: Partial<StoryForPlay> = {}): StoryForPlay {
   } as StoryForPlay;
 }
 
+// What the lore cache and the power service know (undefined: nothing), as each test sets it.
+interface Seen {
+  lore: CompiledLore | null | undefined;
+  balance: number | undefined;
+}
+
 function guesses(mode: 'auto' | 'on' | 'off' = 'auto') {
   let written: ((id: string) => void) | undefined;
+  const seen: Seen = { lore: null, balance: undefined };
   const stories = { onWrite: (watch: (id: string) => void) => (written = watch) } as unknown as StoryRepository;
-  const g = new SendGuesses(stories, { env: { SEND_EARLY: mode } } as unknown as AppConfig);
-  return { g, written: (id: string) => written!(id) };
+  const lore = { known: () => seen.lore } as unknown as LoreService;
+  const power = { knownBalance: () => seen.balance } as unknown as PowerService;
+  const g = new SendGuesses(stories, { env: { SEND_EARLY: mode } } as unknown as AppConfig, chooser, lore, power);
+  return { g, seen, written: (id: string) => written!(id) };
 }
 
 describe('SendGuesses', () => {
   const now = 1_000_000;
 
   it('guesses a story it made, then the pending turn accepted as sent or as edited; not while generating or within the throttle', () => {
-    const { g } = guesses();
+    const { g, seen } = guesses();
     const s = story();
     const id = s._id.toHexString();
     g.created(id, 'u1', s);
-    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, noBalance, now)).toMatchObject({ story: { main_text: 'Start.' }, chosen: free, summarizedChars: 0, lore: null });
+    expect(g.guess('u1', id, { content: 'Go' }, null, now)).toMatchObject({ story: { main_text: 'Start.' }, chosen: free, summarizedChars: 0, lore: null });
     // Another user, or a story it does not know: no guess.
-    expect(g.guess('u2', id, { content: 'Go' }, null, chooser, noLore, noBalance, now)).toBeNull();
-    expect(g.guess('u1', new Types.ObjectId().toHexString(), { content: 'Go' }, null, chooser, noLore, noBalance, now)).toBeNull();
+    expect(g.guess('u2', id, { content: 'Go' }, null, now)).toBeNull();
+    expect(g.guess('u1', new Types.ObjectId().toHexString(), { content: 'Go' }, null, now)).toBeNull();
     g.sent(id, 'u1', s, 'gen-1', now);
-    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, noBalance, now + 2000)).toBeNull();
+    expect(g.guess('u1', id, { content: 'Go' }, null, now + 2000)).toBeNull();
     g.done(id, 'gen-1', 'Go\nThe tide turned.');
-    expect(g.guess('u1', id, { content: 'More' }, null, chooser, noLore, noBalance, now + 500)).toBeNull();
-    expect(g.guess('u1', id, { content: 'More' }, null, chooser, noLore, noBalance, now + 2000)!.story.main_text).toBe('Start.\nGo\nThe tide turned.');
+    expect(g.guess('u1', id, { content: 'More' }, null, now + 500)).toBeNull();
+    expect(g.guess('u1', id, { content: 'More' }, null, now + 2000)!.story.main_text).toBe('Start.\nGo\nThe tide turned.');
     const edited = { turnId: 'gen-1', userContent: 'Go', newContent: 'It rained.' };
-    expect(g.guess('u1', id, { content: 'More', accept: edited }, null, chooser, noLore, noBalance, now + 2000)!.story.main_text).toBe('Start.\nGo\nIt rained.');
+    expect(g.guess('u1', id, { content: 'More', accept: edited }, null, now + 2000)!.story.main_text).toBe('Start.\nGo\nIt rained.');
     // An older take named, a regenerate, a paid model, an unknown lore.
-    expect(g.guess('u1', id, { content: 'More', accept: { ...edited, turnId: 'gen-0' } }, null, chooser, noLore, noBalance, now + 2000)).toBeNull();
-    expect(g.guess('u1', id, { content: 'More', regenerate: true }, null, chooser, noLore, noBalance, now + 2000)!.story.main_text).toBe('Start.');
-    expect(g.guess('u1', id, { content: 'More' }, paid, chooser, noLore, noBalance, now + 2000)).toBeNull();
-    expect(g.guess('u1', id, { content: 'More' }, paid, chooser, noLore, () => 49, now + 2000)).toBeNull();
-    expect(g.guess('u1', id, { content: 'More' }, paid, chooser, noLore, () => 50, now + 2000)).toMatchObject({ chosen: paid });
-    expect(g.guess('u1', id, { content: 'More' }, null, chooser, () => undefined, noBalance, now + 2000)).toBeNull();
+    expect(g.guess('u1', id, { content: 'More', accept: { ...edited, turnId: 'gen-0' } }, null, now + 2000)).toBeNull();
+    expect(g.guess('u1', id, { content: 'More', regenerate: true }, null, now + 2000)!.story.main_text).toBe('Start.');
+    expect(g.guess('u1', id, { content: 'More' }, paid, now + 2000)).toBeNull();
+    seen.balance = 49;
+    expect(g.guess('u1', id, { content: 'More' }, paid, now + 2000)).toBeNull();
+    seen.balance = 50;
+    expect(g.guess('u1', id, { content: 'More' }, paid, now + 2000)).toMatchObject({ chosen: paid });
+    seen.lore = undefined;
+    expect(g.guess('u1', id, { content: 'More' }, null, now + 2000)).toBeNull();
   });
 
   it('forgets a story this process writes, and guesses nothing when SEND_EARLY is off', () => {
@@ -60,10 +73,10 @@ describe('SendGuesses', () => {
     const id = s._id.toHexString();
     g.created(id, 'u1', s);
     written(id);
-    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, noBalance, now)).toBeNull();
+    expect(g.guess('u1', id, { content: 'Go' }, null, now)).toBeNull();
     const off = guesses('off').g;
     off.created(id, 'u1', s);
-    expect(off.guess('u1', id, { content: 'Go' }, null, chooser, noLore, noBalance, now)).toBeNull();
+    expect(off.guess('u1', id, { content: 'Go' }, null, now)).toBeNull();
   });
 
   it('a task play mode is guessed only with the targets read for the branch it plays', () => {
@@ -71,9 +84,9 @@ describe('SendGuesses', () => {
     const s = story({ play_mode: 'tasks_guider' });
     const id = s._id.toHexString();
     g.created(id, 'u1', s);
-    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, noBalance, now)).toBeNull();
+    expect(g.guess('u1', id, { content: 'Go' }, null, now)).toBeNull();
     g.targets(id, id, [{ title: 'Find the letter', type: 'reality' }]);
-    expect(g.guess('u1', id, { content: 'Go' }, null, chooser, noLore, noBalance, now)!.openTargets).toEqual([{ title: 'Find the letter', type: 'reality' }]);
+    expect(g.guess('u1', id, { content: 'Go' }, null, now)!.openTargets).toEqual([{ title: 'Find the letter', type: 'reality' }]);
   });
 
   it('sameStory: equal play fields, whatever their update time; any other difference is not the same story', () => {

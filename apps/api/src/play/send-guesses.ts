@@ -4,8 +4,10 @@ import { SEND_THROTTLE_MS, STORY_TEXT_MAX_LENGTH, type SendTurnDto } from '@tale
 import { LRUCache } from 'lru-cache';
 import { isDeepStrictEqual } from 'node:util';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import type { ChosenModel, ModelChooser } from '../generation/model-chooser';
+import { ModelChooser, type ChosenModel } from '../generation/model-chooser';
 import type { CompiledLore } from '../lore/lore-activation';
+import { LoreService } from '../lore/lore.service';
+import { PowerService } from '../power/power.service';
 import { playedBranchKey } from '../stories/played-branch';
 import { joinPiece, StoryRepository, type StoryForPlay } from '../stories/story.repository';
 import { joinParts } from './turn-text';
@@ -78,7 +80,13 @@ export class SendGuesses {
   // Whether sends start early at all (SEND_EARLY; auto: not in the processes of API_WORKERS).
   private readonly enabled: boolean;
 
-  constructor(stories: StoryRepository, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    stories: StoryRepository,
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly chooser: ModelChooser,
+    private readonly lore: LoreService,
+    private readonly power: PowerService,
+  ) {
     const mode = config.env.SEND_EARLY;
     this.enabled = mode === 'on' || (mode === 'auto' && !cluster.isWorker);
     // A story this process writes (an edit, a change of branch, a restore) is read again by its next send.
@@ -124,9 +132,6 @@ export class SendGuesses {
     id: string,
     dto: SendTurnDto,
     named: ChosenModel | null,
-    chooser: ModelChooser,
-    knownLore: (id: string) => CompiledLore | null | undefined,
-    knownBalance: (userID: string) => number | undefined,
     now: number,
   ): SendGuess | null {
     if (!this.enabled) return null;
@@ -134,12 +139,12 @@ export class SendGuesses {
     if (!known || known.userID !== userID) return null;
     const { turn } = known;
     if (turn.state === 'generating' || now - turn.lastSendAt < SEND_THROTTLE_MS) return null;
-    const chosen = named ?? chooser.storyPlatform(known.story);
+    const chosen = named ?? this.chooser.storyPlatform(known.story);
     if (!chosen || chosen.custom) return null;
     // A paid model: only when the balance this process last saw covers it (the hold decides, as always).
-    if (chosen.model.points > 0 && !((knownBalance(userID) ?? -1) >= chosen.model.points)) return null;
+    if (chosen.model.points > 0 && !((this.power.knownBalance(userID) ?? -1) >= chosen.model.points)) return null;
     if (typeof known.story.summarized_chars !== 'number') return null;
-    const lore = knownLore(id);
+    const lore = this.lore.known(id);
     if (lore === undefined) return null;
     let story = known.story;
     if (!dto.regenerate && turn.state === 'done') {

@@ -128,9 +128,7 @@ export class TurnSend {
     const now = Date.now();
     // What this process saw of the story may tell what the checks below will read: the request starts
     // on it now, and goes on only if they read exactly that (TurnRunner.startEarly).
-    const guess = deps.guesses.guess(
-      user.userID, id, dto, named, deps.chooser, (storyId) => deps.lore.known(storyId), (userID) => deps.power.knownBalance(userID), now,
-    );
+    const guess = deps.guesses.guess(user.userID, id, dto, named, now);
     const early = guess ? deps.startEarly(this, guess) : null;
     const holdKey = `generation:${generationId}`;
     // The model is known to be paid, or may be (the story's own choice).
@@ -295,7 +293,6 @@ export class TurnSend {
       await persist(log, `storing generation ${g.id}`, () =>
         this.finish({ ...stored, state: 'done', cost: 0, finishedAt, heartbeatAt: finishedAt }, this.take(output, 0, finishedAt)),
       );
-      deps.guesses.done(this.id, g.id, joinParts(this.userText, output.aiText));
       this.end(output, 0);
       return;
     }
@@ -314,7 +311,6 @@ export class TurnSend {
     await persist(log, `finishing generation ${g.id}`, () =>
       this.finish({ state: 'done', cost: charged, finishedAt, heartbeatAt: finishedAt }, this.take(output, charged, finishedAt)),
     );
-    deps.guesses.done(this.id, g.id, joinParts(this.userText, output.aiText));
     this.end(output, charged);
   }
 
@@ -341,7 +337,9 @@ export class TurnSend {
     return takeOf({ generationId: this.generation.id, ...output, model: this.chosen.model.value, cost, finishedAt });
   }
 
+  // The turn is done and stored: this process knows what the story's next send accepts, then the client is told.
   private end(output: TurnOutput, cost: number): void {
+    this.deps.guesses.done(this.id, this.generation.id, joinParts(this.userText, output.aiText));
     this.generation.emit({ type: 'usage', promptTokens: output.promptTokens, completionTokens: output.completionTokens, cost });
     this.generation.emit({ type: 'done', turnId: this.generation.id });
   }

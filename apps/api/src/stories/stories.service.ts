@@ -27,7 +27,8 @@ import { CustomModelsService } from '../custom-models/custom-models.service';
 import { StoryArchiveRepository } from './story-archive.repository';
 import { StoryCreated, StoryPublished, StoryUnpublished, type StoryOrigin } from './story.events';
 import { StoryNumbersService } from './story-numbers.service';
-import { StoryRepository, type StoryForPlay, type StoryRecord } from './story.repository';
+import { StoryRepository, type StoryRecord } from './story.repository';
+import type { StoryDocument } from './story.schema';
 import { StorySpreadService } from './story-spread.service';
 import { textSnippets, toSeconds } from './story-text';
 import { pickState, toListItem, toStoryData } from './story-view';
@@ -73,20 +74,15 @@ export class StoriesService {
       userID: user.userID,
       time: new Date(),
     });
-    return this.created(story._id.toHexString(), user.userID, null, lore ?? null, this.stories.playView(story.toObject()));
+    return this.created(story, user.userID, null, lore ?? null);
   }
 
-  // Every new story (original or clone) is announced; what others prepare for it (play: its turn
-  // document) is waited for, and a failure there is logged, not fatal.
-  private async created(
-    id: string,
-    userID: string,
-    origin: StoryOrigin | null = null,
-    lore: CreateStoryDto['lore'] | null = null,
-    play: StoryForPlay | null = null,
-  ): Promise<StoryIdData> {
+  // Every new story (original or clone) is announced, with its fields as a send reads them; what others
+  // prepare for it (play: its turn document) is waited for, and a failure there is logged, not fatal.
+  private async created(story: StoryDocument, userID: string, origin: StoryOrigin | null = null, lore: CreateStoryDto['lore'] | null = null): Promise<StoryIdData> {
+    const id = story._id.toHexString();
     await this.events
-      .emitAsync(StoryCreated.event, new StoryCreated(id, userID, origin, lore, play))
+      .emitAsync(StoryCreated.event, new StoryCreated(id, userID, origin, lore, this.stories.playView(story.toObject())))
       .catch((error: unknown) => this.logger.warn(`preparing story ${id}: ${error instanceof Error ? error.message : String(error)}`));
     return { id };
   }
@@ -166,14 +162,14 @@ export class StoriesService {
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     const snapshot = await this.publicSnapshot(story._id);
     const clone = await this.spread.clone(story, pickState(snapshot.state), user);
-    return this.created(clone._id.toHexString(), user.userID, { storyId: story._id.toHexString(), slot: PUBLIC_SLOT }, null, this.stories.playView(clone.toObject()));
+    return this.created(clone, user.userID, { storyId: story._id.toHexString(), slot: PUBLIC_SLOT });
   }
 
   /** Clones the caller's own story as it is now (e.g. before playing on from a restore point). */
   async cloneOwn(user: AuthUser, id: string): Promise<StoryIdData> {
     const story = await this.stories.own(user.userID, id);
     const clone = await this.spread.clone(story, pickState(story), user);
-    return this.created(clone._id.toHexString(), user.userID, { storyId: story._id.toHexString(), slot: null }, null, this.stories.playView(clone.toObject()));
+    return this.created(clone, user.userID, { storyId: story._id.toHexString(), slot: null });
   }
 
   /** Publishes (or updates the public version): snapshot into archive slot -1, then mark public. */
