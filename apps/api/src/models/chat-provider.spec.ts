@@ -210,6 +210,28 @@ describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', (
     expect(seen).toEqual([{ type: 'delta', text: 'a' }]);
   });
 
+  it('keeps the connection to a platform provider for the next request once an answer ends with [DONE]', async () => {
+    stub.set({ chunks: ['One', ' two'] });
+    const relay = async () => {
+      const seen: ProviderChunk[] = [];
+      await provider.relay(request(), (c) => seen.push(c));
+      return seen.filter((c) => c.type === 'delta').map((c) => (c as { text: string }).text).join('');
+    };
+    // The first may open a connection (or find one an earlier test left in the pool)...
+    expect(await relay()).toBe('One two');
+    const opened = stub.connections;
+    // ...the next ones, one after the other, go over it: [DONE] no longer closes it.
+    for (let i = 0; i < 3; i++) expect(await relay()).toBe('One two');
+    expect(stub.connections).toBe(opened);
+    // An answer cut short by the caller still closes its connection (nothing half-read is reused).
+    stub.set({ chunks: ['a', 'b', 'c'], delayMs: 200 });
+    const abort = new AbortController();
+    await expect(provider.relay({ ...request(), signal: abort.signal }, () => abort.abort())).rejects.toMatchObject({ code: ErrorCode.PROVIDER_ERROR });
+    stub.set({ chunks: ['One', ' two'] });
+    expect(await relay()).toBe('One two');
+    expect(stub.connections).toBe(opened + 1);
+  });
+
   it("sends a platform model's request as the SDK would (URL, body, key) and fails as the SDK does", async () => {
     const viaSdk = { transport: { key: 'plain', fetch: globalThis.fetch, fetchOptions: {} } };
     const run = async (over: Partial<ChatRequest>) => {

@@ -153,7 +153,15 @@ export class ChatProvider {
               drop();
               return reject(error);
             }
-            if (read.stopped) {
+            if (read.ended) {
+              // [DONE]: the answer is whole. What follows ([DONE] is the last event) is read to its end
+              // unseen, so the provider's connection goes back to the pool for the next request instead
+              // of being closed: a new connection (a TLS handshake with a real provider) per send is
+              // what destroying the body here cost.
+              off();
+              settleBody(body);
+              resolve();
+            } else if (read.stopped) {
               drop();
               resolve();
             }
@@ -261,6 +269,9 @@ export class ChatProvider {
       },
       get stopped() {
         return ended || controller.signal.aborted;
+      },
+      get ended() {
+        return ended && !controller.signal.aborted;
       },
       drain: () => {
         if (ended || controller.signal.aborted) return;
@@ -440,6 +451,8 @@ interface ProviderRead {
   feed(bytes: Uint8Array): void;
   /** [DONE] came, or the request was aborted: read no further. */
   readonly stopped: boolean;
+  /** [DONE] came (and the request was not aborted): the answer is whole. */
+  readonly ended: boolean;
   /** The body ended: a last event without its blank line. */
   drain(): void;
   /** Throws when the answer is not whole (timed out, aborted, no finish_reason); else the <think> splitter's rest. */
@@ -447,6 +460,23 @@ interface ProviderRead {
   /** What a failure is told as. */
   failure(error: unknown): ProviderFailure;
   close(): void;
+}
+
+// How long the rest of an answer after its [DONE] may take to arrive before its connection is given up.
+const AFTER_DONE_MS = 5_000;
+
+/**
+ * Reads what is left of an answer after its [DONE] (its end, normally in the same packet) and drops
+ * it, so that undici keeps the connection for the next request; one that does not end soon is closed.
+ */
+function settleBody(body: NodeJS.ReadableStream & { destroy(): void }): void {
+  const timer = setTimeout(() => body.destroy(), AFTER_DONE_MS);
+  timer.unref();
+  const done = () => clearTimeout(timer);
+  body.on('error', done);
+  body.once('end', done);
+  body.once('close', done);
+  body.resume();
 }
 
 // undici's answers (platform models) are Node streams: read through their data events.

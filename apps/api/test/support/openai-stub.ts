@@ -93,6 +93,8 @@ export interface OpenAIStub {
   readonly keys: string[];
   /** Streams currently open. */
   readonly open: number;
+  /** TCP connections accepted so far (a client that keeps its connections alive opens few). */
+  readonly connections: number;
   /** Requests to /images/generations so far, and their bodies. */
   readonly imageRequests: number;
   readonly imageBodies: StubImageRequestBody[];
@@ -129,6 +131,7 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
   let malformedLeft = initial.malformedTasks ?? 0;
   let requests = 0;
   let open = 0;
+  let connections = 0;
   const bodies: StubRequestBody[] = [];
   let imageRequests = 0;
   const imageBodies: StubImageRequestBody[] = [];
@@ -289,6 +292,7 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     res.end(JSON.stringify({ created: Math.floor(Date.now() / 1000), data: b.mode === 'empty' ? [] : [item] }));
   }
 
+  server.on('connection', () => connections++);
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
   return {
@@ -302,6 +306,9 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     imageBodies,
     get open() {
       return open;
+    },
+    get connections() {
+      return connections;
     },
     bodies,
     keys,
