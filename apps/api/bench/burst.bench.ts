@@ -23,6 +23,9 @@
  *   BENCH_BURST_PROBE=1                 level 1: prints each API send's open, provider-reached and first-token times (wall ms)
  *   BENCH_WINDOW=1                      prints each API burst's window (monotonic µs), to cut a profile
  *   BENCH_BURST_BUILDS="base=bench-builds/base/main.js,new="   builds compared in the same rounds (see BUILDS)
+ *   BENCH_BURST_RELAY=0                 without the bare relay (by default each round also sends the burst through a
+ *                                       bare streaming relay, support/relay-process.ts: what a chat front end's proxy
+ *                                       such as SillyTavern's does, with no accounts, stories, database or money)
  *   MONGODB_URI                         a real MongoDB instead (a database name per level; no DB figures)
  */
 import 'reflect-metadata';
@@ -52,6 +55,8 @@ const API_LOG = process.env.BENCH_BURST_API_LOG;
 // As the independent harness: 20 streams per user (the per-user send limit raised).
 const STREAMS_PER_USER = 20;
 const WARM_STREAMS = 100;
+const WITH_RELAY = process.env.BENCH_BURST_RELAY !== '0';
+let relayWarm = false;
 // A stream that has not ended by then is cut and counted as an error: the bench always ends.
 const STREAM_DEADLINE_MS = Number(process.env.BENCH_BURST_DEADLINE_MS ?? 120_000);
 const apiDir = resolve(__dirname, '..');
@@ -167,6 +172,29 @@ async function startStub(): Promise<Stub> {
     set: async (b) => void (await ask<boolean>({ set: b }, 'ok')),
     lastBody: () => ask<unknown>({ lastBody: true }, 'body'),
     arrivals: () => ask<number[]>({ arrivals: true }, 'arrivals'),
+    stop: async () => {
+      child.disconnect();
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+interface Relay {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+// The bare relay (support/relay-process.ts) in a process of its own, sending on to the stub.
+async function startRelay(stub: Stub): Promise<Relay> {
+  const child = own(fork(join(__dirname, 'support', 'relay-process.ts'), [stub.baseURL], { cwd: apiDir, execArgv: ['-r', '@swc-node/register'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  const port = await new Promise<number>((done, fail) => {
+    child.once('message', (m: { port: number }) => done(m.port));
+    child.once('exit', (code) => fail(new Error(`the relay exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/chat/completions`,
+    pid: child.pid!,
     stop: async () => {
       child.disconnect();
       await new Promise((r) => child.once('exit', r));
@@ -466,6 +494,8 @@ async function burst(specs: StreamSpec[], stub?: Stub): Promise<BurstResult> {
 // ---------------------------------------------------------------- a level
 
 interface Round {
+  /** The same burst through the bare relay (null: BENCH_BURST_RELAY=0). */
+  relay: { result: BurstResult; stats: ReturnType<ProcessWatch['stop']> } | null;
   direct: BurstResult;
   api: BurstResult;
   apiStats: ReturnType<ProcessWatch['stop']>;
@@ -488,7 +518,7 @@ interface Target {
   rounds: Round[];
 }
 
-async function runLevel(level: number, stub: Stub): Promise<void> {
+async function runLevel(level: number, stub: Stub, relay: Relay | null): Promise<void> {
   const sequential = level === 1;
   const n = sequential ? SEQ_N : level;
   console.log(`\n--- ${sequential ? `sequential (${SEQ_N} sends per side)` : `${level} streams opened at once`} ---`);
@@ -517,6 +547,13 @@ async function runLevel(level: number, stub: Stub): Promise<void> {
     // The direct streams send the stub exactly what the API sent it (the prompt it assembled).
     const directBody = JSON.stringify(await stub.lastBody());
     const directSpec = (): StreamSpec => ({ url: `${stub.baseURL}/chat/completions`, headers: { 'Content-Type': 'application/json' }, body: directBody, kind: 'direct', untilFirst: sequential });
+    // The bare relay passes the stub's events through as they are: read as direct streams, to the end.
+    const relaySpec = (): StreamSpec => ({ url: relay!.url, headers: { 'Content-Type': 'application/json' }, body: directBody, kind: 'direct' });
+    if (relay && !relayWarm) {
+      // A fresh process compiles its hot paths during its first streams (as the APIs' warm-ups).
+      await burst(Array.from({ length: WARM_STREAMS }, relaySpec));
+      relayWarm = true;
+    }
     const roundCount = sequential ? 1 : ROUNDS;
     for (let r = 0; r < roundCount; r++) {
       const sends = new Map<Target, Send[]>();
@@ -530,10 +567,13 @@ async function runLevel(level: number, stub: Stub): Promise<void> {
         const v = new Map<Target, StreamResult[]>(targets.map((t) => [t, []]));
         const watches = targets.map((t) => ({ t, api: new ProcessWatch(t.api.pid, true), db: t.database.pid ? new ProcessWatch(t.database.pid) : null }));
         const stubWatch = new ProcessWatch(stub.pid);
+        const relayWatch = relay ? new ProcessWatch(relay.pid) : null;
+        const relayed: StreamResult[] = [];
         const window0 = process.hrtime.bigint();
         const reached = new Map<Target, number[]>(targets.map((t) => [t, []]));
         for (let i = 0; i < n; i++) {
           d.push(await openStream(directSpec(), Date.now() + STREAM_DEADLINE_MS));
+          if (relay) relayed.push(await openStream(relaySpec(), Date.now() + STREAM_DEADLINE_MS));
           for (const t of order) {
             await stub.arrivals();
             const result = await openStream(apiSpec(t.api, sends.get(t)![i]), Date.now() + STREAM_DEADLINE_MS);
@@ -545,15 +585,23 @@ async function runLevel(level: number, stub: Stub): Promise<void> {
         }
         if (process.env.BENCH_WINDOW) console.log(`WINDOW ${level} ${window0 / 1000n} ${process.hrtime.bigint() / 1000n}`);
         const stubStats = stubWatch.stop();
+        const relayRound = relayWatch ? { result: summarise(relayed, NaN), stats: relayWatch.stop() } : null;
         for (const w of watches) {
           const api = summarise(v.get(w.t)!, NaN);
           api.arrivals = reached.get(w.t)!;
-          w.t.rounds.push({ direct: summarise(d, NaN), api, apiStats: w.api.stop(), dbStats: w.db?.stop() ?? null, stubStats });
+          w.t.rounds.push({ direct: summarise(d, NaN), relay: relayRound, api, apiStats: w.api.stop(), dbStats: w.db?.stop() ?? null, stubStats });
         }
       } else {
         const stubWatch = new ProcessWatch(stub.pid);
         const direct = await burst(Array.from({ length: n }, directSpec), stub);
         const stubStats = stubWatch.stop();
+        let relayRound: Round['relay'] = null;
+        if (relay) {
+          await sleep(1000);
+          const relayWatch = new ProcessWatch(relay.pid);
+          const result = await burst(Array.from({ length: n }, relaySpec), stub);
+          relayRound = { result, stats: relayWatch.stop() };
+        }
         for (const t of order) {
           await sleep(1000);
           // CPU and memory of the API and the database are read over the API burst only.
@@ -566,7 +614,7 @@ async function runLevel(level: number, stub: Stub): Promise<void> {
           clientCpu = clientWatch.stop().cpuPercent;
           endTimeline();
           if (process.env.BENCH_WINDOW) console.log(`WINDOW ${level} ${t.build.label} ${window0 / 1000n} ${process.hrtime.bigint() / 1000n}`);
-          t.rounds.push({ direct, api: viaApi, apiStats: apiWatch.stop(), dbStats: dbWatch?.stop() ?? null, stubStats });
+          t.rounds.push({ direct, relay: relayRound, api: viaApi, apiStats: apiWatch.stop(), dbStats: dbWatch?.stop() ?? null, stubStats });
         }
       }
       for (const t of targets) {
@@ -579,6 +627,7 @@ async function runLevel(level: number, stub: Stub): Promise<void> {
       }
       await sleep(1500);
     }
+    reportRelay(level, targets[0].rounds);
     for (const t of targets) report(level, t.rounds, t.build);
     if (HEAP_DIR && !sequential) {
       for (const t of targets) {
@@ -644,6 +693,55 @@ function printRound(level: number, r: number, round: Round, build: Build): void 
       (round.dbStats ? `; DB ${f(round.dbStats.cpuPercent, 0)}% CPU (${f((round.dbStats.cpuSeconds * 1000) / (api.firstTokens.length + api.errors), 2)} ms a stream), RSS ${f(mb(round.dbStats.rssBefore))} -> peak ${f(mb(round.dbStats.peakRss))} MB` : '') +
       `; stub ${f(round.stubStats.cpuPercent, 0)}%, client ${f(clientCpu, 0)}%${level > 1 ? `; ${f(api.seconds)} s` : ''}`,
   );
+  if (round.relay && build === BUILDS[0]) {
+    const { result: relayed, stats } = round.relay;
+    console.log(
+      `   round ${r + 1} bare relay: first token p50 ${f(pct(relayed.firstTokens, 50))} p99 ${f(pct(relayed.firstTokens, 99))} ms -> added p50 ${f(pct(relayed.firstTokens, 50) - pct(direct.firstTokens, 50))} p99 ${f(pct(relayed.firstTokens, 99) - pct(direct.firstTokens, 99))} ms;` +
+        ` chunk p99 ${f(pct(relayed.latencies, 99))} ms (added ${f(pct(relayed.latencies, 99) - pct(direct.latencies, 99))}); errors ${relayed.errors};` +
+        ` relay ${f(stats.cpuPercent, 0)}% CPU (${f((stats.cpuSeconds * 1000) / Math.max(1, relayed.firstTokens.length + relayed.errors), 2)} ms a stream), peak RSS ${f(mb(stats.peakRss))} MB`,
+    );
+  }
+}
+
+// The bare relay's figures of a level (the same in every build's rounds): the reference beside the API's.
+function reportRelay(level: number, rounds: Round[]): void {
+  const withRelay = rounds.filter((r) => r.relay);
+  if (!withRelay.length) return;
+  const of = (pick: (r: Round) => number) => median(withRelay.map(pick));
+  const relayed = (r: Round) => r.relay!.result;
+  const label = `bare relay, ${level === 1 ? `sequential (${SEQ_N} sends)` : `${level} opened at once`}`;
+  const add50 = of((r) => pct(relayed(r).firstTokens, 50) - pct(r.direct.firstTokens, 50));
+  const add99 = of((r) => pct(relayed(r).firstTokens, 99) - pct(r.direct.firstTokens, 99));
+  const addC99 = of((r) => pct(relayed(r).latencies, 99) - pct(r.direct.latencies, 99));
+  const errors = withRelay.reduce((sum, r) => sum + relayed(r).errors, 0);
+  const streams = withRelay.reduce((sum, r) => sum + relayed(r).firstTokens.length + relayed(r).errors, 0);
+  const cpu = of((r) => r.relay!.stats.cpuPercent);
+  const ms = of((r) => (r.relay!.stats.cpuSeconds * 1000) / Math.max(1, relayed(r).firstTokens.length + relayed(r).errors));
+  const peak = Math.max(...withRelay.map((r) => r.relay!.stats.peakRss));
+  const rounded = (pick: (r: Round) => number) => `rounds: ${withRelay.map((r) => f(pick(r))).join(', ')}`;
+  console.log(
+    `   ${label}, median of ${withRelay.length} round(s): first token added p50 ${f(add50)} ms, p99 ${f(add99)} ms; per-chunk added p99 ${f(addC99)} ms;` +
+      ` errors ${errors}/${streams}; relay ${f(cpu, 0)}% CPU (${f(ms, 2)} ms a stream), peak RSS ${f(mb(peak))} MB`,
+  );
+  record({
+    suite: 'burst',
+    measure: `first token, ${label}`,
+    unit: 'ms',
+    median: of((r) => pct(relayed(r).firstTokens, 50)),
+    p99: of((r) => pct(relayed(r).firstTokens, 99)),
+    baseline: { label: 'direct to stub', median: of((r) => pct(r.direct.firstTokens, 50)), p99: of((r) => pct(r.direct.firstTokens, 99)) },
+    note: `added p50 ${f(add50)} ms (${rounded((r) => pct(relayed(r).firstTokens, 50) - pct(r.direct.firstTokens, 50))}), added p99 ${f(add99)} ms; errors ${errors}/${streams}`,
+  });
+  record({
+    suite: 'burst',
+    measure: `per-chunk latency, ${label}`,
+    unit: 'ms',
+    median: of((r) => pct(relayed(r).latencies, 50)),
+    p99: of((r) => pct(relayed(r).latencies, 99)),
+    baseline: { label: 'direct to stub', median: of((r) => pct(r.direct.latencies, 50)), p99: of((r) => pct(r.direct.latencies, 99)) },
+    note: `added p99 ${f(addC99)} ms (${rounded((r) => pct(relayed(r).latencies, 99) - pct(r.direct.latencies, 99))})`,
+  });
+  record({ suite: 'burst', measure: `relay process CPU time per stream, ${label}`, unit: 'ms', median: ms, note: `CPU ${f(cpu, 0)} % of one core; peak RSS ${f(mb(peak))} MB` });
 }
 
 function report(level: number, rounds: Round[], build: Build): void {
@@ -765,9 +863,11 @@ export async function run(): Promise<void> {
       ` model ${MODEL}; prologue ${PROLOGUE.length} chars; ${STREAMS_PER_USER} streams per user; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} CPUs`,
   );
   const stub = await startStub();
+  const relay = WITH_RELAY ? await startRelay(stub) : null;
   try {
-    for (const level of LEVELS) await runLevel(level, stub);
+    for (const level of LEVELS) await runLevel(level, stub, relay);
   } finally {
+    await relay?.stop();
     await stub.stop();
   }
   console.log(`\nBurst benchmark done in ${Math.round((Date.now() - started) / 1000)} s (database: ${databaseKind})`);
