@@ -159,15 +159,21 @@ describe('the web app as people live in it (issue 18), in real Chromium', () => 
           // When a send is pressed within the second after the last one began, the page says it waits
           // (a visible cue, not an error). On a busy machine the turn itself may outlast the second:
           // then there is nothing to wait for, and no cue to see.
+          // `sentAt` is taken just before the press: the page counts its second from the press or later (from
+          // the turn's first event), so a press the test calls early waits at least 200 ms on the page. The
+          // cue is watched for in the page from before the press (a poll from here, slow under a full run's
+          // load, could miss a short wait).
           let sentAt = 0;
           const press = async (action: () => Promise<void>) => {
-            const early = Date.now() - sentAt < 800;
+            const at = Date.now();
+            const early = at - sentAt < 800;
+            const cue = early ? s.page.getByTestId('send-queued').waitFor({ state: 'visible', timeout: 10_000 }) : null;
             await action();
-            if (early) {
-              await expect.poll(() => s.page.getByTestId('send-queued').isVisible(), { interval: 20 }).toBe(true);
+            if (cue) {
+              await cue;
               expect(await s.page.getByTestId('send-button').innerText()).toMatch(/Sending…|即将发送…/);
             }
-            sentAt = Date.now();
+            sentAt = at;
           };
           // Done streaming, checked each frame (a poll's interval would eat into the second).
           const idle = () => s.page.waitForFunction(() => !(document.querySelector('[data-testid="turn-continue"]') as HTMLButtonElement | null)?.disabled, null, { polling: 'raf' });
