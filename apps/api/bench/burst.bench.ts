@@ -149,8 +149,25 @@ interface Stub {
   stop(): Promise<void>;
 }
 
+/**
+ * A support process of this benchmark (support/<file>), forked with IPC: its first message (what it
+ * says once it listens), and its stop (it exits when this process lets go of it).
+ */
+async function forkSupport<Hello>(file: string, args: string[], name: string): Promise<{ child: ChildProcess; hello: Hello; stop(): Promise<void> }> {
+  const child = own(fork(join(__dirname, 'support', file), args, { cwd: apiDir, execArgv: ['-r', '@swc-node/register'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  const hello = await new Promise<Hello>((done, fail) => {
+    child.once('message', (m: Hello) => done(m));
+    child.once('exit', (code) => fail(new Error(`the ${name} exited with ${code}`)));
+  });
+  const stop = async () => {
+    child.disconnect();
+    await new Promise((r) => child.once('exit', r));
+  };
+  return { child, hello, stop };
+}
+
 async function startStub(): Promise<Stub> {
-  const child = own(fork(join(__dirname, 'support', 'stub-process.ts'), [], { cwd: apiDir, execArgv: ['-r', '@swc-node/register'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  const { child, hello, stop } = await forkSupport<{ url: string }>('stub-process.ts', [], 'stub');
   const ask = <T>(message: object, key: string) =>
     new Promise<T>((done) => {
       const on = (m: Record<string, unknown>) => {
@@ -162,20 +179,13 @@ async function startStub(): Promise<Stub> {
       child.on('message', on);
       child.send(message);
     });
-  const baseURL = await new Promise<string>((done, fail) => {
-    child.once('message', (m: { url: string }) => done(m.url));
-    child.once('exit', (code) => fail(new Error(`the stub exited with ${code}`)));
-  });
   return {
-    baseURL,
+    baseURL: hello.url,
     pid: child.pid!,
     set: async (b) => void (await ask<boolean>({ set: b }, 'ok')),
     lastBody: () => ask<unknown>({ lastBody: true }, 'body'),
     arrivals: () => ask<number[]>({ arrivals: true }, 'arrivals'),
-    stop: async () => {
-      child.disconnect();
-      await new Promise((r) => child.once('exit', r));
-    },
+    stop,
   };
 }
 
@@ -187,19 +197,8 @@ interface Relay {
 
 // The bare relay (support/relay-process.ts) in a process of its own, sending on to the stub.
 async function startRelay(stub: Stub): Promise<Relay> {
-  const child = own(fork(join(__dirname, 'support', 'relay-process.ts'), [stub.baseURL], { cwd: apiDir, execArgv: ['-r', '@swc-node/register'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
-  const port = await new Promise<number>((done, fail) => {
-    child.once('message', (m: { port: number }) => done(m.port));
-    child.once('exit', (code) => fail(new Error(`the relay exited with ${code}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}/chat/completions`,
-    pid: child.pid!,
-    stop: async () => {
-      child.disconnect();
-      await new Promise((r) => child.once('exit', r));
-    },
-  };
+  const { child, hello, stop } = await forkSupport<{ port: number }>('relay-process.ts', [stub.baseURL], 'relay');
+  return { url: `http://127.0.0.1:${hello.port}/chat/completions`, pid: child.pid!, stop };
 }
 
 interface Database {
@@ -703,6 +702,31 @@ function printRound(level: number, r: number, round: Round, build: Build): void 
   }
 }
 
+/**
+ * The latency figures of one side of the rounds (the API's, the bare relay's) and the same rounds' direct
+ * burst, as medians of rounds: first token and per-chunk latency, what the side added to them, errors.
+ */
+function sideFigures(rounds: Round[], side: (r: Round) => BurstResult) {
+  const of = (pick: (r: Round) => number) => median(rounds.map(pick));
+  return {
+    d50: of((r) => pct(r.direct.firstTokens, 50)),
+    d99: of((r) => pct(r.direct.firstTokens, 99)),
+    a50: of((r) => pct(side(r).firstTokens, 50)),
+    a99: of((r) => pct(side(r).firstTokens, 99)),
+    add50: of((r) => pct(side(r).firstTokens, 50) - pct(r.direct.firstTokens, 50)),
+    add99: of((r) => pct(side(r).firstTokens, 99) - pct(r.direct.firstTokens, 99)),
+    c50: of((r) => pct(side(r).latencies, 50)),
+    c99: of((r) => pct(side(r).latencies, 99)),
+    dc50: of((r) => pct(r.direct.latencies, 50)),
+    dc99: of((r) => pct(r.direct.latencies, 99)),
+    addC99: of((r) => pct(side(r).latencies, 99) - pct(r.direct.latencies, 99)),
+    errors: rounds.reduce((sum, r) => sum + side(r).errors, 0),
+    streams: rounds.reduce((sum, r) => sum + side(r).firstTokens.length + side(r).errors, 0),
+    /** Per round: "rounds: a, b, c" of `pick`. */
+    rounded: (pick: (r: Round) => number) => `rounds: ${rounds.map((r) => f(pick(r))).join(', ')}`,
+  };
+}
+
 // The bare relay's figures of a level (the same in every build's rounds): the reference beside the API's.
 function reportRelay(level: number, rounds: Round[]): void {
   const withRelay = rounds.filter((r) => r.relay);
@@ -710,15 +734,10 @@ function reportRelay(level: number, rounds: Round[]): void {
   const of = (pick: (r: Round) => number) => median(withRelay.map(pick));
   const relayed = (r: Round) => r.relay!.result;
   const label = `bare relay, ${level === 1 ? `sequential (${SEQ_N} sends)` : `${level} opened at once`}`;
-  const add50 = of((r) => pct(relayed(r).firstTokens, 50) - pct(r.direct.firstTokens, 50));
-  const add99 = of((r) => pct(relayed(r).firstTokens, 99) - pct(r.direct.firstTokens, 99));
-  const addC99 = of((r) => pct(relayed(r).latencies, 99) - pct(r.direct.latencies, 99));
-  const errors = withRelay.reduce((sum, r) => sum + relayed(r).errors, 0);
-  const streams = withRelay.reduce((sum, r) => sum + relayed(r).firstTokens.length + relayed(r).errors, 0);
+  const { d50, d99, a50, a99, add50, add99, c50, c99, dc50, dc99, addC99, errors, streams, rounded } = sideFigures(withRelay, relayed);
   const cpu = of((r) => r.relay!.stats.cpuPercent);
   const ms = of((r) => (r.relay!.stats.cpuSeconds * 1000) / Math.max(1, relayed(r).firstTokens.length + relayed(r).errors));
   const peak = Math.max(...withRelay.map((r) => r.relay!.stats.peakRss));
-  const rounded = (pick: (r: Round) => number) => `rounds: ${withRelay.map((r) => f(pick(r))).join(', ')}`;
   console.log(
     `   ${label}, median of ${withRelay.length} round(s): first token added p50 ${f(add50)} ms, p99 ${f(add99)} ms; per-chunk added p99 ${f(addC99)} ms;` +
       ` errors ${errors}/${streams}; relay ${f(cpu, 0)}% CPU (${f(ms, 2)} ms a stream), peak RSS ${f(mb(peak))} MB`,
@@ -727,18 +746,18 @@ function reportRelay(level: number, rounds: Round[]): void {
     suite: 'burst',
     measure: `first token, ${label}`,
     unit: 'ms',
-    median: of((r) => pct(relayed(r).firstTokens, 50)),
-    p99: of((r) => pct(relayed(r).firstTokens, 99)),
-    baseline: { label: 'direct to stub', median: of((r) => pct(r.direct.firstTokens, 50)), p99: of((r) => pct(r.direct.firstTokens, 99)) },
+    median: a50,
+    p99: a99,
+    baseline: { label: 'direct to stub', median: d50, p99: d99 },
     note: `added p50 ${f(add50)} ms (${rounded((r) => pct(relayed(r).firstTokens, 50) - pct(r.direct.firstTokens, 50))}), added p99 ${f(add99)} ms; errors ${errors}/${streams}`,
   });
   record({
     suite: 'burst',
     measure: `per-chunk latency, ${label}`,
     unit: 'ms',
-    median: of((r) => pct(relayed(r).latencies, 50)),
-    p99: of((r) => pct(relayed(r).latencies, 99)),
-    baseline: { label: 'direct to stub', median: of((r) => pct(r.direct.latencies, 50)), p99: of((r) => pct(r.direct.latencies, 99)) },
+    median: c50,
+    p99: c99,
+    baseline: { label: 'direct to stub', median: dc50, p99: dc99 },
     note: `added p99 ${f(addC99)} ms (${rounded((r) => pct(relayed(r).latencies, 99) - pct(r.direct.latencies, 99))})`,
   });
   record({ suite: 'burst', measure: `relay process CPU time per stream, ${label}`, unit: 'ms', median: ms, note: `CPU ${f(cpu, 0)} % of one core; peak RSS ${f(mb(peak))} MB` });
@@ -747,19 +766,7 @@ function reportRelay(level: number, rounds: Round[]): void {
 function report(level: number, rounds: Round[], build: Build): void {
   const of = (pick: (r: Round) => number) => median(rounds.map(pick));
   const label = (level === 1 ? `sequential (${SEQ_N} sends)` : `${level} opened at once`) + (BUILDS.length > 1 ? ` [${build.label}]` : '');
-  const d50 = of((r) => pct(r.direct.firstTokens, 50));
-  const d99 = of((r) => pct(r.direct.firstTokens, 99));
-  const a50 = of((r) => pct(r.api.firstTokens, 50));
-  const a99 = of((r) => pct(r.api.firstTokens, 99));
-  const add50 = of((r) => pct(r.api.firstTokens, 50) - pct(r.direct.firstTokens, 50));
-  const add99 = of((r) => pct(r.api.firstTokens, 99) - pct(r.direct.firstTokens, 99));
-  const c50 = of((r) => pct(r.api.latencies, 50));
-  const c99 = of((r) => pct(r.api.latencies, 99));
-  const dc50 = of((r) => pct(r.direct.latencies, 50));
-  const dc99 = of((r) => pct(r.direct.latencies, 99));
-  const addC99 = of((r) => pct(r.api.latencies, 99) - pct(r.direct.latencies, 99));
-  const errors = rounds.reduce((s, r) => s + r.api.errors, 0);
-  const streams = rounds.reduce((s, r) => s + r.api.firstTokens.length + r.api.errors, 0);
+  const { d50, d99, a50, a99, add50, add99, c50, c99, dc50, dc99, addC99, errors, streams, rounded } = sideFigures(rounds, (r) => r.api);
   const apiCpu = of((r) => r.apiStats.cpuPercent);
   const perStream = (r: Round, s: { cpuSeconds: number } | null) => (s ? (s.cpuSeconds * 1000) / Math.max(1, r.api.firstTokens.length + r.api.errors) : NaN);
   const apiMs = of((r) => perStream(r, r.apiStats));
@@ -767,7 +774,6 @@ function report(level: number, rounds: Round[], build: Build): void {
   const apiPeak = Math.max(...rounds.map((r) => r.apiStats.peakRss));
   const dbCpu = of((r) => r.dbStats?.cpuPercent ?? NaN);
   const dbPeak = Math.max(...rounds.map((r) => r.dbStats?.peakRss ?? NaN));
-  const list = (pick: (r: Round) => number) => rounds.map((r) => f(pick(r))).join(', ');
   const goal = GOALS[level];
   console.log(
     `   ${label}, median of ${rounds.length} round(s): first token added p50 ${f(add50)} ms, p99 ${f(add99)} ms (ratio ${f(a50 / d50, 2)}x p50, ${f(a99 / d99, 2)}x p99);` +
@@ -775,7 +781,6 @@ function report(level: number, rounds: Round[], build: Build): void {
       ` API ${f(apiCpu, 0)}% CPU (${f(apiMs, 2)} ms a stream), peak RSS ${f(mb(apiPeak))} MB; DB ${f(dbCpu, 0)}% CPU (${f(dbMs, 2)} ms a stream), peak RSS ${f(mb(dbPeak))} MB` +
       (goal ? `\n   goal: ${goal.text}` : ''),
   );
-  const rounded = (pick: (r: Round) => number) => `rounds: ${list(pick)}`;
   record({
     suite: 'burst',
     measure: `first token, ${label}`,
