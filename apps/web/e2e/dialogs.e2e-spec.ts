@@ -15,17 +15,52 @@ interface Finding {
   what: string;
 }
 
+const OVERLAYS = '.ant-modal-container, .ant-drawer-section, .ant-drawer-content-wrapper, .ant-dropdown, .ant-popover, .ant-select-dropdown';
+
+/**
+ * Waits (at most 5 s) until what is on screen has come to rest: no opening or closing animation is
+ * running (antd's motion classes; a button's click ripple is not waited for) and every overlay has
+ * been placed. A popup is first drawn 1000 window widths to the left and moved beside its trigger
+ * once measured; on a loaded machine that can take longer than its animation, and a measurement
+ * taken before would report a popup that no person ever sees there. What is still out of the
+ * window after the wait is reported by `look`.
+ */
+async function settle(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      (selector) => {
+        // (A motion in a closed dialog's hidden content never ends, and is not seen.)
+        const moving = Array.from(document.querySelectorAll('[class*="-enter"], [class*="-appear"], [class*="-leave"]')).some((el) => !el.classList.contains('ant-wave') && el.getClientRects().length > 0);
+        const width = document.documentElement.clientWidth;
+        const unplaced = Array.from(document.querySelectorAll(selector)).some((el) => {
+          if (el.getClientRects().length === 0 || getComputedStyle(el).visibility === 'hidden') return false;
+          const r = el.getBoundingClientRect();
+          return r.left < -1 || r.right > width + 1;
+        });
+        return !moving && !unplaced;
+      },
+      OVERLAYS,
+      { timeout: 5000, polling: 100 },
+    )
+    .catch(() => undefined);
+}
+
+/** How many overlays are open. */
+const openOverlays = (page: Page) =>
+  page.evaluate((selector) => Array.from(document.querySelectorAll(selector)).filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden').length, OVERLAYS);
+
 async function look(page: Page, where: string, findings: Finding[]): Promise<void> {
-  // Opening animations end.
-  await page.waitForTimeout(350);
-  const seen = await page.evaluate(() => {
+  // Opening animations end and popups are placed.
+  await page.waitForTimeout(100);
+  await settle(page);
+  const seen = await page.evaluate((selector) => {
     const visible = (el: Element) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
     const texts = Array.from(document.querySelectorAll('body *'))
       // What users wrote (stories of other suites on the square) is in its own language, marked as such.
       .filter((el) => visible(el) && !el.closest('[data-user-text]') && Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim()))
       .map((el) => Array.from(el.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(''));
     const width = document.documentElement.clientWidth;
-    const overlays = Array.from(document.querySelectorAll('.ant-modal-container, .ant-drawer-section, .ant-drawer-content-wrapper, .ant-dropdown, .ant-popover, .ant-select-dropdown'))
+    const overlays = Array.from(document.querySelectorAll(selector))
       .filter(visible)
       .map((el) => ({ name: String(el.className).split(' ')[0], r: el.getBoundingClientRect() }))
       .filter(({ r }) => r.left < -1 || r.right > width + 1)
@@ -37,7 +72,7 @@ async function look(page: Page, where: string, findings: Finding[]): Promise<voi
       })
       .map((el) => String(el.className).split(' ')[0] || el.tagName);
     return { texts, overlays, sideways, pageScrolls: document.documentElement.scrollWidth > width + 1, lang: document.documentElement.lang };
-  });
+  }, OVERLAYS);
   for (const text of seen.texts) {
     if (seen.lang === 'zh-CN' && /[\u4e00-\u9fff\u3002\uff09][:;!?]|[:;!?][ ]?[\u4e00-\u9fff]/.test(text)) findings.push({ where, what: `ASCII punctuation beside Chinese: ${text.slice(0, 80)}` });
     if (seen.lang === 'en' && (/[“‘]\s|\s[”’]|[「」：，。（）【】]/.test(text) || (/[\u4e00-\u9fff]/.test(text) && !text.includes('简体中文')))) {
@@ -50,9 +85,24 @@ async function look(page: Page, where: string, findings: Finding[]): Promise<voi
   await screenshot(page, `dialogs/${where}`, { fullPage: false });
 }
 
+/**
+ * Escape closes the topmost overlay, as a person would close it. The key reaches a dialog only once
+ * its focus has moved in, which a loaded machine can delay: if nothing closed within 3 s, it is
+ * pressed once more. Then the closing animation ends.
+ */
 async function close(page: Page) {
-  await page.keyboard.press('Escape');
-  await page.waitForTimeout(250);
+  const before = await openOverlays(page);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await page.keyboard.press('Escape');
+    if (before === 0) break;
+    const closed = await expect
+      .poll(() => openOverlays(page), { timeout: 3000, interval: 100 })
+      .toBeLessThan(before)
+      .then(() => true)
+      .catch(() => false);
+    if (closed) break;
+  }
+  await settle(page);
 }
 
 describe('every dialog, drawer and panel at 375 and 1280 px, in both languages', () => {
@@ -79,7 +129,9 @@ describe('every dialog, drawer and panel at 375 and 1280 px, in both languages',
           await page.getByTestId('login-phone-input').fill('12');
           await page.getByTestId('phone-login-submit').click();
           await look(page, at('login-phone-errors'), findings);
+          // The menu is a chunk of its own, loaded on this first press: it opens when it has come.
           await page.getByTestId('language-menu-trigger').click();
+          await page.getByTestId('language-option-en').waitFor();
           await look(page, at('language-menu'), findings);
           await close(page);
 
@@ -102,6 +154,8 @@ describe('every dialog, drawer and panel at 375 and 1280 px, in both languages',
             ['user-menu-bind-phone', 'bind-phone'],
           ] as const) {
             await page.getByTestId('user-menu-trigger').click();
+            await page.getByTestId(item).waitFor();
+            await settle(page);
             if (name === 'account') await look(page, at('user-menu'), findings);
             await page.getByTestId(item).click();
             await page.locator('.ant-modal-container').filter({ visible: true }).first().waitFor();
