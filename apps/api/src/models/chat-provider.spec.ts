@@ -232,6 +232,26 @@ describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', (
     expect(stub.connections).toBe(opened + 1);
   });
 
+  it('keeps the connection for the next request when a task, fold or picture prompt is read (stream) to its [DONE]', async () => {
+    stub.set({ chunks: ['One', ' two'] });
+    const read = async () => {
+      let text = '';
+      for await (const c of provider.stream(request())) if (c.type === 'delta') text += c.text;
+      return text;
+    };
+    expect(await read()).toBe('One two');
+    const opened = stub.connections;
+    for (let i = 0; i < 3; i++) expect(await provider.complete(request())).toBe('One two');
+    expect(await read()).toBe('One two');
+    expect(stub.connections).toBe(opened);
+    // A reader that stops half-way closes its connection: nothing half-read is reused.
+    stub.set({ chunks: ['a', 'b', 'c'], delayMs: 100 });
+    for await (const c of provider.stream(request())) if (c.type === 'delta') break;
+    stub.set({ chunks: ['One', ' two'] });
+    expect(await read()).toBe('One two');
+    expect(stub.connections).toBe(opened + 1);
+  });
+
   it("sends a platform model's request as the SDK would (URL, body, key) and fails as the SDK does", async () => {
     const viaSdk = { transport: { key: 'plain', fetch: globalThis.fetch, fetchOptions: {} } };
     const run = async (over: Partial<ChatRequest>) => {

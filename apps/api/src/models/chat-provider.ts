@@ -96,8 +96,12 @@ export class ChatProvider {
       if (out.length) yield* out.splice(0);
       if (failure) throw failure.error;
     };
+    let body: AsyncIterable<unknown> | null = null;
     try {
-      for await (const bytes of await read.body()) {
+      body = await read.body();
+      // Leaving the loop does not destroy an undici answer: one that ended with [DONE] is read to its
+      // end unseen and its connection kept, as in relayRead; any other is destroyed below.
+      for await (const bytes of isReadable(body) ? body.iterator({ destroyOnReturn: false }) : body) {
         yield* step(() => read.feed(bytes as Uint8Array));
         if (read.stopped) break;
       }
@@ -106,6 +110,13 @@ export class ChatProvider {
     } catch (error) {
       throw read.failure(error);
     } finally {
+      if (isReadable(body)) {
+        if (read.ended) settleBody(body);
+        else {
+          body.on('error', () => undefined);
+          body.destroy();
+        }
+      }
       read.close();
     }
   }
@@ -480,8 +491,10 @@ function settleBody(body: NodeJS.ReadableStream & { destroy(): void }): void {
 }
 
 // undici's answers (platform models) are Node streams: read through their data events.
-function isReadable(body: unknown): body is NodeJS.ReadableStream & { destroy(): void; off(event: string, listener: (...args: never[]) => void): unknown } {
-  return typeof (body as { on?: unknown }).on === 'function' && typeof (body as { destroy?: unknown }).destroy === 'function';
+function isReadable(
+  body: unknown,
+): body is NodeJS.ReadableStream & { destroy(): void; off(event: string, listener: (...args: never[]) => void): unknown; iterator(options: { destroyOnReturn: boolean }): AsyncIterable<unknown> } {
+  return typeof body === 'object' && body !== null && typeof (body as { on?: unknown }).on === 'function' && typeof (body as { destroy?: unknown }).destroy === 'function';
 }
 
 const DONE = Symbol('[DONE]');
