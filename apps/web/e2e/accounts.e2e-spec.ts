@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, uniqueName } from './browser';
+import { DESKTOP, launchBrowser, newPage, openFromMenu, PHONE, screenshot, uniqueName, pressWhenStill } from './browser';
 
 const baseURL = inject('baseURL');
 // The e2e server runs the test-only captcha whose answer is fixed (see global-setup.ts).
@@ -22,8 +22,7 @@ async function chooseLanguage(page: Page, lang: Lang) {
   if ((await page.evaluate(() => document.documentElement.lang)) === lang) return;
   await page.getByTestId('language-menu-trigger').click();
   const option = page.getByTestId(`language-option-${lang}`);
-  await option.waitFor({ state: 'visible' });
-  await option.click();
+  await pressWhenStill(page, option);
   await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(lang);
 }
 
@@ -67,12 +66,6 @@ async function accountsPage(browser: Browser, opts: Parameters<typeof newPage>[2
   return made;
 }
 
-async function openMenuItem(page: Page, testId: string) {
-  await page.getByTestId('user-menu-trigger').click();
-  const item = page.getByTestId(testId);
-  await item.waitFor({ state: 'visible' });
-  await item.click();
-}
 
 describe('accounts in real Chromium', () => {
   let browser: Browser;
@@ -172,7 +165,7 @@ describe('accounts in real Chromium', () => {
         // Reset password is disabled until a phone is verified.
         await page.getByTestId('user-menu-trigger').click();
         await expect.poll(() => page.getByTestId('user-menu-reset-password').getAttribute('aria-disabled')).toBe('true');
-        await page.getByTestId('user-menu-bind-phone').click();
+        await pressWhenStill(page, 'user-menu-bind-phone');
         const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('bind-phone-input') });
         await page.getByTestId('bind-phone-input').waitFor({ state: 'visible' });
         await expect.poll(() => dialog.locator('.tl-country-select__value').innerText()).toBe(lang === 'en' ? '+1' : '+86');
@@ -189,7 +182,7 @@ describe('accounts in real Chromium', () => {
         await page.getByTestId('user-menu-trigger').click();
         await expect.poll(() => page.getByTestId('user-menu-power-value').innerText()).toContain(TEXT[lang].power);
         await expect.poll(() => page.getByTestId('user-menu-reset-password').getAttribute('aria-disabled')).not.toBe('true');
-        await page.getByTestId('user-menu-account').click();
+        await pressWhenStill(page, 'user-menu-account');
         await expect.poll(() => page.getByTestId('account-power').innerText()).toContain(TEXT[lang].power);
         await page.waitForTimeout(300);
         await screenshot(page, `account-${lang}-${view}`);
@@ -197,7 +190,7 @@ describe('accounts in real Chromium', () => {
         await page.getByTestId('account-power').waitFor({ state: 'hidden' });
 
         // Invitation: the link, and the copy icon that changes for one second.
-        await openMenuItem(page, 'user-menu-invite');
+        await openFromMenu(page, 'user-menu-trigger', 'user-menu-invite', page.getByTestId('invite-link'));
         const link = page.getByTestId('invite-link');
         await expect.poll(() => link.inputValue()).toMatch(new RegExp(`^${baseURL}/i/[a-z2-9]{8}$`));
         await page.getByTestId('invite-copy').click();
@@ -209,8 +202,7 @@ describe('accounts in real Chromium', () => {
         await page.keyboard.press('Escape');
 
         // Reset password: the code goes to the bound phone; the old token stops working, the new one is kept.
-        await openMenuItem(page, 'user-menu-reset-password');
-        await page.getByTestId('reset-send-code').waitFor({ state: 'visible' });
+        await openFromMenu(page, 'user-menu-trigger', 'user-menu-reset-password', page.getByTestId('reset-send-code'));
         await page.waitForTimeout(1100); // SMS_RESEND_SECONDS=1
         await page.getByTestId('reset-send-code').click();
         const resetDev = page.getByTestId('reset-dev-code');

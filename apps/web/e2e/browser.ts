@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { onTestFailed } from 'vitest';
 
 export const SCREENSHOT_DIR = fileURLToPath(new URL('./screenshots', import.meta.url));
@@ -99,6 +99,32 @@ export async function screenshot(page: Page, name: string, { fullPage = true } =
   await page.screenshot({ path, fullPage });
 }
 
+/**
+ * Presses something in a menu or dialog once what it is in has stopped moving. Menus slide in and
+ * dialogs zoom in as they open; a press made meanwhile can go down on one item and come up on the
+ * next (or off a button that grew under the pointer), and the browser then gives the click to
+ * what contains both, so nothing happens, as for a person who clicks that fast. Under a full run's
+ * load an opening lasts long enough for a test to press during it: the dialogs walk and the
+ * accounts, files and tour tests did, now and then (a menu item's press landed on the list).
+ */
+export async function pressWhenStill(page: Page, item: string | Locator): Promise<void> {
+  const target = typeof item === 'string' ? page.getByTestId(item) : item;
+  await target.waitFor();
+  await page.waitForFunction(
+    (selector) => !Array.from(document.querySelectorAll(selector)).some((el) => el.getClientRects().length > 0 && /-(appear|enter)\b/.test(String(el.className))),
+    '.ant-dropdown, .ant-select-dropdown, .ant-modal, .ant-drawer-content-wrapper, .ant-popover',
+    { polling: 50, timeout: 10_000 },
+  );
+  await target.click();
+}
+
+/** Opens a dialog from a menu: its button, then its item (pressWhenStill), then waits for `shown` in the dialog. */
+export async function openFromMenu(page: Page, trigger: string, item: string, shown: Locator): Promise<void> {
+  await page.getByTestId(trigger).click();
+  await pressWhenStill(page, item);
+  await shown.waitFor();
+}
+
 /** A unique user name per test run. */
 export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
 
@@ -130,8 +156,12 @@ function traceOnFailure(page: Page): void {
     if (msg.type() === 'error') add(`console: ${msg.text().slice(0, 300)}`);
   });
   try {
-    onTestFailed(() => {
-      console.log(`--- the page's trace (${page.isClosed() ? 'closed' : page.url()}):\n${lines.join('\n') || '(nothing)'}`);
+    onTestFailed(({ task }) => {
+      // The error too: a try that fails and then passes on its retry is not in vitest's summary.
+      const error = task.result?.errors?.[0];
+      const where = error?.stack?.split('\n').find((line) => line.includes('e2e-spec.ts'))?.trim() ?? '';
+      const failure = error ? `${error.name ?? 'Error'}: ${(error.message ?? '').split('\n').slice(0, 6).join(' | ')} ${where}` : '(no error)';
+      console.log(`--- the failure: ${failure}\n--- the page's trace (${page.isClosed() ? 'closed' : page.url()}):\n${lines.join('\n') || '(nothing)'}`);
     });
   } catch {
     // Not inside a test (a hook): nothing to attach to.

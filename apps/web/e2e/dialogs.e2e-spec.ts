@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, openFromMenu, PHONE, screenshot, signUpInBrowser, createStoryInBrowser, pressWhenStill } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -153,12 +153,13 @@ describe('every dialog, drawer and panel at 375 and 1280 px, in both languages',
             ['user-menu-invite', 'invite'],
             ['user-menu-bind-phone', 'bind-phone'],
           ] as const) {
-            await page.getByTestId('user-menu-trigger').click();
-            await page.getByTestId(item).waitFor();
-            await settle(page);
-            if (name === 'account') await look(page, at('user-menu'), findings);
-            await page.getByTestId(item).click();
-            await page.locator('.ant-modal-container').filter({ visible: true }).first().waitFor();
+            if (name === 'account') {
+              await page.getByTestId('user-menu-trigger').click();
+              await page.getByTestId(item).waitFor();
+              await look(page, at('user-menu'), findings);
+              await close(page);
+            }
+            await openFromMenu(page, 'user-menu-trigger', item, page.locator('.ant-modal-container').filter({ visible: true }).first());
             await look(page, at(name), findings);
             await close(page);
           }
@@ -238,9 +239,9 @@ describe('every dialog, drawer and panel at 375 and 1280 px, in both languages',
           await page.getByTestId('publish-button').click();
           await page.locator('.ant-modal-confirm-btns .ant-btn-primary').waitFor();
           await look(page, at('publish'), findings);
-          await page.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
+          await pressWhenStill(page, page.locator('.ant-modal-confirm-btns .ant-btn-primary'));
           await page.getByTestId('publish-menu').click();
-          await page.getByTestId('publish-share').click();
+          await pressWhenStill(page, 'publish-share');
           await page.getByTestId('share-qr').waitFor();
           await look(page, at('share'), findings);
           await close(page);

@@ -3,7 +3,7 @@ import { crc32 } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, uniqueName } from './browser';
+import { launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, uniqueName, pressWhenStill } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -69,7 +69,7 @@ describe('files in real Chromium: upload, export, archive save/load', () => {
 
         // A character card into a field with text asks append or replace: append.
         await upload(page, 'mira.png', 'image/png', cardPng());
-        await page.getByTestId('upload-append').click();
+        await pressWhenStill(page, 'upload-append');
         await expect.poll(() => page.getByTestId('create-prologue').inputValue()).toMatch(/^第一章 灯塔[\s\S]*Mira keeps the light\.[\s\S]*Mira waves\.$/);
         await page.waitForTimeout(300);
         await screenshot(page, `files-create-${lang}`);
@@ -82,7 +82,7 @@ describe('files in real Chromium: upload, export, archive save/load', () => {
         // Export docx: the download carries the server's name and a real docx (a zip).
         await page.getByTestId('toolbar-export').click();
         const downloading = page.waitForEvent('download');
-        await page.getByTestId('export-docx').click();
+        await pressWhenStill(page, 'export-docx');
         const download = await downloading;
         expect(download.suggestedFilename()).toMatch(new RegExp(`^${TEXT[lang].brand}-.+-\\d{8}-\\d{6}\\.docx$`));
         const stream = await download.createReadStream();
@@ -102,7 +102,7 @@ describe('files in real Chromium: upload, export, archive save/load', () => {
         await screenshot(page, `files-archive-${lang}`);
         // Saving over it asks first.
         await dialog.getByTestId('archive-save').click();
-        await page.getByTestId('archive-overwrite-ok').click();
+        await pressWhenStill(page, 'archive-overwrite-ok');
         await page.keyboard.press('Escape');
 
         const patch = await page.request.patch(`/api/llm?id=${storyId}`, {
@@ -117,7 +117,7 @@ describe('files in real Chromium: upload, export, archive save/load', () => {
         await dialog.getByTestId('archive-view').getByText(/\(1\)/).click();
         await dialog.getByTestId('archive-row-0').click();
         await dialog.getByTestId('archive-load').click();
-        await page.getByTestId('archive-load-ok').click();
+        await pressWhenStill(page, 'archive-load-ok');
         await expect.poll(() => page.locator('.ant-message').innerText()).toContain(TEXT[lang].loaded);
         await expect.poll(() => page.getByTestId('play-text').innerText()).toContain('守塔人在旧箱子里找到一封信。');
       } finally {

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser, pressWhenStill } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -375,7 +375,7 @@ describe('the web app as people live in it (issue 18), in real Chromium', () => 
           // Markdown export: the title as a heading, each line a paragraph.
           await s.page.getByTestId('toolbar-export').click();
           const downloading = s.page.waitForEvent('download');
-          await s.page.getByTestId('export-markdown').click();
+          await pressWhenStill(s.page, 'export-markdown');
           const stream = await (await downloading).createReadStream();
           const chunks: Buffer[] = [];
           for await (const chunk of stream) chunks.push(chunk as Buffer);

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, uniqueName } from './browser';
+import { launchBrowser, newPage, screenshot, uniqueName, pressWhenStill } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -54,7 +54,7 @@ describe('power in real Chromium', () => {
         // The balance in the user menu follows, and the details list the check-in.
         await page.getByTestId('user-menu-trigger').click();
         await expect.poll(async () => squash(await page.getByTestId('user-menu-power-value').innerText())).toBe(squash(TEXT[lang].power));
-        await page.getByTestId('user-menu-power').click();
+        await pressWhenStill(page, 'user-menu-power');
         const details = page.getByTestId('power-details-table-income');
         await expect.poll(() => details.innerText()).toContain(TEXT[lang].channel);
         expect(await details.getByTestId('power-amount').first().innerText()).toBe(TEXT[lang].amount);

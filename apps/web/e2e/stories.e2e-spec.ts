@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, signUpInBrowser, uniqueName } from './browser';
+import { launchBrowser, newPage, screenshot, signUpInBrowser, uniqueName, pressWhenStill } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -49,10 +49,10 @@ describe('stories in real Chromium: create, publish, share, clone, counters', ()
 
         // A publishes (with a confirmation) and opens the share dialog.
         await a.page.getByTestId('publish-button').click();
-        await a.page.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
+        await pressWhenStill(a.page, a.page.locator('.ant-modal-confirm-btns .ant-btn-primary'));
         await a.page.getByTestId('publish-menu').waitFor({ state: 'visible' });
         await a.page.getByTestId('publish-menu').click();
-        await a.page.getByTestId('publish-share').click();
+        await pressWhenStill(a.page, 'publish-share');
         const link = await a.page.getByTestId('share-link').inputValue();
         expect(link).toBe(`${baseURL}/play?id=${storyId}`);
         // Layout width (the dialog's zoom-in animation scales the box while it opens); no padding, no border.
@@ -86,8 +86,8 @@ describe('stories in real Chromium: create, publish, share, clone, counters', ()
         // A makes it private: the square and the link stop showing it at once.
         await a.page.goto(`/play?id=${storyId}`);
         await a.page.getByTestId('publish-menu').click();
-        await a.page.getByTestId('publish-private').click();
-        await a.page.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
+        await pressWhenStill(a.page, 'publish-private');
+        await pressWhenStill(a.page, a.page.locator('.ant-modal-confirm-btns .ant-btn-primary'));
         await a.page.getByTestId('publish-button').waitFor({ state: 'visible' });
         await b.page.goto(link);
         await b.page.waitForURL(/\/stories$/);

@@ -1,7 +1,7 @@
 import { SCORE_DIALOG_CLOSE_MS } from '@taleloom/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser, pressWhenStill } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -56,7 +56,7 @@ async function sendAndSave(page: Page, line: string) {
 // Picks an option of an antd Select by its visible text.
 async function choose(page: Page, select: ReturnType<Page['getByTestId']>, option: string) {
   await select.click();
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
+  await pressWhenStill(page, page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first());
 }
 
 interface DialogTimes {

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, uniqueName } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, uniqueName, pressWhenStill } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -108,10 +108,10 @@ describe('a tour of the main journeys in real Chromium', () => {
 
           // Publish (confirmed), then share by link and QR code.
           await page.getByTestId('publish-button').click();
-          await page.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
+          await pressWhenStill(page, page.locator('.ant-modal-confirm-btns .ant-btn-primary'));
           await page.getByTestId('publish-menu').waitFor({ state: 'visible' });
           await page.getByTestId('publish-menu').click();
-          await page.getByTestId('publish-share').click();
+          await pressWhenStill(page, 'publish-share');
           await page.getByTestId('share-qr').waitFor();
           await shoot(page, lang, size, '7-share');
           await page.keyboard.press('Escape');

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, uniqueName } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, uniqueName, pressWhenStill } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -93,7 +93,7 @@ describe('walking skeleton in real Chromium', () => {
             await page.getByTestId('user-menu-logout').waitFor({ state: 'visible' });
             await page.waitForTimeout(400); // let the dropdown finish its opening animation for the picture
             await screenshot(page, `user-menu-${lang}-${viewName}`);
-            await page.getByTestId('user-menu-logout').click();
+            await pressWhenStill(page, 'user-menu-logout');
             await page.waitForURL(/\/login/);
             expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('userInfo')])).toEqual([
               null,
