@@ -93,7 +93,7 @@ describe('files in real Chromium: upload, export, archive save/load', () => {
         // Archive: save into slot 1 (index 0), change the story, then load the slot back.
         await page.getByTestId('toolbar-archive').click();
         const dialog = page.getByTestId('archive-dialog');
-        await dialog.getByTestId('archive-row-0').click();
+        await pressWhenStill(page, dialog.getByTestId('archive-row-0'));
         expect(await dialog.getByTestId('archive-load').isDisabled()).toBe(true);
         await dialog.getByTestId('archive-save').click();
         await expect.poll(() => page.locator('.ant-message').innerText()).toContain(TEXT[lang].saved);
@@ -115,7 +115,7 @@ describe('files in real Chromium: upload, export, archive save/load', () => {
 
         await page.getByTestId('toolbar-archive').click();
         await dialog.getByTestId('archive-view').getByText(/\(1\)/).click();
-        await dialog.getByTestId('archive-row-0').click();
+        await pressWhenStill(page, dialog.getByTestId('archive-row-0'));
         await dialog.getByTestId('archive-load').click();
         await pressWhenStill(page, 'archive-load-ok');
         await expect.poll(() => page.locator('.ant-message').innerText()).toContain(TEXT[lang].loaded);

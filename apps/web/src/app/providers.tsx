@@ -40,7 +40,15 @@ export function AppProviders({ children, queryClient }: AppProvidersProps) {
   const language = normalizeLanguage(i18n.language);
   const [, setLoaded] = useState(0);
   useEffect(() => {
-    if (!antdLocales[language]) void loadAntdLocale(language).then(() => setLoaded((n) => n + 1));
+    if (antdLocales[language]) return undefined;
+    // A locale that arrives after the providers are gone (a closed page, a finished test) changes nothing.
+    let mounted = true;
+    void loadAntdLocale(language).then(() => {
+      if (mounted) setLoaded((n) => n + 1);
+    });
+    return () => {
+      mounted = false;
+    };
   }, [language]);
   const antdLocale = antdLocales[language] ?? enUS;
 
