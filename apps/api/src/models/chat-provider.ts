@@ -112,10 +112,7 @@ export class ChatProvider {
     } finally {
       if (isReadable(body)) {
         if (read.ended) settleBody(body);
-        else {
-          body.on('error', () => undefined);
-          body.destroy();
-        }
+        else dropBody(body);
       }
       read.close();
     }
@@ -151,11 +148,10 @@ export class ChatProvider {
             off();
             reject(error);
           };
-          // Read no further: the rest of the answer is dropped (its destruction's error is nobody's).
+          // Read no further: the rest of the answer is dropped.
           const drop = () => {
             off();
-            body.on('error', () => undefined);
-            body.destroy();
+            dropBody(body);
           };
           const onData = (bytes: Uint8Array) => {
             try {
@@ -488,6 +484,12 @@ function settleBody(body: NodeJS.ReadableStream & { destroy(): void }): void {
   body.once('end', done);
   body.once('close', done);
   body.resume();
+}
+
+/** The rest of an answer is not wanted: it is destroyed, with its connection (its destruction's error is nobody's). */
+function dropBody(body: NodeJS.ReadableStream & { destroy(): void }): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 // undici's answers (platform models) are Node streams: read through their data events.
