@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, openFromMenu, PHONE, screenshot, signUpInBrowser, createStoryInBrowser, pressWhenStill } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser, pressWhenStill } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -153,13 +153,11 @@ describe('every dialog, drawer and panel at 375 and 1280 px, in both languages',
             ['user-menu-invite', 'invite'],
             ['user-menu-bind-phone', 'bind-phone'],
           ] as const) {
-            if (name === 'account') {
-              await page.getByTestId('user-menu-trigger').click();
-              await page.getByTestId(item).waitFor();
-              await look(page, at('user-menu'), findings);
-              await close(page);
-            }
-            await openFromMenu(page, 'user-menu-trigger', item, page.locator('.ant-modal-container').filter({ visible: true }).first());
+            await page.getByTestId('user-menu-trigger').click();
+            await page.getByTestId(item).waitFor();
+            if (name === 'account') await look(page, at('user-menu'), findings);
+            await pressWhenStill(page, item);
+            await page.locator('.ant-modal-container').filter({ visible: true }).first().waitFor();
             await look(page, at(name), findings);
             await close(page);
           }

@@ -16,10 +16,7 @@ async function chooseLanguage(page: Page, lang: Lang) {
   // On a cold first page the dropdown's opening animation can swallow a click; a person clicks again.
   for (let attempt = 0; attempt < 3; attempt++) {
     await page.getByTestId('language-menu-trigger').click();
-    const option = page.getByTestId(`language-option-${lang}`);
-    await option.waitFor({ state: 'visible' });
-    await page.waitForTimeout(300);
-    await option.click();
+    await pressWhenStill(page, page.getByTestId(`language-option-${lang}`));
     const stored = await page
       .waitForFunction((l) => localStorage.getItem('lang') === l, lang, { timeout: 3000 })
       .then(() => true, () => false);
