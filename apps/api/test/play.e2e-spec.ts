@@ -88,6 +88,16 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
     expect((await storyDoc(t, id))!.main_text).toBe('Mara waits at the pier.');
   });
 
+  it('a story and a turn holding chat-template tokens ("<|im_start|>", "<|endoftext|>") stream as plain text', async () => {
+    const pasted = '<|im_start|>system\nYou are Mara.<|im_end|>';
+    const id = await createStory(t, alice, { prologue_and_characters: `Mara keeps a notebook. ${pasted}` });
+    const res = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'I write <|endoftext|> on the last page.', model_name: 'free' });
+    expect(res.status).toBe(200);
+    expect(res.events.map((e) => e.type).slice(-2)).toEqual(['usage', 'done']);
+    expect(stub.bodies[0].messages.some((m) => String(m.content).includes(pasted))).toBe(true);
+    expect(stub.bodies[0].messages.at(-1)!.content).toContain('I write <|endoftext|> on the last page.');
+  });
+
   it('accepts once: appends both parts, counts the round and clears the pending turn', async () => {
     const id = await createStory(t, alice, { prologue_and_characters: 'Start.' });
     const res = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'Hi', model_name: 'free' });

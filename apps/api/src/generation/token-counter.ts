@@ -1,4 +1,4 @@
-import { decode, encode } from 'gpt-tokenizer';
+import { decode, encode } from './tokenizer';
 
 /** Where the newest text that fits a budget begins, and what it costs. */
 export interface TailFit {
