@@ -1,4 +1,6 @@
 import { ErrorCode } from '@taleloom/contracts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startOpenAIStub, type OpenAIStub } from '../../test/support/openai-stub';
 import { ChatProvider, ProviderFailure, type ChatRequest, type ProviderChunk } from './chat-provider';
 import { DEMO_MODEL, type PlatformModel } from '../config/platform-models';
@@ -250,6 +252,55 @@ describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', (
     stub.set({ chunks: ['One', ' two'] });
     expect(await read()).toBe('One two');
     expect(stub.connections).toBe(opened + 1);
+  });
+
+  it('sends once more, on a new connection, when the kept one is closed by the provider as the request goes out on it', async () => {
+    // A provider whose idle connections close on their own: here, the second request on a connection
+    // finds it closed (reset before any byte of an answer), as when its idle timeout beats the pool's.
+    const requests: number[] = [];
+    let sockets = 0;
+    const server = createServer((req, res) => {
+      const socket = req.socket as typeof req.socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      requests.push(socket.served);
+      if (socket.served > 1) {
+        socket.destroy();
+        return;
+      }
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'kept' }, finish_reason: null }] })}\n\n`);
+        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
+        res.end('data: [DONE]\n\n');
+      });
+    });
+    server.on('connection', () => sockets++);
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    try {
+      const relay = async () => {
+        const seen: ProviderChunk[] = [];
+        await provider.relay(request({ baseURL }), (c) => seen.push(c));
+        return seen.filter((c) => c.type === 'delta').map((c) => (c as { text: string }).text).join('');
+      };
+      // Between two requests, the connection goes back to the pool once its answer has ended.
+      const settle = () => new Promise((settled) => setTimeout(settled, 50));
+      expect(await relay()).toBe('kept');
+      await settle();
+      expect(await relay()).toBe('kept');
+      await settle();
+      expect(await provider.complete(request({ baseURL }))).toBe('kept');
+      // Each later request met its closed connection once, then went out on a new one.
+      expect(requests).toEqual([1, 2, 1, 2, 1]);
+      expect(sockets).toBe(3);
+      // A provider that cannot be reached at all is not asked twice.
+      const refused = await provider.relay(request({ baseURL: 'http://127.0.0.1:9/v1' }), () => undefined).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: ErrorCode.PROVIDER_ERROR });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((closed) => server.close(closed));
+    }
   });
 
   it("sends a platform model's request as the SDK would (URL, body, key) and fails as the SDK does", async () => {

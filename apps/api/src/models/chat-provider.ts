@@ -361,16 +361,23 @@ export class ChatProvider {
       }),
     );
     let answer: Dispatcher.ResponseData;
-    try {
-      answer = await request(chatCompletionsURL(req.model.baseURL), {
-        method: 'POST',
-        headers: { ...this.platformHeaders(req.apiKey), 'content-length': String(body.length) },
-        body,
-        signal,
-      });
-    } catch (error) {
-      if (signal.aborted) throw error;
-      throw new OpenAI.APIConnectionError({ cause: error instanceof Error ? error : new Error(String(error)) });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        answer = await request(chatCompletionsURL(req.model.baseURL), {
+          method: 'POST',
+          headers: { ...this.platformHeaders(req.apiKey), 'content-length': String(body.length) },
+          body,
+          signal,
+        });
+        break;
+      } catch (error) {
+        if (signal.aborted) throw error;
+        // Connections are kept between requests: a provider that closes an idle one just as a request
+        // goes out on it resets it before any byte of an answer. Nothing was read, so it is sent once
+        // more (on a new connection) instead of failing the turn; a provider that cannot be reached is not.
+        if (attempt === 1 && closedUnderRequest(error)) continue;
+        throw new OpenAI.APIConnectionError({ cause: error instanceof Error ? error : new Error(String(error)) });
+      }
     }
     const headers = () => headersOf(answer.headers);
     if (answer.statusCode < 200 || answer.statusCode > 299) {
@@ -522,4 +529,12 @@ function parseEvent(event: EventSourceMessage, headers: () => Headers): OpenAI.C
 function describe(error: unknown): string {
   if (error instanceof OpenAI.APIError) return `${error.status ?? 'no status'}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
+}
+
+// The socket was closed under a request (undici's "other side closed", a reset, a broken pipe), as
+// opposed to a connection that could not be made or a timeout.
+const CLOSED_UNDER_REQUEST = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+function closedUnderRequest(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CLOSED_UNDER_REQUEST.has(code);
 }
