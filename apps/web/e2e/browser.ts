@@ -42,12 +42,13 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
 export async function newPage(
   browser: Browser,
   baseURL: string,
-  opts: { viewport?: { width: number; height: number }; locale?: string; showGuide?: boolean } = {},
+  opts: { viewport?: { width: number; height: number }; locale?: string; showGuide?: boolean; reducedMotion?: 'reduce' | 'no-preference' } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL,
     viewport: opts.viewport ?? DESKTOP,
     locale: opts.locale ?? 'en-US',
+    reducedMotion: opts.reducedMotion ?? 'no-preference',
   });
   if (!opts.showGuide) await context.addInitScript(() => localStorage.setItem('showGuide', 'false'));
   const page = await context.newPage();

@@ -253,4 +253,48 @@ describe('every dialog, drawer and panel at 375 and 1280 px, in both languages',
       });
     }
   }
+
+  it("opens and closes menus and dialogs without motion when the system asks for reduced motion", async () => {
+    const seen: Record<string, string[]> = {};
+    for (const reducedMotion of ['no-preference', 'reduce'] as const) {
+      const { context, page } = await newPage(browser, baseURL, { reducedMotion });
+      try {
+        await signUpInBrowser(context, page, 'en', 'motion', { closeDailyPowerDialog: true });
+        await page.goto('/stories');
+        await page.getByTestId('stories-heading').waitFor();
+        // Every antd motion class of a running animation (its start and active stages; a "prepare" stage
+        // only measures, and comes with no motion too) put on an element from here on.
+        await page.evaluate(() => {
+          const motions: string[] = [];
+          (window as unknown as { motions: string[] }).motions = motions;
+          const note = (el: Node) => {
+            const name = el instanceof Element ? el.getAttribute('class') ?? '' : '';
+            if (/-(enter|appear|leave)-(start|active)\b/.test(name) && !name.includes('ant-wave')) motions.push(name);
+          };
+          new MutationObserver((records) => {
+            for (const r of records) {
+              note(r.target);
+              r.addedNodes.forEach((n) => {
+                note(n);
+                if (n instanceof Element) n.querySelectorAll('*').forEach(note);
+              });
+            }
+          }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+        });
+        await page.getByTestId('user-menu-trigger').click();
+        await pressWhenStill(page, 'user-menu-bind-phone');
+        const dialog = page.locator('.ant-modal-container').filter({ visible: true }).first();
+        await dialog.waitFor();
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'hidden' });
+        seen[reducedMotion] = await page.evaluate(() => (window as unknown as { motions: string[] }).motions);
+      } finally {
+        await context.close();
+      }
+    }
+    // The menu slid and the dialog zoomed by default (what the observer sees); with reduced motion, nothing moved.
+    expect(seen['no-preference'].some((c) => c.includes('ant-zoom'))).toBe(true);
+    expect(seen['no-preference'].some((c) => c.includes('ant-slide'))).toBe(true);
+    expect(seen.reduce).toEqual([]);
+  });
 });

@@ -3,10 +3,11 @@ import type { Language } from '@taleloom/contracts';
 import { App as AntdApp, ConfigProvider } from 'antd';
 import type { Locale } from 'antd/es/locale';
 import enUS from 'antd/es/locale/en_US';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AuthBootstrap } from '../features/auth/components/auth-bootstrap';
 import { normalizeLanguage } from '../lib/i18n';
+import { useReducedMotion } from '../lib/reduced-motion';
 import { appTheme } from './theme';
 
 export function createQueryClient(): QueryClient {
@@ -33,7 +34,10 @@ interface AppProvidersProps {
   queryClient?: QueryClient;
 }
 
-/** Query cache, Ant Design theme and locale (following i18next), antd App context, user-info bootstrap. */
+/**
+ * Query cache, Ant Design theme and locale (following i18next), antd App context, user-info bootstrap.
+ * With the system's reduced-motion setting, antd's menus, dialogs and drawers open and close without motion.
+ */
 export function AppProviders({ children, queryClient }: AppProvidersProps) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   const { i18n } = useTranslation();
@@ -51,10 +55,12 @@ export function AppProviders({ children, queryClient }: AppProvidersProps) {
     };
   }, [language]);
   const antdLocale = antdLocales[language] ?? enUS;
+  const reducedMotion = useReducedMotion();
+  const theme = useMemo(() => (reducedMotion ? { ...appTheme, token: { ...appTheme.token, motion: false } } : appTheme), [reducedMotion]);
 
   return (
     <QueryClientProvider client={client}>
-      <ConfigProvider locale={antdLocale} theme={appTheme}>
+      <ConfigProvider locale={antdLocale} theme={theme}>
         <AntdApp>
           <AuthBootstrap />
           {children}

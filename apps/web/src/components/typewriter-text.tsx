@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { prefersReducedMotion } from '../lib/reduced-motion';
 
 interface TypewriterTextProps {
   texts: readonly string[];
@@ -7,12 +8,6 @@ interface TypewriterTextProps {
   /** Milliseconds a finished text stays before the next one starts. */
   holdDelay?: number;
   className?: string;
-}
-
-function prefersReducedMotion(): boolean {
-  return typeof window !== 'undefined' && typeof window.matchMedia === 'function'
-    ? window.matchMedia('(prefers-reduced-motion: reduce)').matches
-    : false;
 }
 
 /** Types each text character by character, holds it, then moves on to the next, forever. */
