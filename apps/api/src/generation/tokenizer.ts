@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { GptEncoding } from 'gpt-tokenizer/cjs/GptEncoding';
 
 /** o200k_base's ranks as JSON, written beside the built module by `pnpm build` (scripts/token-ranks.cjs). */
-export const RANKS_FILE = join(__dirname, 'o200k_base.ranks.json');
+const RANKS_FILE = join(__dirname, 'o200k_base.ranks.json');
 
 type Ranks = (string | number[])[];
 
