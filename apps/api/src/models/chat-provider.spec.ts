@@ -254,16 +254,18 @@ describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', (
     expect(stub.connections).toBe(opened + 1);
   });
 
-  it('sends once more, on a new connection, when the kept one is closed by the provider as the request goes out on it', async () => {
-    // A provider whose idle connections close on their own: here, the second request on a connection
-    // finds it closed (reset before any byte of an answer), as when its idle timeout beats the pool's.
+  /**
+   * A provider answering every request with one SSE delta ("kept"), counting its connections and which
+   * request of its connection each one is; `drop(n)`: the n-th request of a connection is reset unanswered.
+   */
+  async function countingProvider(opts: { keepAliveTimeout?: number; drop?: (nth: number) => boolean } = {}) {
     const requests: number[] = [];
     let sockets = 0;
     const server = createServer((req, res) => {
       const socket = req.socket as typeof req.socket & { served?: number };
       socket.served = (socket.served ?? 0) + 1;
       requests.push(socket.served);
-      if (socket.served > 1) {
+      if (opts.drop?.(socket.served)) {
         socket.destroy();
         return;
       }
@@ -275,33 +277,64 @@ describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', (
         res.end('data: [DONE]\n\n');
       });
     });
+    if (opts.keepAliveTimeout !== undefined) server.keepAliveTimeout = opts.keepAliveTimeout;
     server.on('connection', () => sockets++);
     await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
     const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-    try {
-      const relay = async () => {
+    return {
+      requests,
+      get sockets() {
+        return sockets;
+      },
+      relay: async () => {
         const seen: ProviderChunk[] = [];
         await provider.relay(request({ baseURL }), (c) => seen.push(c));
         return seen.filter((c) => c.type === 'delta').map((c) => (c as { text: string }).text).join('');
-      };
-      // Between two requests, the connection goes back to the pool once its answer has ended.
-      const settle = () => new Promise((settled) => setTimeout(settled, 50));
-      expect(await relay()).toBe('kept');
-      await settle();
-      expect(await relay()).toBe('kept');
-      await settle();
-      expect(await provider.complete(request({ baseURL }))).toBe('kept');
+      },
+      complete: () => provider.complete(request({ baseURL })),
+      close: async () => {
+        server.closeAllConnections();
+        await new Promise((closed) => server.close(closed));
+      },
+    };
+  }
+  // Between two requests, a connection goes back to the pool once its answer has ended.
+  const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+  it('sends once more, on a new connection, when the kept one is closed by the provider as the request goes out on it', async () => {
+    // A provider whose idle connections close on their own: here, the second request on a connection
+    // finds it closed (reset before any byte of an answer), as when its idle timeout beats the pool's.
+    const p = await countingProvider({ drop: (nth) => nth > 1 });
+    try {
+      expect(await p.relay()).toBe('kept');
+      await pause(50);
+      expect(await p.relay()).toBe('kept');
+      await pause(50);
+      expect(await p.complete()).toBe('kept');
       // Each later request met its closed connection once, then went out on a new one.
-      expect(requests).toEqual([1, 2, 1, 2, 1]);
-      expect(sockets).toBe(3);
+      expect(p.requests).toEqual([1, 2, 1, 2, 1]);
+      expect(p.sockets).toBe(3);
       // A provider that cannot be reached at all is not asked twice.
       const refused = await provider.relay(request({ baseURL: 'http://127.0.0.1:9/v1' }), () => undefined).catch((error: unknown) => error);
       expect(refused).toMatchObject({ code: ErrorCode.PROVIDER_ERROR });
     } finally {
-      server.closeAllConnections();
-      await new Promise((closed) => server.close(closed));
+      await p.close();
     }
   });
+
+  it("keeps an idle connection 30 s when the provider does not say how long it keeps it (undici's own default: 4 s)", async () => {
+    // No Keep-Alive header (the server never times its idle connections out).
+    const p = await countingProvider({ keepAliveTimeout: 0 });
+    try {
+      expect(await p.relay()).toBe('kept');
+      await pause(4500);
+      expect(await p.relay()).toBe('kept');
+      expect(p.sockets).toBe(1);
+      expect(p.requests).toEqual([1, 2]);
+    } finally {
+      await p.close();
+    }
+  }, 15_000);
 
   it("sends a platform model's request as the SDK would (URL, body, key) and fails as the SDK does", async () => {
     const viaSdk = { transport: { key: 'plain', fetch: globalThis.fetch, fetchOptions: {} } };
