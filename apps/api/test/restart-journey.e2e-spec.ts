@@ -98,10 +98,13 @@ describe('restart journey: the embedded default keeps everything across SIGTERM 
 
   // One send per second per user is the product's rule: wait it out rather than be refused.
   async function stream(user: string, path: string, body: object): Promise<StreamEvent[]> {
+    // One send a second per story (SEND_THROTTLE_MS), counted by the server from when a send arrived:
+    // the wait runs from the end of the user's last stream, so a slow arrival (a process just started)
+    // followed by a fast one cannot bring two sends closer than that on the server's clock.
     const wait = (lastSend.get(user) ?? 0) + 1100 - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    lastSend.set(user, Date.now());
     const res = await postEvents(app!.baseURL, users.get(user)!.token, path, body);
+    lastSend.set(user, Date.now());
     if (res.status !== 200) throw new Error(`POST ${path} as ${user}: ${res.status} ${JSON.stringify(res.body)}\n${app!.output.slice(-2000)}`);
     const error = res.events.find((e) => e.type === 'error');
     if (error) throw new Error(`POST ${path} as ${user} streamed an error: ${JSON.stringify(error)}`);
