@@ -96,11 +96,11 @@ describe('restart journey: the embedded default keeps everything across SIGTERM 
     return res.body;
   }
 
-  // One send per second per user is the product's rule: wait it out rather than be refused.
+  // One send a second (SEND_THROTTLE_MS) is the product's rule: wait it out rather than be refused. The
+  // server counts it from when a send arrived, so the wait runs from the end of the user's last stream:
+  // a slow arrival (a process just started) followed by a fast one cannot bring two sends closer than
+  // that on the server's clock.
   async function stream(user: string, path: string, body: object): Promise<StreamEvent[]> {
-    // One send a second per story (SEND_THROTTLE_MS), counted by the server from when a send arrived:
-    // the wait runs from the end of the user's last stream, so a slow arrival (a process just started)
-    // followed by a fast one cannot bring two sends closer than that on the server's clock.
     const wait = (lastSend.get(user) ?? 0) + 1100 - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const res = await postEvents(app!.baseURL, users.get(user)!.token, path, body);

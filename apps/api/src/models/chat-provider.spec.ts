@@ -1,7 +1,5 @@
 import { ErrorCode } from '@taleloom/contracts';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { startOpenAIStub, type OpenAIStub } from '../../test/support/openai-stub';
+import { startOpenAIStub, type OpenAIStub, type StubBehaviour } from '../../test/support/openai-stub';
 import { ChatProvider, ProviderFailure, type ChatRequest, type ProviderChunk } from './chat-provider';
 import { DEMO_MODEL, type PlatformModel } from '../config/platform-models';
 import { startDemoModelServer } from './demo-model-server';
@@ -254,48 +252,18 @@ describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', (
     expect(stub.connections).toBe(opened + 1);
   });
 
-  /**
-   * A provider answering every request with one SSE delta ("kept"), counting its connections and which
-   * request of its connection each one is; `drop(n)`: the n-th request of a connection is reset unanswered.
-   */
-  async function countingProvider(opts: { keepAliveTimeout?: number; drop?: (nth: number) => boolean } = {}) {
-    const requests: number[] = [];
-    let sockets = 0;
-    const server = createServer((req, res) => {
-      const socket = req.socket as typeof req.socket & { served?: number };
-      socket.served = (socket.served ?? 0) + 1;
-      requests.push(socket.served);
-      if (opts.drop?.(socket.served)) {
-        socket.destroy();
-        return;
-      }
-      req.resume();
-      req.on('end', () => {
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'kept' }, finish_reason: null }] })}\n\n`);
-        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
-        res.end('data: [DONE]\n\n');
-      });
-    });
-    if (opts.keepAliveTimeout !== undefined) server.keepAliveTimeout = opts.keepAliveTimeout;
-    server.on('connection', () => sockets++);
-    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-    const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  /** A provider of its own (a fresh server: no connection of the earlier tests in the pool) answering "kept". */
+  async function ownProvider(behaviour: StubBehaviour) {
+    const own = await startOpenAIStub({ chunks: ['kept'], ...behaviour });
+    const req = () => request({ baseURL: own.baseURL });
     return {
-      requests,
-      get sockets() {
-        return sockets;
-      },
+      own,
       relay: async () => {
         const seen: ProviderChunk[] = [];
-        await provider.relay(request({ baseURL }), (c) => seen.push(c));
+        await provider.relay(req(), (c) => seen.push(c));
         return seen.filter((c) => c.type === 'delta').map((c) => (c as { text: string }).text).join('');
       },
-      complete: () => provider.complete(request({ baseURL })),
-      close: async () => {
-        server.closeAllConnections();
-        await new Promise((closed) => server.close(closed));
-      },
+      complete: () => provider.complete(req()),
     };
   }
   // Between two requests, a connection goes back to the pool once its answer has ended.
@@ -304,35 +272,35 @@ describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', (
   it('sends once more, on a new connection, when the kept one is closed by the provider as the request goes out on it', async () => {
     // A provider whose idle connections close on their own: here, the second request on a connection
     // finds it closed (reset before any byte of an answer), as when its idle timeout beats the pool's.
-    const p = await countingProvider({ drop: (nth) => nth > 1 });
+    const { own, relay, complete } = await ownProvider({ resetReusedConnections: true });
     try {
-      expect(await p.relay()).toBe('kept');
+      expect(await relay()).toBe('kept');
       await pause(50);
-      expect(await p.relay()).toBe('kept');
+      expect(await relay()).toBe('kept');
       await pause(50);
-      expect(await p.complete()).toBe('kept');
+      expect(await complete()).toBe('kept');
       // Each later request met its closed connection once, then went out on a new one.
-      expect(p.requests).toEqual([1, 2, 1, 2, 1]);
-      expect(p.sockets).toBe(3);
+      expect(own.connectionRequests).toEqual([1, 2, 1, 2, 1]);
+      expect(own.connections).toBe(3);
       // A provider that cannot be reached at all is not asked twice.
       const refused = await provider.relay(request({ baseURL: 'http://127.0.0.1:9/v1' }), () => undefined).catch((error: unknown) => error);
       expect(refused).toMatchObject({ code: ErrorCode.PROVIDER_ERROR });
     } finally {
-      await p.close();
+      await own.close();
     }
   });
 
   it("keeps an idle connection 30 s when the provider does not say how long it keeps it (undici's own default: 4 s)", async () => {
     // No Keep-Alive header (the server never times its idle connections out).
-    const p = await countingProvider({ keepAliveTimeout: 0 });
+    const { own, relay } = await ownProvider({ keepAliveHint: false });
     try {
-      expect(await p.relay()).toBe('kept');
+      expect(await relay()).toBe('kept');
       await pause(4500);
-      expect(await p.relay()).toBe('kept');
-      expect(p.sockets).toBe(1);
-      expect(p.requests).toEqual([1, 2]);
+      expect(await relay()).toBe('kept');
+      expect(own.connections).toBe(1);
+      expect(own.connectionRequests).toEqual([1, 2]);
     } finally {
-      await p.close();
+      await own.close();
     }
   }, 15_000);
 

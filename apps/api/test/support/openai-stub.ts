@@ -49,6 +49,16 @@ export interface StubBehaviour {
   malformedTasks?: number;
   /** How `POST /images/generations` answers (default: a real PNG of the asked size in `b64_json`). */
   images?: ImageStubBehaviour;
+  /**
+   * A chat request that is not the first on its connection is reset unanswered (the socket destroyed):
+   * a provider that closed an idle connection just as the client sent on it.
+   */
+  resetReusedConnections?: boolean;
+  /**
+   * false: the stub says nothing of how long it keeps an idle connection (no `Keep-Alive: timeout` header)
+   * and never closes one; by default it says 60 s and keeps them that long.
+   */
+  keepAliveHint?: boolean;
 }
 
 /** Behaviour of the images route. A prompt containing `[[fail]]` is answered 500. */
@@ -95,6 +105,8 @@ export interface OpenAIStub {
   readonly open: number;
   /** TCP connections accepted so far (a client that keeps its connections alive opens few). */
   readonly connections: number;
+  /** For each request to /chat/completions (the last 200), which request of its connection it was (1: the first). */
+  readonly connectionRequests: number[];
   /** Requests to /images/generations so far, and their bodies. */
   readonly imageRequests: number;
   readonly imageBodies: StubImageRequestBody[];
@@ -137,10 +149,16 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
   const imageBodies: StubImageRequestBody[] = [];
   const served = new Map<string, Buffer>();
   const keys: string[] = [];
+  const connectionRequests: number[] = [];
+  const servedOn = new WeakMap<object, number>();
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy());
   });
-  server.keepAliveTimeout = 60_000;
+  // No timeout, no Keep-Alive header, when the behaviour asks the stub to say nothing of it.
+  const keepAlive = (b: StubBehaviour) => {
+    server.keepAliveTimeout = b.keepAliveHint === false ? 0 : 60_000;
+  };
+  keepAlive(initial);
   server.maxConnections = 10_000;
 
   const fail = (res: ServerResponse, status: number, error: object) => {
@@ -176,6 +194,14 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     const n = ++requests;
     bodies.push(body);
     if (bodies.length > 200) bodies.shift();
+    const nth = (servedOn.get(req.socket) ?? 0) + 1;
+    servedOn.set(req.socket, nth);
+    connectionRequests.push(nth);
+    if (connectionRequests.length > 200) connectionRequests.shift();
+    if (behaviour.resetReusedConnections && nth > 1) {
+      req.socket.destroy();
+      return;
+    }
     let b = withMarkers(behaviour, lastUser(body));
     if (b.models && !b.models.includes(body.model)) {
       fail(res, 404, { message: `The model \`${body.model}\` does not exist.`, type: 'invalid_request_error', code: 'model_not_found' });
@@ -310,16 +336,20 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     get connections() {
       return connections;
     },
+    connectionRequests,
     bodies,
     keys,
     set: (next) => {
       behaviour = next;
       malformedLeft = next.malformedTasks ?? 0;
+      keepAlive(next);
     },
     reset: () => {
       behaviour = initial;
       malformedLeft = initial.malformedTasks ?? 0;
+      keepAlive(initial);
       requests = 0;
+      connectionRequests.length = 0;
       bodies.length = 0;
       imageRequests = 0;
       imageBodies.length = 0;
