@@ -426,6 +426,30 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
     expect(bad.status).toBe(400);
   });
 
+  it('sends made at the same moment (their story reads go out as one) each get their own story, and never another user\'s', async () => {
+    const bob = await signUp(t, 'bob');
+    const mine = await Promise.all(['A', 'B', 'C'].map((p) => createStory(t, alice, { prologue_and_characters: `Prologue ${p}.` })));
+    const bobs = await createStory(t, bob, { prologue_and_characters: 'Prologue of Bob.' });
+    const sends = await Promise.all([
+      ...mine.map((id) => sendTurn(base, alice.token, id, { content: `Line for ${id}`, model_name: 'free' })),
+      sendTurn(base, bob.token, mine[0], { content: 'Not mine', model_name: 'free' }),
+      sendTurn(base, alice.token, bobs, { content: 'Not mine either', model_name: 'free' }),
+      sendTurn(base, bob.token, bobs, { content: `Line for ${bobs}`, model_name: 'free' }),
+    ]);
+    expect(sends.map((r) => r.status)).toEqual([200, 200, 200, 404, 404, 200]);
+    expect(sends[3].body!.code).toBe(ErrorCode.STORY_NOT_FOUND);
+    expect(sends[4].body!.code).toBe(ErrorCode.STORY_NOT_FOUND);
+    await drain();
+    // Each prompt was made of its own story and line.
+    expect(stub.bodies).toHaveLength(4);
+    for (const [id, prologue] of [...mine.map((id, i) => [id, `Prologue ${'ABC'[i]}.`]), [bobs, 'Prologue of Bob.']]) {
+      const body = stub.bodies.find((b) => JSON.stringify(b.messages).includes(`Line for ${id}`));
+      expect(JSON.stringify(body!.messages)).toContain(prologue);
+    }
+    expect((await as(t, bob).get(`/api/llm/${mine[0]}/pending`)).status).toBe(404);
+    expect((await as(t, alice).get(`/api/llm/${mine[0]}/pending`)).body.data.state).toBe('done');
+  });
+
   it('folds old text into the previous summary, visibly, and keeps the prompt within the window', async () => {
     const id = await createStory(t, alice, { prologue_and_characters: 'Mara and Ilan.' });
     await as(t, alice).patch(`/api/llm?id=${id}`, { author_remark: 'NOTE: keep it short.', previous_summary: 'OLD SUMMARY.' });

@@ -26,4 +26,11 @@ describe('BatchedWrites', () => {
       expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
     }
   });
+
+  it('splits what one turn asked for into bulks of at most maxBatch operations', async () => {
+    const writes: number[][] = [];
+    const batched = new BatchedWrites<number>(async (ops) => void writes.push(ops), 2);
+    await Promise.all([1, 2, 3, 4, 5].map((n) => batched.add(n)));
+    expect(writes).toEqual([[1, 2], [3, 4], [5]]);
+  });
 });

@@ -8,13 +8,17 @@ interface IndexedWriteError {
  * second), sent together: those asked for in one turn of the event loop go out as one bulk write (one
  * command, one socket write) instead of a command each. Each operation is applied as it would be alone
  * (an unordered bulk write); each caller's promise rejects with the bulk's error when its own operation
- * failed (or the whole bulk did). Not for large documents: one bulk of hundreds of prompts held up the
- * reads and claims of the sends behind it (first tokens later under a burst, measured).
+ * failed (or the whole bulk did). Large documents go in small bulks (`maxBatch`): one bulk of hundreds of
+ * prompts held up the reads and claims of the sends behind it (first tokens later under a burst, measured).
  */
 export class BatchedWrites<Op> {
   private queue: { op: Op; done: () => void; fail: (error: unknown) => void }[] = [];
 
-  constructor(private readonly write: (ops: Op[]) => Promise<unknown>) {}
+  /** `maxBatch`: more operations than this in one turn go out as several bulk writes (of larger documents). */
+  constructor(
+    private readonly write: (ops: Op[]) => Promise<unknown>,
+    private readonly maxBatch = Infinity,
+  ) {}
 
   add(op: Op): Promise<void> {
     return new Promise<void>((done, fail) => {
@@ -23,8 +27,12 @@ export class BatchedWrites<Op> {
   }
 
   private readonly flush = (): void => {
-    const batch = this.queue;
+    const queued = this.queue;
     this.queue = [];
+    for (let i = 0; i < queued.length; i += this.maxBatch) this.send(queued.slice(i, i + this.maxBatch));
+  };
+
+  private send(batch: typeof this.queue): void {
     let written: Promise<unknown>;
     try {
       written = this.write(batch.map((b) => b.op));
@@ -40,7 +48,7 @@ export class BatchedWrites<Op> {
         batch.forEach((b, i) => (failed && !failed.has(i) ? b.done() : b.fail(error)));
       },
     );
-  };
+  }
 }
 
 // The operations a bulk write error names (null: the whole bulk failed, e.g. the database is away).

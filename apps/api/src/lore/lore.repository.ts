@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { LoreEntry, LoreSettings } from '@taleloom/contracts';
 import { Model, Types } from 'mongoose';
+import { BatchedReads } from '../common/batched-reads';
 import { isDuplicateKey } from '../common/database-errors';
 import { archiveSlotId } from '../stories/archive-slot-id';
 import { StoryLore, StoryLoreArchive } from './lore.schema';
@@ -19,10 +20,17 @@ export interface LoreRecord {
  */
 @Injectable()
 export class LoreRepository {
+  // The version reads of every send in one turn of the event loop: one command.
+  private readonly versions: BatchedReads<{ _id: Types.ObjectId; version?: number }>;
+
   constructor(
     @InjectModel(StoryLore.name) private readonly lore: Model<StoryLore>,
     @InjectModel(StoryLoreArchive.name) private readonly archives: Model<StoryLoreArchive>,
-  ) {}
+  ) {
+    this.versions = new BatchedReads(
+      (ids) => this.lore.collection.find({ _id: { $in: ids } }, { projection: { version: 1 } }).toArray() as Promise<{ _id: Types.ObjectId; version?: number }[]>,
+    );
+  }
 
   /** The story's lore; null when it has none. */
   find(storyId: Types.ObjectId): Promise<LoreRecord | null> {
@@ -32,7 +40,7 @@ export class LoreRepository {
 
   /** Only the version (what a send checks its cached lore against); null when there is no lore. */
   async version(storyId: Types.ObjectId): Promise<number | null> {
-    const doc = await this.lore.collection.findOne({ _id: storyId }, { projection: { version: 1 } });
+    const doc = await this.versions.get(storyId);
     return doc ? Number(doc.version ?? 0) : null;
   }
 

@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { PromptContextData, PromptPart } from '@taleloom/contracts';
-import { Model, Types } from 'mongoose';
+import { Model, Types, type mongo } from 'mongoose';
+import { BatchedWrites } from '../common/batched-writes';
 import { TurnContext } from './turn-context.schema';
 
 // Characters kept at each end of the story-text window: enough to tell whether the text was edited since.
 const EDGE = 64;
+// Prompts written in one bulk at most (each is a few kilobytes).
+const SAVES_PER_BULK = 16;
 
 /** A stored text part: its heading only, and the window's range and ends. */
 type StoredPart = PromptPart & { head?: string; tail?: string };
@@ -28,10 +31,20 @@ export class TurnContextRepository {
         return { ...p, text: p.text.slice(0, p.text.length - window.length), head: window.slice(0, EDGE), tail: window.slice(-EDGE) };
       }),
     }));
-    await this.contexts
-      .updateOne({ _id: branchKey }, { $set: { userID, turnId: context.turnId, context: { ...context, messages } } }, { upsert: true })
-      .exec();
+    // The native driver, with the timestamps mongoose would add (the stored document is the same).
+    const now = new Date();
+    await this.saves.add({
+      updateOne: {
+        filter: { _id: branchKey },
+        update: { $set: { userID, turnId: context.turnId, context: { ...context, messages }, updatedAt: now }, $setOnInsert: { createdAt: now } },
+        upsert: true,
+      },
+    });
   }
+
+  // The prompts of the sends in one turn of the event loop, a few to a bulk write: one bulk of hundreds
+  // held up the reads and claims of the sends behind it.
+  private readonly saves = new BatchedWrites<mongo.AnyBulkWriteOperation>((ops) => this.contexts.collection.bulkWrite(ops, { ordered: false }), SAVES_PER_BULK);
 
   /** The branch's latest prompt (the caller checked the story is the user's), the window filled from `storyText` when unchanged. */
   async latest(branchKey: Types.ObjectId, userID: string, storyText: string): Promise<PromptContextData | null> {

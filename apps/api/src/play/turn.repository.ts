@@ -104,10 +104,14 @@ export class TurnRepository {
    * the turn's takes. Only while the turn still says generating, so a repeated write adds nothing.
    */
   async finish(storyId: Types.ObjectId, generationId: string, set: Partial<PlayTurn>, take: StoredTake | null): Promise<void> {
-    await this.turns
-      .updateOne({ _id: storyId, generationId, state: 'generating' }, { $set: set, ...(take ? { $push: { takes: take } } : {}) })
-      .exec();
+    // The native driver, with the updatedAt mongoose's timestamps would add (the stored document is
+    // the same); the streams of a burst end together, so their last writes share a bulk write.
+    const update: mongo.UpdateFilter<mongo.Document> = { $set: { ...set, updatedAt: new Date() } };
+    if (take) update.$push = { takes: { ...take } } as mongo.Document;
+    await this.finishes.add({ updateOne: { filter: { _id: storyId, generationId, state: 'generating' }, update } });
   }
+
+  private readonly finishes = new BatchedWrites<mongo.AnyBulkWriteOperation>((ops) => this.turns.collection.bulkWrite(ops, { ordered: false }));
 
   /** Adds a take the turn had before takes were kept (its newest one), while generation `generationId` owns the turn. */
   async keepTake(storyId: Types.ObjectId, generationId: string, take: StoredTake): Promise<void> {

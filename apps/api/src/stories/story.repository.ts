@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { CUSTOM_MODEL_TYPE, ErrorCode, STORY_TEXT_MAX_LENGTH } from '@taleloom/contracts';
 import { FilterQuery, Model, Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
+import { BatchedReads } from '../common/batched-reads';
 import { toObjectId } from '../common/object-id';
 import type { RoyaltyRecipient } from '../power/power.service';
 import { whilePlaying } from './played-branch';
@@ -63,7 +64,13 @@ export class StoryRepository {
   // Who is told when this process writes a story's text or settings (see onWrite).
   private readonly writeWatchers: ((id: string) => void)[] = [];
 
-  constructor(@InjectModel(Story.name) private readonly stories: Model<Story>) {}
+  // The reads of every send in one turn of the event loop: one command (the native driver: what
+  // mongoose's lean() answers, without its per-query work). On the way to every generation's first token.
+  private readonly playReads: BatchedReads<StoryForPlay>;
+
+  constructor(@InjectModel(Story.name) private readonly stories: Model<Story>) {
+    this.playReads = new BatchedReads((ids) => this.stories.collection.find({ _id: { $in: ids } }, { projection: PLAY_FIELDS }).toArray() as unknown as Promise<StoryForPlay[]>);
+  }
 
   /**
    * `watch` is called with a story's id each time this process writes what a send reads of it (its
@@ -201,10 +208,8 @@ export class StoryRepository {
 
   /** The caller's own story as a turn reads it; anyone else's is not found (public stories are cloned before play). */
   async forPlay(userID: string, id: string): Promise<StoryForPlay> {
-    // The native driver (what mongoose's lean() answers, without its per-query work): this read is on
-    // the way to every generation's first token.
-    const story = await this.stories.collection.findOne({ _id: toObjectId(id), userID }, { projection: PLAY_FIELDS });
-    if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    const story = await this.playReads.get(toObjectId(id));
+    if (!story || story.userID !== userID) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     return withPlayDefaults(story as unknown as StoryForPlay);
   }
 
