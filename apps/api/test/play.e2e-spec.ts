@@ -426,6 +426,20 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
     expect(bad.status).toBe(400);
   });
 
+  it('a provider gone quiet mid-stream: the text so far is stored within about a second, before the next chunk', async () => {
+    const id = await createStory(t, alice);
+    stub.set({ chunks: ['The tide ', 'came in.', ' Never sent.'], stallAfter: 2 });
+    const sending = sendTurn(base, alice.token, id, { content: 'Go', model_name: 'free' });
+    await new Promise((r) => setTimeout(r, 1800));
+    const pending = (await as(t, alice).get(`/api/llm/${id}/pending`)).body.data;
+    expect(pending).toMatchObject({ state: 'generating', aiText: 'The tide came in.' });
+    // The idle timeout (5 s here) ends it; the partial text stays.
+    const res = await sending;
+    expect(res.events.at(-1)).toMatchObject({ type: 'error', code: ErrorCode.PROVIDER_TIMEOUT });
+    await drain();
+    expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data).toMatchObject({ state: 'failed', aiText: 'The tide came in.' });
+  });
+
   it('sends made at the same moment (their story reads go out as one) each get their own story, and never another user\'s', async () => {
     const bob = await signUp(t, 'bob');
     const mine = await Promise.all(['A', 'B', 'C'].map((p) => createStory(t, alice, { prologue_and_characters: `Prologue ${p}.` })));

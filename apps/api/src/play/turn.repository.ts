@@ -16,6 +16,8 @@ export const IDLE_TURN = { state: 'idle', userText: '', aiText: '', reasoning: '
 // accept may take between clearing the turn and appending it.
 const SWITCH_LOCK_MS = 30_000;
 const ACCEPT_FENCE_MS = 15_000;
+// The per-second text flushes of running streams (all on one clock) in one bulk write at most.
+const TEXT_WRITES_PER_BULK = 32;
 
 /**
  * The `play_turns` collection: one document per story (its `_id` is the story's), holding its latest,
@@ -97,7 +99,8 @@ export class TurnRepository {
   }
 
   // The flushes of every running generation that fall in one turn of the event loop: one bulk write.
-  private readonly textWrites = new BatchedWrites<mongo.AnyBulkWriteOperation>((ops) => this.turns.collection.bulkWrite(ops, { ordered: false }));
+  // At most TEXT_WRITES_PER_BULK to a bulk: a stream's text grows to kilobytes.
+  private readonly textWrites = new BatchedWrites<mongo.AnyBulkWriteOperation>((ops) => this.turns.collection.bulkWrite(ops, { ordered: false }), TEXT_WRITES_PER_BULK);
 
   /**
    * The last write of generation `generationId`: its outcome, and (when it is done) its take added to

@@ -19,6 +19,7 @@ import { TaskRepository } from '../tasks/task.repository';
 import { assemblePrompt } from './context/prompt-builder';
 import type { AssembledPrompt } from './context/prompt-types';
 import { foldMessages, SUMMARY_MAX_TOKENS } from './context/summary-prompt';
+import { FlushClock } from './flush-clock';
 import { sameStory, SendGuesses, type EarlyStart, type OpenTarget, type SendGuess } from './send-guesses';
 import { TurnContextRepository } from './turn-context.repository';
 import type { PlayStory, TurnSend } from './turn-send';
@@ -51,6 +52,8 @@ const HEARTBEAT_MS = 10_000;
  */
 @Injectable()
 export class TurnRunner extends JobRunner {
+  private readonly flushClock = new FlushClock(FLUSH_INTERVAL_MS);
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly models: ModelsService,
@@ -209,12 +212,14 @@ export class TurnRunner extends JobRunner {
     let completionTokens = 0;
     let promptTokens = prompt.promptTokens;
     let firstTokenAt = 0;
-    let lastFlush = Date.now();
+    // Text came since the last flush.
+    let unflushed = false;
     let flushing: Promise<unknown> = Promise.resolve();
     // The user part is stored with the text (the claim could not: it depends on the story's language).
     const userText = send.userText;
     const flush = () => {
-      lastFlush = Date.now();
+      if (!unflushed) return;
+      unflushed = false;
       flushing = flushing.then(() => send.writeText({ userText, aiText, reasoning, heartbeatAt: Date.now() })).catch(() => undefined);
     };
     const handle = (chunk: ProviderChunk) => {
@@ -225,12 +230,12 @@ export class TurnRunner extends JobRunner {
       }
       if (chunk.type === 'delta') aiText += chunk.text;
       else reasoning += chunk.text;
+      unflushed = true;
       g.emit(chunk);
       if (!firstTokenAt) {
         firstTokenAt = Date.now();
         send.firstToken();
       }
-      if (Date.now() - lastFlush >= FLUSH_INTERVAL_MS) flush();
     };
     // The request is on its way: the turn's other fields are written.
     send.requestSent();
@@ -243,10 +248,13 @@ export class TurnRunner extends JobRunner {
       await opened.answered.catch(() => undefined);
       return;
     }
+    // The text so far is stored about every second, with every other running stream's (FlushClock).
+    const stopFlushing = this.flushClock.add(flush);
     try {
       opened.attach(handle);
       await opened.answered;
     } catch (error) {
+      stopFlushing();
       await flushing;
       const code = error instanceof ProviderFailure ? error.code : ErrorCode.PROVIDER_ERROR;
       this.logger.warn(`generation ${g.id} on ${model.value} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -254,6 +262,7 @@ export class TurnRunner extends JobRunner {
       await send.fail(aiText, reasoning, code);
       return;
     }
+    stopFlushing();
     await flushing;
     this.models.tracker.recordSuccess(chosen.statusKey, (firstTokenAt || Date.now()) - opened.startedAt);
     if (!completionTokens && aiText) completionTokens = sharedTokenCounter.count(aiText);
