@@ -8,7 +8,7 @@
  * The API runs as its own process (as in production); the stub and the clients run here.
  * Prints figures; never fails on a time.
  *
- *   pnpm --filter @taleloom/api bench:play      (BENCH_TTFT_N, BENCH_STREAMS=100,1000, BENCH_STREAM_ROUNDS, BENCH_PARTS, MONGODB_URI;
+ *   pnpm --filter @taleloom/api bench:play      (BENCH_TTFT_N, BENCH_STREAMS=100,1000, BENCH_STREAM_ROUNDS, BENCH_PARTS, BENCH_PLAY_TRACE, MONGODB_URI;
  *   BENCH_API_NODE_ARGS / BENCH_DB_NODE_ARGS, e.g. --cpu-prof, for the API and database processes)
  */
 import 'reflect-metadata';
@@ -509,6 +509,13 @@ async function benchBrowserOpen(api: Api, text: string) {
       }, [api.token] as const);
       const page = await context.newPage();
       const t0 = Date.now();
+      // BENCH_PLAY_TRACE=1: when each request of the last load started and ended (ms after the navigation).
+      const trace: string[] = [];
+      if (process.env.BENCH_PLAY_TRACE && i === 3) {
+        const started = new Map<object, number>();
+        page.on('request', (r) => started.set(r, Date.now() - t0));
+        page.on('requestfinished', (r) => trace.push(`${String(started.get(r)).padStart(5)} -> ${String(Date.now() - t0).padStart(5)} ms  ${r.url().replace(api.base, '')}`));
+      }
       await page.goto(`/play?id=${id}`);
       await page.waitForSelector('[data-testid="play-text"]');
       await page.waitForFunction(() => {
@@ -516,6 +523,7 @@ async function benchBrowserOpen(api: Api, text: string) {
         return area && !area.disabled;
       });
       if (i > 0) times.push(Date.now() - t0);
+      if (trace.length) console.log(`   requests of the last load (interactive at ${Date.now() - t0} ms):\n${trace.sort().map((l) => `     ${l}`).join('\n')}`);
       await context.close();
     }
     console.log(`   to interactive (text shown, input enabled): p50 ${ms(pct(times, 50))}, worst ${ms(Math.max(...times))} over ${times.length} warm loads   (target < 1500 ms)`);
