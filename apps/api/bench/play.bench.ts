@@ -467,6 +467,7 @@ interface BrowserPage {
   goto(url: string): Promise<unknown>;
   waitForSelector(selector: string): Promise<unknown>;
   waitForFunction(fn: () => unknown): Promise<unknown>;
+  on(event: 'request' | 'requestfinished', listener: (request: { url(): string }) => void): unknown;
 }
 interface BrowserContext {
   addInitScript<A>(fn: (arg: A) => void, arg: A): Promise<void>;
