@@ -328,12 +328,20 @@ describe('the web app as people live in it (issue 18), in real Chromium', () => 
           // The other choice makes the copy and says so.
           await s.page.goto('/stories');
           await s.page.getByTestId('story-start').click();
+          await s.page.getByTestId('restored-copy').waitFor();
+          // The dialog at rest first: a press while it zooms in can be lost (no copy was asked for, seen once in CI).
+          await s.page.waitForFunction(() => !document.querySelector('.ant-modal[class*="-appear"], .ant-modal[class*="-enter"]'));
           // Watched from before the press: the message shows for 3 s, and on a loaded machine the
-          // navigation to the copy can take part of that.
-          const said = s.page.locator('.ant-message-success').waitFor({ timeout: 30_000 });
+          // navigation to the copy can take part of that. Its outcome is kept, so that a step failing
+          // before it is awaited leaves no rejection behind (which failed a whole run after a passing retry).
+          const said = s.page
+            .locator('.ant-message-success')
+            .waitFor({ timeout: 30_000 })
+            .then(() => null, (error: unknown) => error);
           await s.page.getByTestId('restored-copy').click();
           await s.page.waitForURL((url) => url.pathname === '/play' && url.searchParams.get('id') !== s.storyId);
-          await said;
+          const missed = await said;
+          if (missed) throw missed;
         } finally {
           await s.context.close();
         }
