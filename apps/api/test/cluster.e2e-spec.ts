@@ -57,7 +57,12 @@ describe('API_WORKERS=2: two API processes behind one port', () => {
 
     // A worker dies: another takes its place and the port keeps answering.
     process.kill(workers[0], 'SIGKILL');
-    for (let waited = 0; !(children(app.pid).length === 2 && !children(app.pid).includes(workers[0])) && waited < 30_000; waited += 100) await sleep(100);
+    // One read per check: two reads could see the dead worker not yet reaped, then neither it nor its replacement.
+    const replaced = () => {
+      const now = children(app.pid);
+      return now.length === 2 && !now.includes(workers[0]);
+    };
+    for (let waited = 0; !replaced() && waited < 30_000; waited += 100) await sleep(100);
     expect(children(app.pid)).toHaveLength(2);
     for (let i = 0; i < 4; i++) expect((await call('GET', '/api/user/user-info', token)).status).toBe(200);
 
