@@ -3,6 +3,7 @@ import { config as loadDotenv } from 'dotenv';
 import { resolve } from 'node:path';
 import cluster from 'node:cluster';
 import { runPrimary, workerCount } from './cluster';
+import { acceptWide } from './common/accept-wide';
 import { takeTurns } from './common/request-turns';
 import { resolveConfig } from './config/app-config';
 import { ConfigError, validateEnv } from './config/env.validation';
@@ -47,6 +48,8 @@ async function main(): Promise<void> {
   // later (the kernel caps it at net.core.somaxconn). Nest hands these arguments to server.listen.
   const listen = app.listen.bind(app) as unknown as (port: number, host: string, backlog: number) => Promise<unknown>;
   await listen(env.PORT, env.HOST, LISTEN_BACKLOG);
+  // Such a burst is taken in several connections per turn of the event loop, not one (accept-wide.ts).
+  await acceptWide(app.getHttpServer(), env.ACCEPTS_PER_TURN, LISTEN_BACKLOG, (m) => console.warn(m));
   // A burst of new requests is let in a handful per turn of the event loop (request-turns.ts).
   if (env.REQUESTS_PER_TURN > 0) takeTurns(app.getHttpServer(), env.REQUESTS_PER_TURN);
   const shown = env.HOST === '0.0.0.0' ? 'localhost' : env.HOST;

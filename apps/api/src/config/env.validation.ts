@@ -59,6 +59,15 @@ export class EnvironmentVariables {
   @Max(64)
   API_WORKERS = 1;
 
+  // New connections a process takes in per turn of its event loop (Node 20 takes one; more are had by
+  // opening the listening socket that many times, see accept-wide.ts): a burst of users who connect
+  // together waits less in the kernel's queue. 1: Node's default.
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(256)
+  ACCEPTS_PER_TURN = 16;
+
   // New requests a process starts per turn of its event loop while a burst waits (0: all at once):
   // fewer keeps the streams already open smooth, more gets a burst's newcomers their first token sooner.
   @Transform(toInt)
