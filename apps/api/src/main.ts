@@ -50,8 +50,13 @@ async function main(): Promise<void> {
   await listen(env.PORT, env.HOST, LISTEN_BACKLOG);
   // Such a burst is taken in several connections per turn of the event loop, not one (accept-wide.ts).
   await acceptWide(app.getHttpServer(), env.ACCEPTS_PER_TURN, LISTEN_BACKLOG, (m) => console.warn(m));
-  // A burst of new requests is let in a handful per turn of the event loop (request-turns.ts).
-  if (env.REQUESTS_PER_TURN > 0) takeTurns(app.getHttpServer(), env.REQUESTS_PER_TURN);
+  // A burst of new requests is let in a handful per turn of the event loop (request-turns.ts), and one
+  // per turn while streams relay chunks: the work of a send (~5 ms) would otherwise hold up their chunks.
+  if (env.REQUESTS_PER_TURN > 0) {
+    const { TurnRunner } = await import('./play/turn.runner');
+    const runner = app.get(TurnRunner);
+    takeTurns(app.getHttpServer(), () => (runner.relaying > 0 ? 1 : env.REQUESTS_PER_TURN));
+  }
   const shown = env.HOST === '0.0.0.0' ? 'localhost' : env.HOST;
   console.log(
     `TaleLoom is running at http://${shown}:${env.PORT} (API under /api, Swagger UI at /api/docs)` +

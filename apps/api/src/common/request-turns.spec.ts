@@ -57,6 +57,30 @@ describe('takeTurns: a burst of requests starts a handful per turn of the event 
     expect(await between).toBeLessThan(20);
   });
 
+  it('asks a perTurn function each turn: a burst goes 8 a turn, then one a turn once streams relay', async () => {
+    const started: number[] = [];
+    const turns = loopTurns();
+    let relaying = 0;
+    let pending = 30;
+    let finished!: () => void;
+    const all = new Promise<void>((r) => (finished = r));
+    server = createServer(() => {
+      started.push(turns.now());
+      if (--pending === 0) finished();
+    });
+    takeTurns(server, () => (relaying > 0 ? 1 : 8));
+    for (let n = 0; n < 30; n++) server.emit('request', { url: String(n) } as IncomingMessage, {} as ServerResponse);
+    expect(started).toHaveLength(8);
+    // A stream starts relaying chunks: the rest of the burst comes in one a turn.
+    relaying = 1;
+    await all;
+    turns.stop();
+    const perTurn = new Map<number, number>();
+    for (const turn of started.slice(8)) perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+    expect(Math.max(...perTurn.values())).toBe(1);
+    expect(perTurn.size).toBe(22);
+  });
+
   it('answers requests over real connections, a lone one at once, and refuses a server with other request listeners', async () => {
     server = createServer((req, res) => res.end(req.url));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -68,7 +68,8 @@ export class EnvironmentVariables {
   @Max(256)
   ACCEPTS_PER_TURN = 16;
 
-  // New requests a process starts per turn of its event loop while a burst waits (0: all at once):
+  // New requests a process starts per turn of its event loop while a burst waits and no stream relays
+  // chunks (one per turn while some do; 0: all at once):
   // fewer keeps the streams already open smooth, more gets a burst's newcomers their first token sooner.
   @Transform(toInt)
   @IsInt()

@@ -53,6 +53,7 @@ const HEARTBEAT_MS = 10_000;
 @Injectable()
 export class TurnRunner extends JobRunner {
   private readonly flushClock = new FlushClock(FLUSH_INTERVAL_MS);
+  private relayingNow = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -63,6 +64,14 @@ export class TurnRunner extends JobRunner {
     private readonly guesses: SendGuesses,
   ) {
     super('TurnRunner', 'generation(s)');
+  }
+
+  /**
+   * Streams relaying chunks now: from their first chunk to their end (a stream still waiting for its
+   * first token costs nothing a turn). main.ts lets a burst of new requests in faster while it is 0.
+   */
+  get relaying(): number {
+    return this.relayingNow;
   }
 
   /**
@@ -234,6 +243,7 @@ export class TurnRunner extends JobRunner {
       g.emit(chunk);
       if (!firstTokenAt) {
         firstTokenAt = Date.now();
+        this.relayingNow++;
         send.firstToken();
       }
     };
@@ -254,6 +264,7 @@ export class TurnRunner extends JobRunner {
       opened.attach(handle);
       await opened.answered;
     } catch (error) {
+      if (firstTokenAt) this.relayingNow--;
       stopFlushing();
       await flushing;
       const code = error instanceof ProviderFailure ? error.code : ErrorCode.PROVIDER_ERROR;
@@ -262,6 +273,7 @@ export class TurnRunner extends JobRunner {
       await send.fail(aiText, reasoning, code);
       return;
     }
+    if (firstTokenAt) this.relayingNow--;
     stopFlushing();
     await flushing;
     this.models.tracker.recordSuccess(chosen.statusKey, (firstTokenAt || Date.now()) - opened.startedAt);
