@@ -22,13 +22,16 @@ async function openSelector(page: Page) {
 }
 
 // Opens the dialog from the selector's "Custom models…" button. On a heavily loaded machine a click on
-// the opening dropdown was once lost: then the page is kept for a look and the click is tried again.
+// the opening dropdown was once lost, and once waited for it to be stable: then the page is kept for a
+// look and the click is tried again.
 async function openDialog(page: Page) {
   for (let attempt = 1; ; attempt++) {
     await openSelector(page);
     await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').waitFor();
-    await page.getByTestId('model-selector-manage').click();
     try {
+      // A click on a button of a dropdown still moving can wait for it to be stable past any timeout
+      // (it happened once in CI): it is tried again with the dropdown opened afresh.
+      await page.getByTestId('model-selector-manage').click({ timeout: 5_000 });
       await page.getByTestId('custom-model-intro').waitFor({ timeout: 10_000 });
       return;
     } catch (error) {

@@ -2,11 +2,12 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 
 /**
  * New requests start at most `perTurn` (a number, or asked each turn) at a time per turn of the event
- * loop; the others wait, in the order they came, for the next turns. A burst (hundreds of users opening streams together) would
- * otherwise run every request's first part (parsing, auth, validation, its first reads) in one go
- * before anything else is looked at: the answers to the first requests' reads, and the chunks of the
- * streams already open, would all wait behind the whole burst. Between two handfuls of new requests,
- * what has come in for those already started is handled. Without a burst nothing waits.
+ * loop; the others wait, in the order they came, for the next turns. A burst (hundreds of users
+ * opening streams together) would otherwise run every request's first part (parsing, auth, validation,
+ * its first reads) in one go before anything else is looked at: the answers to the first requests'
+ * reads, and the chunks of the streams already open, would all wait behind the whole burst. Between two
+ * handfuls of new requests, what has come in for those already started is handled. Without a burst
+ * nothing waits.
  */
 export function takeTurns(server: Server, perTurn: number | (() => number)): void {
   const limit = typeof perTurn === 'number' ? () => perTurn : perTurn;
