@@ -1,18 +1,7 @@
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { countPerTurn, getBody as get, loopTurns } from '../../test/support/loop-turns';
 import { acceptWide } from './accept-wide';
-
-// A ticker that counts turns of the event loop (one setImmediate after another).
-function loopTurns(): { now: () => number; stop: () => void } {
-  let turn = 0;
-  let running = true;
-  const tick = () => {
-    turn++;
-    if (running) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return { now: () => turn, stop: () => (running = false) };
-}
 
 // A server whose loop is busy: every connection it takes costs 2 ms of CPU (the streams it serves).
 function busyServer(): Server {
@@ -47,22 +36,13 @@ async function burstOfConnections(server: Server, port: number, n: number): Prom
 }
 
 function mostInOneTurn(taken: number[]): number {
-  const perTurn = new Map<number, number>();
-  for (const turn of taken) perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
-  return Math.max(...perTurn.values());
+  return Math.max(...countPerTurn(taken).values());
 }
 
-function get(port: number): Promise<string> {
-  return new Promise((done, fail) => {
-    const req = request({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => done(body));
-    });
-    req.on('error', fail);
-    req.end();
-  });
-}
+// A log line from acceptWide is a failure here: the helper process must run.
+const failOnLog = (message: string) => {
+  throw new Error(message);
+};
 
 function close(server: Server): Promise<void> {
   return new Promise((done) => server.close(() => done()));
@@ -81,9 +61,7 @@ describe('acceptWide: a burst of connections is taken in several per turn of the
   it('with the listening socket open 8 times, the same burst is taken in a few turns, several per turn', async () => {
     const server = busyServer();
     const port = await listen(server);
-    const wide = await acceptWide(server, 8, 511, (m) => {
-      throw new Error(m);
-    });
+    const wide = await acceptWide(server, 8, 511, failOnLog);
     expect(wide.extra).toBe(7);
     const taken = await burstOfConnections(server, port, 24);
     await close(server);
@@ -94,9 +72,7 @@ describe('acceptWide: a burst of connections is taken in several per turn of the
   it('serves what comes in on every copy as the server itself, and takes no connection once the server is closed', async () => {
     const server = busyServer();
     const port = await listen(server);
-    await acceptWide(server, 4, 511, (m) => {
-      throw new Error(m);
-    });
+    await acceptWide(server, 4, 511, failOnLog);
     const bodies = await Promise.all(Array.from({ length: 30 }, () => get(port)));
     expect(bodies).toEqual(Array.from({ length: 30 }, () => 'served'));
     await close(server);

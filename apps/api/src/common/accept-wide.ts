@@ -23,15 +23,13 @@ process.on('message', (message, handle) => {
 // The helper hands the handles back within milliseconds; past this the server goes on with one.
 const HELPER_TIMEOUT_MS = 10_000;
 
-/** What `acceptWide` did: how many more times the listening socket is open, and how to close them. */
+/** What `acceptWide` did: how many more times the listening socket is open (they close with the server). */
 export interface WideAccept {
   extra: number;
-  /** Stops the extra handles from accepting (server.close() calls it too). */
-  close(): void;
 }
 
 // The fields of node:net's Server that shape the sockets it accepts (set from the server's options).
-type SocketOptions = Pick<NetServer, never> & {
+type SocketOptions = {
   allowHalfOpen: boolean;
   pauseOnConnect: boolean;
   noDelay: boolean;
@@ -61,7 +59,7 @@ type SocketOptions = Pick<NetServer, never> & {
  * on accepting one connection per turn, as Node does by default.
  */
 export async function acceptWide(server: HttpServer, count: number, backlog: number, log: (message: string) => void): Promise<WideAccept> {
-  const none: WideAccept = { extra: 0, close: () => undefined };
+  const none: WideAccept = { extra: 0 };
   const handle = (server as unknown as { _handle?: unknown })._handle;
   if (count <= 1 || cluster.isWorker || !handle || !server.listening) return none;
   const wanted = count - 1;
@@ -88,19 +86,13 @@ export async function acceptWide(server: HttpServer, count: number, backlog: num
     extra.listen(copy as never, backlog);
     return extra;
   });
-  let closed = false;
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    for (const extra of extras) extra.close();
-  };
   // The server stops listening: so do its copies (a socket stays open while any descriptor of it is).
   const closeServer = server.close.bind(server);
   server.close = ((callback?: (error?: Error) => void) => {
-    close();
+    for (const extra of extras) extra.close();
     return closeServer(callback);
   }) as HttpServer['close'];
-  return { extra: extras.length, close };
+  return { extra: extras.length };
 }
 
 // `wanted` new descriptors of the listening socket `handle`, through the helper process.

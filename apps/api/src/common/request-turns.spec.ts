@@ -1,30 +1,7 @@
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { countPerTurn, getBody as get, loopTurns } from '../../test/support/loop-turns';
 import { takeTurns } from './request-turns';
-
-// A ticker that counts turns of the event loop (one setImmediate after another).
-function loopTurns(): { now: () => number; stop: () => void } {
-  let turn = 0;
-  let running = true;
-  const tick = () => {
-    turn++;
-    if (running) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return { now: () => turn, stop: () => (running = false) };
-}
-
-function get(port: number, path: string): Promise<string> {
-  return new Promise((done, fail) => {
-    const req = request({ host: '127.0.0.1', port, path, agent: false }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => done(body));
-    });
-    req.on('error', fail);
-    req.end();
-  });
-}
 
 describe('takeTurns: a burst of requests starts a handful per turn of the event loop', () => {
   let server: Server;
@@ -50,8 +27,7 @@ describe('takeTurns: a burst of requests starts a handful per turn of the event 
     await all;
     turns.stop();
     expect(started.map((s) => s.n)).toEqual(Array.from({ length: 20 }, (_, n) => n));
-    const perTurn = new Map<number, number>();
-    for (const s of started) perTurn.set(s.turn, (perTurn.get(s.turn) ?? 0) + 1);
+    const perTurn = countPerTurn(started.map((s) => s.turn));
     expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(3);
     expect(perTurn.size).toBeGreaterThanOrEqual(7);
     expect(await between).toBeLessThan(20);
@@ -75,8 +51,7 @@ describe('takeTurns: a burst of requests starts a handful per turn of the event 
     relaying = 1;
     await all;
     turns.stop();
-    const perTurn = new Map<number, number>();
-    for (const turn of started.slice(8)) perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+    const perTurn = countPerTurn(started.slice(8));
     expect(Math.max(...perTurn.values())).toBe(1);
     expect(perTurn.size).toBe(22);
   });
