@@ -4,7 +4,11 @@ import { RouterProvider } from 'react-router-dom';
 import { i18n, i18nReady } from './lib/i18n';
 import './styles/global.css';
 import { AppProviders, loadAntdLocale } from './app/providers';
+import { startFirstScreen } from './app/first-screen';
 import { createAppRouter } from './app/router';
+
+// Before anything waits: the first screen's chunk and reads travel while the strings load.
+startFirstScreen(window.location);
 
 const router = createAppRouter();
 const container = document.getElementById('root');

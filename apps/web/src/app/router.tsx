@@ -6,12 +6,28 @@ import { RouteError } from './route-error';
 import type { RouteHandle } from './route-handle';
 
 // Every screen is its own chunk.
-const LoginRoute = lazy(() => import('./routes/login').then((m) => ({ default: m.LoginRoute })));
-const StoriesRoute = lazy(() => import('./routes/stories').then((m) => ({ default: m.StoriesRoute })));
-const PlayRoute = lazy(() => import('./routes/play').then((m) => ({ default: m.PlayRoute })));
-const CreateRoute = lazy(() => import('./routes/create').then((m) => ({ default: m.CreateRoute })));
-const ActivityRoute = lazy(() => import('./routes/activity-202402sf').then((m) => ({ default: m.ActivityRoute })));
+const screens = {
+  '/login': () => import('./routes/login'),
+  '/stories': () => import('./routes/stories'),
+  '/play': () => import('./routes/play'),
+  '/create': () => import('./routes/create'),
+  '/202402sfact': () => import('./routes/activity-202402sf'),
+};
+const LoginRoute = lazy(() => screens['/login']().then((m) => ({ default: m.LoginRoute })));
+const StoriesRoute = lazy(() => screens['/stories']().then((m) => ({ default: m.StoriesRoute })));
+const PlayRoute = lazy(() => screens['/play']().then((m) => ({ default: m.PlayRoute })));
+const CreateRoute = lazy(() => screens['/create']().then((m) => ({ default: m.CreateRoute })));
+const ActivityRoute = lazy(() => screens['/202402sfact']().then((m) => ({ default: m.ActivityRoute })));
 const NotFoundRoute = lazy(() => import('./routes/not-found').then((m) => ({ default: m.NotFoundRoute })));
+
+/**
+ * Starts loading the chunk of the screen at `pathname` (the page's first screen: fetched beside the
+ * strings instead of after the first render). The screen's lazy component gets the same module.
+ */
+export function preloadScreen(pathname: string): void {
+  const load = (screens as Record<string, (() => Promise<unknown>) | undefined>)[pathname];
+  void load?.().catch(() => undefined);
+}
 
 /** /i/{code}: an invitation link opens the login screen with the code filled in. */
 function InviteRedirect() {

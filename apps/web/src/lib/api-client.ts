@@ -1,4 +1,5 @@
 import type { ApiError, FieldProblem } from '@taleloom/contracts';
+import { takeEarlyRead } from './early-reads';
 import { getCurrentLanguage } from './i18n';
 import { clearSession, getToken } from './storage';
 
@@ -65,7 +66,8 @@ export interface RequestOptions {
 
 const METHODS_WITH_LANGUAGE: ReadonlySet<Method> = new Set(['POST', 'PUT', 'PATCH']);
 
-function buildUrl(path: string, query?: Query): string {
+/** The URL of an API call (`/api/...?query`), as apiRequest asks for it. */
+export function buildUrl(path: string, query?: Query): string {
   const url = `${API_BASE}${path.startsWith('/') ? path : `/${path}`}`;
   if (!query) return url;
   const params = new URLSearchParams();
@@ -113,9 +115,12 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   if (token) headers.set('Authorization', `Bearer ${token}`);
   const body = encodeBody(method, options.body, headers);
 
+  const url = buildUrl(path, options.query);
+  // A read the page started before the app rendered (early-reads.ts) answers once instead of a new one.
+  const early = method === 'GET' && !options.headers ? takeEarlyRead(url, token) : null;
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, options.query), { method, headers, body, signal: options.signal });
+    response = await (early ?? fetch(url, { method, headers, body, signal: options.signal }));
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiClientError(0, CLIENT_ERROR_CODES.network, error instanceof Error ? error.message : String(error));

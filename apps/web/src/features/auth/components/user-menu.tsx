@@ -9,14 +9,16 @@ import {
 } from '@ant-design/icons';
 import type { UserInfo } from '@taleloom/contracts';
 import { App, Avatar, Button, Dropdown, type MenuProps } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLogout } from '../hooks/use-logout';
-import { AccountDialog } from './account-dialog';
-import { BindPhoneDialog } from './bind-phone-dialog';
-import { InviteDialog } from './invite-dialog';
-import { ResetPasswordDialog } from './reset-password-dialog';
 import './user-menu.css';
+
+// The dialogs (and their forms, phone input and reads) load when one is first opened, not with every page.
+const AccountDialog = lazy(() => import('./account-dialog').then((m) => ({ default: m.AccountDialog })));
+const BindPhoneDialog = lazy(() => import('./bind-phone-dialog').then((m) => ({ default: m.BindPhoneDialog })));
+const InviteDialog = lazy(() => import('./invite-dialog').then((m) => ({ default: m.InviteDialog })));
+const ResetPasswordDialog = lazy(() => import('./reset-password-dialog').then((m) => ({ default: m.ResetPasswordDialog })));
 
 type DialogKey = 'account' | 'invite' | 'bindPhone' | 'resetPassword';
 type MenuKey = DialogKey | 'powerDetails';
@@ -33,9 +35,16 @@ export function UserMenu({ userInfo, actions }: UserMenuProps) {
   const { modal } = App.useApp();
   const logout = useLogout();
   const name = userInfo?.userName ?? '';
-  const power = new Intl.NumberFormat(i18n.language).format(userInfo?.points ?? 0);
+  // Formatted when the menu opens: the first number format of a page costs tens of milliseconds.
+  const power = () => new Intl.NumberFormat(i18n.language).format(userInfo?.points ?? 0);
 
   const [dialog, setDialog] = useState<DialogKey | null>(null);
+  // A dialog stays mounted once opened (it closes with its animation).
+  const [opened, setOpened] = useState<ReadonlySet<DialogKey>>(() => new Set());
+  const open = (key: DialogKey) => {
+    setOpened((before) => (before.has(key) ? before : new Set(before).add(key)));
+    setDialog(key);
+  };
   const close = () => setDialog(null);
 
   // Power details comes from the power feature through `actions`; without it the item says so.
@@ -80,7 +89,7 @@ export function UserMenu({ userInfo, actions }: UserMenuProps) {
             if (key === 'logout') logout();
             else if (action) action();
             else if (key === 'powerDetails') showComingSoon();
-            else setDialog(key as DialogKey);
+            else open(key as DialogKey);
           },
         }}
         popupRender={(menu) => (
@@ -94,7 +103,7 @@ export function UserMenu({ userInfo, actions }: UserMenuProps) {
                 <div className="tl-user-menu__power" data-testid="user-menu-power-value">
                   <ThunderboltFilled aria-hidden="true" />
                   <span>
-                    {t('userMenu.power')} {power}
+                    {t('userMenu.power')} {power()}
                   </span>
                 </div>
               </div>
@@ -113,10 +122,12 @@ export function UserMenu({ userInfo, actions }: UserMenuProps) {
           <span className="tl-topbar__user-name">{name}</span>
         </Button>
       </Dropdown>
-      <AccountDialog open={dialog === 'account'} userInfo={userInfo} onClose={close} />
-      <InviteDialog open={dialog === 'invite'} userID={userInfo?.userID} onClose={close} />
-      <BindPhoneDialog open={dialog === 'bindPhone'} onClose={close} />
-      <ResetPasswordDialog open={dialog === 'resetPassword'} userInfo={userInfo} onClose={close} />
+      <Suspense fallback={null}>
+        {opened.has('account') && <AccountDialog open={dialog === 'account'} userInfo={userInfo} onClose={close} />}
+        {opened.has('invite') && <InviteDialog open={dialog === 'invite'} userID={userInfo?.userID} onClose={close} />}
+        {opened.has('bindPhone') && <BindPhoneDialog open={dialog === 'bindPhone'} onClose={close} />}
+        {opened.has('resetPassword') && <ResetPasswordDialog open={dialog === 'resetPassword'} userInfo={userInfo} onClose={close} />}
+      </Suspense>
     </>
   );
 }
