@@ -2,6 +2,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { EXPORT_FORMATS, HTML_EXPORT_CONFIRM_CHARS, type ExportFormat } from '@taleloom/contracts';
 import { App, Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { charCount } from '../../../lib/char-count';
 import { getErrorMessage } from '../../../lib/error-message';
 import { saveBlob } from '../../../lib/download';
 import { useExportStory } from '../api/export-story';
@@ -38,7 +39,7 @@ export function ExportMenu({ content, name, storyId }: ExportMenuProps) {
   };
 
   const choose = (format: ExportFormat) => {
-    const length = [...content].length;
+    const length = charCount(content);
     if (format === 'html' && length > HTML_EXPORT_CONFIRM_CHARS) {
       void modal.confirm({
         title: t('files.export.htmlConfirmTitle'),

@@ -12,6 +12,7 @@ import {
 import { App, Button, Typography } from 'antd';
 import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { charCount } from '../../../lib/char-count';
 import { getErrorMessage } from '../../../lib/error-message';
 import { isNotEnoughPower, requestGetPower } from '../../../lib/get-power';
 import { useFollowNewest } from '../hooks/use-follow-newest';
@@ -182,7 +183,7 @@ export function PlayScreen(props: PlayScreenProps) {
     });
   };
 
-  const charCount = useMemo(() => [...story.main_text].length, [story.main_text]);
+  const chars = useMemo(() => charCount(story.main_text), [story.main_text]);
 
   return (
     <div className={`tl-play ${settingsOpen ? 'tl-play--settings' : ''}`} data-testid="play-screen">
@@ -194,7 +195,7 @@ export function PlayScreen(props: PlayScreenProps) {
         onToggleSettings={() => setSettingsOpen((o) => !o)}
         onEdit={() => setEditing(true)}
         locked={locked}
-        charCount={charCount}
+        charCount={chars}
         modelSelector={renderModelSelector?.({ choice: model, onChange: changeModel, disabled: locked })}
         publishMenu={publishMenu}
         recordButton={recordButton}

@@ -19,11 +19,13 @@ export function useFollowNewest(target: RefObject<HTMLElement | null>, active: b
     // Only the reader scrolling up stops the following: the page's own scrolls go down, and text that
     // grows between one of them and its scroll event (several chunks in a busy frame) must not count
     // as the reader leaving the end.
-    let lastY = window.scrollY;
+    // Not read here: reading a scroll position lays the whole page out, and a long story is much to lay
+    // out while it is being put on screen. The first scroll event starts from where it is.
+    let lastY: number | null = null;
     const onScroll = () => {
       const y = window.scrollY;
       if (gapToEnd() <= AT_END_PX) following.current = true;
-      else if (y < lastY) following.current = false;
+      else if (lastY !== null && y < lastY) following.current = false;
       lastY = y;
     };
     window.addEventListener('scroll', onScroll, { passive: true });
