@@ -1,5 +1,6 @@
 export * from './errors/error-code';
 export * from './common/api-response';
+export * from './common/char-count';
 export * from './common/localized.dto';
 export * from './users/login.dto';
 export * from './users/user-info';

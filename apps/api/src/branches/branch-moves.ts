@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BRANCH_EXCERPT_CHARS, BRANCHES_PER_STORY_MAX, ErrorCode, placePictures } from '@taleloom/contracts';
+import { BRANCH_EXCERPT_CHARS, BRANCHES_PER_STORY_MAX, charCount, ErrorCode, placePictures } from '@taleloom/contracts';
 import { Types } from 'mongoose';
 import { AppException, RetriesExhausted } from '../common/app-exception';
 import { TurnParking, type HeldTurn } from '../play/turn-parking.service';
@@ -78,7 +78,7 @@ export class BranchMoves {
     this.fault('tasks-copied');
     await this.branches.insert(storyId, held.userID, id, {
       no, name, forkedFrom: from, forkAt: at, forkExcerpt: state.main_text.slice(Math.max(0, at - BRANCH_EXCERPT_CHARS)),
-      createdAt: Date.now(), state, charCount: [...state.main_text].length,
+      createdAt: Date.now(), state, charCount: charCount(state.main_text),
     });
     this.fault('created');
     await this.play(held, storyId, id.toHexString());

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2, OnEvent } from '@nestjs/event-emitter';
 import {
+  charCount,
   ErrorCode,
   SEND_THROTTLE_MS,
   type AcceptTurnData,
@@ -120,7 +121,7 @@ export class PlayService {
       if (!piece) return this.unchanged(story);
       // With the camera on, the passage's picture is asked for before this answers (drawn in the background).
       const { text, appended } = await this.appendAccepted(user.userID, id, branch, piece, true);
-      return { charCount: [...text].length, appended };
+      return { charCount: charCount(text), appended };
     } finally {
       if (fence !== null) await this.turns.unfence(storyId, fence).catch(() => undefined);
     }
@@ -177,7 +178,7 @@ export class PlayService {
   }
 
   private unchanged(story: StoryText): AcceptTurnData {
-    return { charCount: [...story.main_text].length, appended: '' };
+    return { charCount: charCount(story.main_text), appended: '' };
   }
 
   // A turn left generating by a dead instance gets its power closed first (done or failed), so

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import {
+  charCount,
   CUSTOM_MODEL_TYPE,
   DEFAULT_PLAY_MODE,
   DEFAULT_STORY_SETTINGS,
@@ -227,7 +228,7 @@ export class StoriesService {
    */
   async appendTurn(userID: string, id: string, piece: string, branchId?: string): Promise<{ text: string; appended: string }> {
     const result = await this.stories.append(userID, id, piece, branchId);
-    await this.recordTurn(id, [...result.appended].length);
+    await this.recordTurn(id, charCount(result.appended));
     return result;
   }
 

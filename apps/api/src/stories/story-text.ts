@@ -1,3 +1,5 @@
+import { charCount } from '@taleloom/contracts';
+
 /** Longest snippet kept for lists. */
 export const SNIPPET_MAX_LENGTH = 120;
 
@@ -16,7 +18,7 @@ export function textSnippets(text: string): TextSnippets {
     firstLine: [...first].slice(0, SNIPPET_MAX_LENGTH).join(''),
     // The end of the last line is what shows where the story stands.
     lastLine: [...last].slice(-SNIPPET_MAX_LENGTH).join(''),
-    charCount: [...text].length,
+    charCount: charCount(text),
   };
 }
 

@@ -37,7 +37,7 @@ export function takeEarlyRead(url: string, token: string | null, now = Date.now(
   return early.response;
 }
 
-/** Forgets every early read (tests; signing out). */
+/** Forgets every early read (tests: after signing out, the token check already keeps them unused). */
 export function clearEarlyReads(): void {
   started.clear();
 }

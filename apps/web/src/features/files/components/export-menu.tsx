@@ -1,8 +1,7 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { EXPORT_FORMATS, HTML_EXPORT_CONFIRM_CHARS, type ExportFormat } from '@taleloom/contracts';
+import { charCount, EXPORT_FORMATS, HTML_EXPORT_CONFIRM_CHARS, type ExportFormat } from '@taleloom/contracts';
 import { App, Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { charCount } from '../../../lib/char-count';
 import { getErrorMessage } from '../../../lib/error-message';
 import { saveBlob } from '../../../lib/download';
 import { useExportStory } from '../api/export-story';

@@ -1,5 +1,6 @@
 import { EditOutlined } from '@ant-design/icons';
 import {
+  charCount,
   CUSTOM_MODEL_TYPE,
   customModelNameKey,
   type CustomModelView,
@@ -12,7 +13,6 @@ import {
 import { App, Button, Typography } from 'antd';
 import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { charCount } from '../../../lib/char-count';
 import { getErrorMessage } from '../../../lib/error-message';
 import { isNotEnoughPower, requestGetPower } from '../../../lib/get-power';
 import { useFollowNewest } from '../hooks/use-follow-newest';

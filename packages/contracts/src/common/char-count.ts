@@ -1,6 +1,6 @@
 /**
- * The number of characters (Unicode code points) of a text, as the server counts them (`[...text]`),
- * without building an array of every character: a novel-length story is a million of them.
+ * The number of characters (Unicode code points) of a text, as `[...text].length` counts them, without
+ * building an array of every character: a novel-length story is a million of them.
  */
 export function charCount(text: string): number {
   let count = text.length;
