@@ -80,6 +80,9 @@ export interface TurnSendDeps {
  * A paid model is guessed only when the balance this process last saw covers it; its hold is taken
  * and gates the relay as above.
  */
+// Sends of this process between their start and the answers of their checks.
+let checking = 0;
+
 export class TurnSend {
   readonly generation: Generation;
   readonly storyId: Types.ObjectId;
@@ -130,6 +133,13 @@ export class TurnSend {
     // on it now, and goes on only if they read exactly that (TurnRunner.startEarly).
     const guess = deps.guesses.guess(user.userID, id, dto, named, now);
     const early = guess ? deps.startEarly(this, guess) : null;
+    // undici writes a request on a kept-alive connection in the check phase of this turn (it first lets
+    // the socket report a close that came while it was idle): a send alone makes its checks' commands
+    // after it, so that their encoding and writes are not ahead of the provider request. Not in a burst:
+    // there the checks of the sends let in this turn are read together in its check phase (BatchedReads),
+    // and waiting would put them a whole turn later.
+    checking++;
+    if (early && checking === 1) await new Promise<void>((resolve) => setImmediate(resolve));
     const holdKey = `generation:${generationId}`;
     // The model is known to be paid, or may be (the story's own choice).
     const mayPay = !named || named.model.points > 0;
@@ -164,7 +174,7 @@ export class TurnSend {
       deps.logger.warn(`reading the lore of story ${id}: ${error instanceof Error ? error.message : String(error)}`);
       return null;
     });
-    const [read, taken, balance] = await batch;
+    const [read, taken, balance] = await batch.finally(() => checking--);
     const before = taken.status === 'fulfilled' && taken.value ? taken.value : null;
     let claimed: PlayTurn;
     try {
