@@ -1,8 +1,8 @@
-import { BranchesOutlined, CameraOutlined } from '@ant-design/icons';
 import { placePictures, type StoryPicture } from '@taleloom/contracts';
 import { Button, Input, Space } from 'antd';
 import { Fragment, useEffect, useMemo, useState, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
+import { passageIconVars } from './passage-icons';
 
 // A novel-length text is shown from its end; earlier parts load on request (fast to open).
 const TAIL_CHARS = 30_000;
@@ -76,6 +76,9 @@ export function StoryText(props: {
     [props.text, hidden, pictures, onIllustrate, onBranchFrom],
   );
   const last = groups?.at(-1)?.at(-1);
+  // Asked once, not once per passage (hundreds of them).
+  const illustrateLabel = t('play.pictures.illustrate');
+  const branchLabel = t('play.branchFrom');
 
   useEffect(() => {
     if (props.editing) setDraft(props.text);
@@ -111,7 +114,7 @@ export function StoryText(props: {
           {t('play.showEarlier', { count: hidden })}
         </Button>
       ) : null}
-      <div className="tl-story-text" data-testid="play-text">
+      <div className="tl-story-text" data-testid="play-text" style={groups ? passageIconVars : undefined}>
         {groups
           ? groups.map((group) => (
               <div className="tl-passage-group" key={group[0].from}>
@@ -127,26 +130,22 @@ export function StoryText(props: {
                           {onIllustrate ? (
                             <button
                               type="button"
-                              className="tl-passage__tool"
-                              aria-label={t('play.pictures.illustrate')}
-                              title={t('play.pictures.illustrate')}
+                              className="tl-passage__tool tl-passage__tool--camera"
+                              aria-label={illustrateLabel}
+                              title={illustrateLabel}
                               onClick={() => onIllustrate({ from: p.from, to: p.from + p.text.length })}
                               data-testid="illustrate-passage"
-                            >
-                              <CameraOutlined aria-hidden="true" />
-                            </button>
+                            />
                           ) : null}
                           {onBranchFrom && p !== last ? (
                             <button
                               type="button"
-                              className="tl-passage__tool"
-                              aria-label={t('play.branchFrom')}
-                              title={t('play.branchFrom')}
+                              className="tl-passage__tool tl-passage__tool--branches"
+                              aria-label={branchLabel}
+                              title={branchLabel}
                               onClick={() => onBranchFrom(p.from + p.text.length)}
                               data-testid="branch-from-passage"
-                            >
-                              <BranchesOutlined aria-hidden="true" />
-                            </button>
+                            />
                           ) : null}
                         </span>
                       ) : null}
