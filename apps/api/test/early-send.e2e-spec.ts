@@ -1,6 +1,8 @@
 import { ErrorCode, SEND_THROTTLE_MS } from '@taleloom/contracts';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { Types } from 'mongoose';
 import { SendGuesses } from '../src/play/send-guesses';
+import { TurnRepository } from '../src/play/turn.repository';
 import { TurnRunner } from '../src/play/turn.runner';
 import { PowerService } from '../src/power/power.service';
 import { verifyLedger } from '../src/power/verify-ledger';
@@ -82,6 +84,37 @@ describe('early sends: the provider request starts on a guess the reads must con
     const context = (await as(t, alice).get(`/api/llm/${id}/context`)).body.data;
     expect(context.messages.map((m: { parts: { text: string }[] }) => m.parts.map((p) => p.text).join(''))).toEqual(stub.bodies[2].messages.map((m) => m.content));
     expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data).toMatchObject({ state: 'done', aiText: reply(3) });
+  });
+
+  it('writes a lone send\'s early provider request before the send claims its turn in the database', async () => {
+    // A player's next send: the connection to the provider is kept from an earlier one (undici writes on
+    // a kept-alive connection in the check phase of the loop turn; a new one waits for its connect).
+    const earlier = await createStory(t, alice, { prologue_and_characters: 'Ilan keeps the lamp.' });
+    await sendTurn(base, alice.token, earlier, { role: 'Ilan', content: 'I trim the wick.', model_name: 'free' });
+    await drain();
+    const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
+    const order: string[] = [];
+    // undici announces each request it writes (the API's to the provider; this test's own fetches too).
+    const onHeaders = (message: unknown) => {
+      const { request } = message as { request: { path: string } };
+      if (request.path.endsWith('/chat/completions')) order.push('provider request written');
+    };
+    const turnsRepo = t.app.get(TurnRepository);
+    const claim = turnsRepo.claim.bind(turnsRepo);
+    const spy = jest.spyOn(turnsRepo, 'claim').mockImplementation((...args) => {
+      order.push('turn claimed');
+      return claim(...args);
+    });
+    subscribe('undici:client:sendHeaders', onHeaders);
+    try {
+      const sent = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'I untie the boat.', model_name: 'free' });
+      expect(textOf(sent.events)).toBe(reply(2));
+    } finally {
+      unsubscribe('undici:client:sendHeaders', onHeaders);
+      spy.mockRestore();
+    }
+    expect(counts()).toEqual({ guessed: 2, stood: 2, dropped: 0 });
+    expect(order).toEqual(['provider request written', 'turn claimed']);
   });
 
   it('guesses the first send of a clone, its copied lore included: the entry fires as on a read send', async () => {
