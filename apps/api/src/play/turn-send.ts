@@ -59,6 +59,9 @@ export interface TurnSendDeps {
   startEarly(send: TurnSend, guess: SendGuess): EarlyStart | null;
 }
 
+// Sends of this process between their start and the answers of their checks.
+let checking = 0;
+
 /**
  * One send of a turn, from the claim of the story's turn to its settlement or undo:
  *   claim -> hold -> start -> settle (the whole text stored first) | fail (the hold released) | undo.
@@ -80,9 +83,6 @@ export interface TurnSendDeps {
  * A paid model is guessed only when the balance this process last saw covers it; its hold is taken
  * and gates the relay as above.
  */
-// Sends of this process between their start and the answers of their checks.
-let checking = 0;
-
 export class TurnSend {
   readonly generation: Generation;
   readonly storyId: Types.ObjectId;
