@@ -1,19 +1,9 @@
 import { BranchesOutlined, CameraOutlined } from '@ant-design/icons-svg';
-import type { AbstractNode } from '@ant-design/icons-svg/lib/types';
+import { renderIconDefinitionToSVGElement } from '@ant-design/icons-svg/lib/helpers';
 import type { CSSProperties } from 'react';
 
 // The icons of the passage tools: Ant Design's own drawings (those CameraOutlined and BranchesOutlined show).
 const ICONS = { camera: CameraOutlined, branches: BranchesOutlined } as const;
-
-export type PassageIconName = keyof typeof ICONS;
-
-function markup(node: AbstractNode, root: boolean): string {
-  const attrs = { ...node.attrs, ...(root ? { xmlns: 'http://www.w3.org/2000/svg' } : {}) };
-  const list = Object.entries(attrs)
-    .map(([name, value]) => ` ${name}="${value.replace(/"/g, '&quot;')}"`)
-    .join('');
-  return `<${node.tag}${list}>${(node.children ?? []).map((child) => markup(child, false)).join('')}</${node.tag}>`;
-}
 
 /**
  * The passage tools' icons as CSS variables (`--tl-passage-icon-camera`, ...) that play.css paints through a
@@ -22,8 +12,9 @@ function markup(node: AbstractNode, root: boolean): string {
  * a button whose icon is its own style costs no element at all.
  */
 export const passageIconVars: CSSProperties = Object.fromEntries(
-  (Object.keys(ICONS) as PassageIconName[]).map((name) => [
+  Object.entries(ICONS).map(([name, definition]) => [
     `--tl-passage-icon-${name}`,
-    `url("data:image/svg+xml,${encodeURIComponent(markup(ICONS[name].icon as AbstractNode, true))}")`,
+    // A standalone SVG document (an image): it names its namespace.
+    `url("data:image/svg+xml,${encodeURIComponent(renderIconDefinitionToSVGElement(definition, { extraSVGAttrs: { xmlns: 'http://www.w3.org/2000/svg' } }))}")`,
   ]),
 ) as CSSProperties;
