@@ -117,6 +117,37 @@ describe('early sends: the provider request starts on a guess the reads must con
     expect(order).toEqual(['provider request written', 'turn claimed']);
   });
 
+  it('lets go of the story and the prompt of an early request once it is out: a running stream holds neither', async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
+    const runner = t.app.get(TurnRunner);
+    const start = runner.start.bind(runner);
+    const started: { story: unknown; prompt: unknown }[] = [];
+    const spy = jest.spyOn(runner, 'start').mockImplementation((send, early) => {
+      if (early) started.push(early);
+      return start(send, early);
+    });
+    // Chunks 40 ms apart: the stream is still relaying when its first chunk has come.
+    stub.set({ completionTokens: 20, delayMs: 40 });
+    try {
+      const res = await fetch(`${base}/api/llm/${id}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ role: 'Mara', content: 'I untie the boat.', model_name: 'free' }),
+      });
+      const reader = res.body!.getReader();
+      let seen = '';
+      while (!seen.includes('"type":"delta"')) seen += new TextDecoder().decode((await reader.read()).value);
+      // The early start (a parameter of the running generation, for the stream's whole life) holds nothing of them.
+      expect(started).toHaveLength(1);
+      expect(started[0]).toMatchObject({ story: null, prompt: null });
+      expect(seen).not.toContain('"type":"done"');
+      while (!(await reader.read()).done);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(counts()).toEqual({ guessed: 1, stood: 1, dropped: 0 });
+  });
+
   it('guesses the first send of a clone, its copied lore included: the entry fires as on a read send', async () => {
     const source = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
     const entry = await as(t, alice).post(`/api/lore/${source}/entries`, { title: 'The Kestrel', keys: ['boat'], content: 'The Kestrel is a sloop with a red sail.' });
