@@ -1,6 +1,7 @@
 import { ErrorCode, SEND_THROTTLE_MS } from '@taleloom/contracts';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { Types } from 'mongoose';
+import { requestsWaiting, takeTurns } from '../src/common/request-turns';
 import { SendGuesses } from '../src/play/send-guesses';
 import { TurnRepository } from '../src/play/turn.repository';
 import { TurnRunner } from '../src/play/turn.runner';
@@ -30,6 +31,26 @@ describe('early sends: the provider request starts on a guess the reads must con
   const turns = () => t.connection.db!.collection('play_turns');
   // Past the one-second throttle without touching the database (what a user waiting a second does).
   const waitThrottle = () => new Promise((r) => setTimeout(r, SEND_THROTTLE_MS + 20));
+  // In order: `event` for each request to the provider (an undici channel), and each claim of a turn.
+  const watchOrder = (channel: string, event: string) => {
+    const order: string[] = [];
+    const onMessage = (message: unknown) => {
+      const { request } = message as { request: { path: string } };
+      if (request.path.endsWith('/chat/completions')) order.push(event);
+    };
+    const turnsRepo = t.app.get(TurnRepository);
+    const claim = turnsRepo.claim.bind(turnsRepo);
+    const spy = jest.spyOn(turnsRepo, 'claim').mockImplementation((...args) => {
+      order.push('turn claimed');
+      return claim(...args);
+    });
+    subscribe(channel, onMessage);
+    const stop = () => {
+      unsubscribe(channel, onMessage);
+      spy.mockRestore();
+    };
+    return { order, stop };
+  };
 
   beforeAll(async () => {
     stub = await startOpenAIStub();
@@ -93,28 +114,42 @@ describe('early sends: the provider request starts on a guess the reads must con
     await sendTurn(base, alice.token, earlier, { role: 'Ilan', content: 'I trim the wick.', model_name: 'free' });
     await drain();
     const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
-    const order: string[] = [];
     // undici announces each request it writes (the API's to the provider; this test's own fetches too).
-    const onHeaders = (message: unknown) => {
-      const { request } = message as { request: { path: string } };
-      if (request.path.endsWith('/chat/completions')) order.push('provider request written');
-    };
-    const turnsRepo = t.app.get(TurnRepository);
-    const claim = turnsRepo.claim.bind(turnsRepo);
-    const spy = jest.spyOn(turnsRepo, 'claim').mockImplementation((...args) => {
-      order.push('turn claimed');
-      return claim(...args);
-    });
-    subscribe('undici:client:sendHeaders', onHeaders);
+    const { order, stop } = watchOrder('undici:client:sendHeaders', 'provider request written');
     try {
       const sent = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'I untie the boat.', model_name: 'free' });
       expect(textOf(sent.events)).toBe(reply(2));
     } finally {
-      unsubscribe('undici:client:sendHeaders', onHeaders);
-      spy.mockRestore();
+      stop();
     }
     expect(counts()).toEqual({ guessed: 2, stood: 2, dropped: 0 });
     expect(order).toEqual(['provider request written', 'turn claimed']);
+  });
+
+  it('in a burst let in by turns, starts the early provider requests of the sends behind before the checks of those in front', async () => {
+    const ids: string[] = [];
+    for (let n = 0; n < 6; n++) ids.push(await createStory(t, alice, { prologue_and_characters: `Pier ${n}: Mara waits.` }));
+    const { order, stop } = watchOrder('undici:request:create', 'provider request');
+    // The six requests wait together (as a burst's do), then come in one a turn.
+    let open = false;
+    const untake = takeTurns(t.app.getHttpServer(), () => (open ? 1 : 0));
+    try {
+      const sends = ids.map((id) => sendTurn(base, alice.token, id, { role: 'Mara', content: 'I untie the boat.', model_name: 'free' }));
+      while (requestsWaiting() < ids.length) await new Promise((r) => setTimeout(r, 5));
+      open = true;
+      const sent = await Promise.all(sends);
+      expect(sent.map((r) => textOf(r.events)).sort()).toEqual(ids.map((_, n) => reply(n + 1)).sort());
+    } finally {
+      stop();
+      untake();
+    }
+    expect(counts()).toEqual({ guessed: 6, stood: 6, dropped: 0 });
+    // All but the last let in had started their request before any send claimed its turn (the last
+    // found no one waiting behind it: its checks, and those put off, go at once).
+    expect(order.filter((o) => o === 'provider request')).toHaveLength(6);
+    expect(order.indexOf('turn claimed')).toBeGreaterThanOrEqual(5);
+    await drain();
+    for (const id of ids) expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data).toMatchObject({ state: 'done' });
   });
 
   it('lets go of the story and the prompt of an early request once it is out: a running stream holds neither', async () => {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { countPerTurn, getBody as get, loopTurns } from '../../test/support/loop-turns';
-import { takeTurns } from './request-turns';
+import { afterBurst, requestsWaiting, takeTurns } from './request-turns';
 
 describe('takeTurns: a burst of requests starts a handful per turn of the event loop', () => {
   let server: Server;
@@ -67,5 +67,47 @@ describe('takeTurns: a burst of requests starts a handful per turn of the event 
     const other = createServer(() => undefined);
     other.on('request', () => undefined);
     expect(() => takeTurns(other, 8)).toThrow(/2 request listeners/);
+  });
+
+  it('afterBurst: nothing to wait for without a burst; put-off work goes once the burst is let in, in the order it was put off', async () => {
+    expect(afterBurst(100)).toBeNull();
+    const turns = loopTurns();
+    const order: string[] = [];
+    server = createServer((req) => void order.push(`in ${req.url}`));
+    takeTurns(server, 2);
+    for (let n = 0; n < 12; n++) server.emit('request', { url: String(n) } as IncomingMessage, {} as ServerResponse);
+    expect(requestsWaiting()).toBe(10);
+    // What the first requests started puts off its checks while the rest of the burst waits.
+    const put = ['a', 'b'].map((name) => afterBurst(10_000)!.then(() => void order.push(`checks ${name}`)));
+    await Promise.all(put);
+    turns.stop();
+    expect(requestsWaiting()).toBe(0);
+    // Every request of the burst was let in before the checks put off during it.
+    expect(order).toEqual([...Array.from({ length: 12 }, (_, n) => `in ${n}`), 'checks a', 'checks b']);
+  });
+
+  it('afterBurst: put-off work waits no longer than its bound while a burst goes on', async () => {
+    const turns = loopTurns();
+    // One request a turn, each ~0.1 ms of work: a burst that outlasts the bound.
+    server = createServer(() => {
+      const until = performance.now() + 0.1;
+      while (performance.now() < until);
+    });
+    takeTurns(server, 1);
+    const many = 3000;
+    for (let n = 0; n < many; n++) server.emit('request', { url: String(n) } as IncomingMessage, {} as ServerResponse);
+    const startedAt = performance.now();
+    const put = afterBurst(20);
+    expect(put).not.toBeNull();
+    await put;
+    const waited = performance.now() - startedAt;
+    // Released by its bound, while most of the burst still waits.
+    expect(waited).toBeGreaterThanOrEqual(19);
+    expect(requestsWaiting()).toBeGreaterThan(0);
+    await new Promise<void>((r) => {
+      const check = () => (requestsWaiting() === 0 ? r() : setImmediate(check));
+      check();
+    });
+    turns.stop();
   });
 });

@@ -7,9 +7,45 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
  * its first reads) in one go before anything else is looked at: the answers to the first requests'
  * reads, and the chunks of the streams already open, would all wait behind the whole burst. Between two
  * handfuls of new requests, what has come in for those already started is handled. Without a burst
- * nothing waits.
+ * nothing waits. Answers a function that gives the server its listener back.
  */
-export function takeTurns(server: Server, perTurn: number | (() => number)): void {
+// Requests waiting to be let in, over every server that takes turns: a burst is being admitted.
+let waitingNow = 0;
+// Work put off until the burst is let in (see afterBurst), in the order it was put off.
+let deferred: { due: number; resolve: () => void }[] = [];
+
+/** How many requests wait to be let in now (0: no burst is being admitted). */
+export function requestsWaiting(): number {
+  return waitingNow;
+}
+
+/**
+ * Resolves once no request waits to be let in, or after `maxWaitMs` at most (null: no request waits
+ * now, nothing to wait for). What a send can do later without delaying its first token (the checks of
+ * a send whose provider request started early, which the relay waits for only once the provider has
+ * answered) then no longer comes ahead of the provider requests of the rest of the burst.
+ */
+export function afterBurst(maxWaitMs: number): Promise<void> | null {
+  if (waitingNow === 0) return null;
+  return new Promise<void>((resolve) => deferred.push({ due: performance.now() + maxWaitMs, resolve }));
+}
+
+// Lets the deferred work go: all of it once nothing waits, else what has waited its longest.
+function releaseDeferred(): void {
+  if (deferred.length === 0) return;
+  if (waitingNow === 0) {
+    const all = deferred;
+    deferred = [];
+    for (const d of all) d.resolve();
+    return;
+  }
+  const now = performance.now();
+  let n = 0;
+  while (n < deferred.length && deferred[n].due <= now) deferred[n++].resolve();
+  if (n > 0) deferred = deferred.slice(n);
+}
+
+export function takeTurns(server: Server, perTurn: number | (() => number)): () => void {
   const limit = typeof perTurn === 'number' ? () => perTurn : perTurn;
   const listeners = server.listeners('request') as RequestListener[];
   if (listeners.length !== 1) throw new Error(`takeTurns: the server has ${listeners.length} request listeners, expected 1`);
@@ -25,9 +61,11 @@ export function takeTurns(server: Server, perTurn: number | (() => number)): voi
     while (head < waiting.length && started < most) {
       const [req, res] = waiting[head];
       waiting[head++] = undefined as unknown as [IncomingMessage, ServerResponse];
+      waitingNow--;
       started++;
       handle(req, res);
     }
+    releaseDeferred();
     if (head < waiting.length) {
       setImmediate(turn);
       return;
@@ -36,7 +74,7 @@ export function takeTurns(server: Server, perTurn: number | (() => number)): voi
     head = 0;
     turnScheduled = false;
   };
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     if (!turnScheduled) {
       turnScheduled = true;
       setImmediate(turn);
@@ -47,5 +85,12 @@ export function takeTurns(server: Server, perTurn: number | (() => number)): voi
       return;
     }
     waiting.push([req, res]);
-  });
+    waitingNow++;
+  };
+  server.on('request', onRequest);
+  // Back to the listener as it was (a test's server); requests still waiting are let in by their turns.
+  return () => {
+    server.off('request', onRequest);
+    server.on('request', handle);
+  };
 }

@@ -3,6 +3,7 @@ import { ErrorCode, PowerReason, TAKES_PER_TURN_MAX, type Language, type SendTur
 import { randomUUID } from 'node:crypto';
 import type { Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
+import { afterBurst } from '../common/request-turns';
 import type { AuthUser } from '../common/current-user.decorator';
 import { errorMessage } from '../common/error-messages';
 import { INSTANCE_TAG } from '../common/instance';
@@ -61,6 +62,8 @@ export interface TurnSendDeps {
 
 // Sends of this process between their start and the answers of their checks.
 let checking = 0;
+// How long a burst may put off the checks of a send started early (see begin).
+const CHECKS_DEFERRED_MS = 100;
 
 /**
  * One send of a turn, from the claim of the story's turn to its settlement or undo:
@@ -138,8 +141,13 @@ export class TurnSend {
     // after it, so that their encoding and writes are not ahead of the provider request. Not in a burst:
     // there the checks of the sends let in this turn are read together in its check phase (BatchedReads),
     // and waiting would put them a whole turn later.
+    // While a burst is let in (takeTurns), the checks of a send started early wait until it is in, or
+    // CHECKS_DEFERRED_MS at most: the provider requests of the sends behind it go out first (the relay
+    // of this one waits for its checks only once the provider answers).
     checking++;
-    if (early && checking === 1) await new Promise<void>((resolve) => setImmediate(resolve));
+    const later = early ? afterBurst(CHECKS_DEFERRED_MS) : null;
+    if (later) await later;
+    else if (early && checking === 1) await new Promise<void>((resolve) => setImmediate(resolve));
     const holdKey = `generation:${generationId}`;
     // The model is known to be paid, or may be (the story's own choice).
     const mayPay = !named || named.model.points > 0;
