@@ -13,7 +13,7 @@
  */
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Agent, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
@@ -469,8 +469,12 @@ interface BrowserPage {
   waitForFunction(fn: () => unknown): Promise<unknown>;
   on(event: 'request' | 'requestfinished', listener: (request: { url(): string }) => void): unknown;
 }
+interface CdpSession {
+  send(method: string, params?: object): Promise<unknown>;
+}
 interface BrowserContext {
   addInitScript<A>(fn: (arg: A) => void, arg: A): Promise<void>;
+  newCDPSession(page: BrowserPage): Promise<CdpSession>;
   newPage(): Promise<BrowserPage>;
   close(): Promise<void>;
 }
@@ -517,6 +521,14 @@ async function benchBrowserOpen(api: Api, text: string) {
         page.on('request', (r) => started.set(r, Date.now() - t0));
         page.on('requestfinished', (r) => trace.push(`${String(started.get(r)).padStart(5)} -> ${String(Date.now() - t0).padStart(5)} ms  ${r.url().replace(api.base, '')}`));
       }
+      // BENCH_PLAY_PROFILE=<file>: the page's JavaScript CPU profile of the last load (Chrome DevTools format).
+      const profileTo = i === 3 ? process.env.BENCH_PLAY_PROFILE : undefined;
+      const cdp = profileTo ? await context.newCDPSession(page) : null;
+      if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+      }
       await page.goto(`/play?id=${id}`);
       await page.waitForSelector('[data-testid="play-text"]');
       await page.waitForFunction(() => {
@@ -524,6 +536,7 @@ async function benchBrowserOpen(api: Api, text: string) {
         return area && !area.disabled;
       });
       if (i > 0) times.push(Date.now() - t0);
+      if (cdp && profileTo) writeFileSync(profileTo, JSON.stringify(((await cdp.send('Profiler.stop')) as { profile: unknown }).profile));
       if (trace.length) console.log(`   requests of the last load (interactive at ${Date.now() - t0} ms):\n${trace.sort().map((l) => `     ${l}`).join('\n')}`);
       await context.close();
     }
