@@ -129,6 +129,9 @@ describe('early sends: the provider request starts on a guess the reads must con
   it('in a burst let in by turns, starts the early provider requests of the sends behind before the checks of those in front', async () => {
     const ids: string[] = [];
     for (let n = 0; n < 6; n++) ids.push(await createStory(t, alice, { prologue_and_characters: `Pier ${n}: Mara waits.` }));
+    // A provider whose first token takes a while, as real ones do (one that answers sooner lets the
+    // checks of its send go then: its chunks would wait for them).
+    stub.set({ completionTokens: 20, firstDelayMs: 300 });
     const { order, stop } = watchOrder('undici:request:create', 'provider request');
     // The six requests wait together (as a burst's do), then come in one a turn.
     let open = false;

@@ -6,6 +6,14 @@ import { afterBurst, requestsWaiting, takeTurns } from './request-turns';
 describe('takeTurns: a burst of requests starts a handful per turn of the event loop', () => {
   let server: Server;
   afterEach(() => new Promise((r) => server.close(r)));
+  // A server taking `perTurn` requests a turn, ten of which came at once (most still wait); a turn counter.
+  const burstOfTen = (perTurn: number) => {
+    const turns = loopTurns();
+    server = createServer(() => undefined);
+    takeTurns(server, perTurn);
+    for (let n = 0; n < 10; n++) server.emit('request', { url: String(n) } as IncomingMessage, {} as ServerResponse);
+    return turns;
+  };
 
   it('starts at most perTurn of a burst in one turn, the rest in later turns in the order they came, with I/O handled in between', async () => {
     const started: { n: number; turn: number }[] = [];
@@ -78,7 +86,7 @@ describe('takeTurns: a burst of requests starts a handful per turn of the event 
     for (let n = 0; n < 12; n++) server.emit('request', { url: String(n) } as IncomingMessage, {} as ServerResponse);
     expect(requestsWaiting()).toBe(10);
     // What the first requests started puts off its checks while the rest of the burst waits.
-    const put = ['a', 'b'].map((name) => afterBurst(10_000)!.then(() => void order.push(`checks ${name}`)));
+    const put = ['a', 'b'].map((name) => afterBurst(10_000)!.promise.then(() => void order.push(`checks ${name}`)));
     await Promise.all(put);
     turns.stop();
     expect(requestsWaiting()).toBe(0);
@@ -99,7 +107,7 @@ describe('takeTurns: a burst of requests starts a handful per turn of the event 
     const startedAt = performance.now();
     const put = afterBurst(20);
     expect(put).not.toBeNull();
-    await put;
+    await put!.promise;
     const waited = performance.now() - startedAt;
     // Released by its bound, while most of the burst still waits.
     expect(waited).toBeGreaterThanOrEqual(19);
@@ -109,5 +117,33 @@ describe('takeTurns: a burst of requests starts a handful per turn of the event 
       check();
     });
     turns.stop();
+  });
+
+  it('afterBurst: lets put-off work go a handful a turn (as many as requests are let in), never all of a burst in one turn', async () => {
+    const turns = burstOfTen(3);
+    const released: number[] = [];
+    await Promise.all(Array.from({ length: 20 }, () => afterBurst(10_000)!.promise.then(() => void released.push(turns.now()))));
+    turns.stop();
+    const perTurn = countPerTurn(released);
+    expect(released).toHaveLength(20);
+    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(3);
+    expect(perTurn.size).toBeGreaterThanOrEqual(7);
+  });
+
+  it("afterBurst: a deferral's go lets it go at once, and it takes no place in a later turn's handful", async () => {
+    const turns = burstOfTen(1);
+    const order: string[] = [];
+    const first = afterBurst(10_000)!;
+    const second = afterBurst(10_000)!;
+    void first.promise.then(() => void order.push('first'));
+    void second.promise.then(() => void order.push('second'));
+    second.go();
+    second.go();
+    await second.promise;
+    expect(order).toEqual(['second']);
+    expect(requestsWaiting()).toBeGreaterThan(0);
+    await first.promise;
+    turns.stop();
+    expect(order).toEqual(['second', 'first']);
   });
 });

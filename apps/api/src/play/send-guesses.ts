@@ -40,6 +40,8 @@ export interface EarlyStart {
   confirm(): Promise<boolean>;
   /** The send was refused: the request is aborted. */
   drop(): Promise<void>;
+  /** Resolves when the provider has sent its first chunk (held until `confirm`), or the request ended. */
+  answering: Promise<void>;
 }
 
 // What this process last saw of a story's turn: idle, or done with the piece accepting it appends.

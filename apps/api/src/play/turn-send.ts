@@ -142,11 +142,14 @@ export class TurnSend {
     // there the checks of the sends let in this turn are read together in its check phase (BatchedReads),
     // and waiting would put them a whole turn later.
     // While a burst is let in (takeTurns), the checks of a send started early wait until it is in, or
-    // CHECKS_DEFERRED_MS at most: the provider requests of the sends behind it go out first (the relay
-    // of this one waits for its checks only once the provider answers).
+    // until the provider answers (its chunks wait for the checks from then on), or CHECKS_DEFERRED_MS at
+    // most: the provider requests of the sends behind it go out first.
     checking++;
     const later = early ? afterBurst(CHECKS_DEFERRED_MS) : null;
-    if (later) await later;
+    if (later) {
+      void early!.answering.then(later.go);
+      await later.promise;
+    }
     else if (early && checking === 1) await new Promise<void>((resolve) => setImmediate(resolve));
     const holdKey = `generation:${generationId}`;
     // The model is known to be paid, or may be (the story's own choice).

@@ -27,6 +27,8 @@ import type { PlayStory, TurnSend } from './turn-send';
 /** A provider request on its way: its answer, how to stop it, and where its chunks go once they may leave. */
 interface Opened {
   answered: Promise<void>;
+  /** Resolves when the first chunk came while none had a place to go yet, or the answer ended. */
+  answering: Promise<void>;
   abort: AbortController;
   startedAt: number;
   /** The chunks go to `handle` from now on (those that came before first, in order). */
@@ -128,6 +130,7 @@ export class TurnRunner extends JobRunner {
         return false;
       },
       drop,
+      answering: opened.answering,
     };
   }
 
@@ -159,6 +162,8 @@ export class TurnRunner extends JobRunner {
     let sink: ((chunk: ProviderChunk) => void) | null = null;
     const abort = new AbortController();
     const startedAt = Date.now();
+    let answer!: () => void;
+    const answering = new Promise<void>((resolve) => (answer = resolve));
     // The provider hands each chunk over as it is read (see ChatProvider.relay).
     const answered = this.models.provider.relay(
       {
@@ -170,11 +175,16 @@ export class TurnRunner extends JobRunner {
         idleTimeoutMs: this.config.env.PROVIDER_TIMEOUT_SECONDS * 1000,
         signal: abort.signal,
       },
-      (chunk) => (sink ? sink(chunk) : waiting!.push(chunk)),
+      (chunk) => {
+        if (sink) return sink(chunk);
+        waiting!.push(chunk);
+        answer();
+      },
     );
-    answered.catch(() => undefined);
+    answered.then(answer, answer);
     return {
       answered,
+      answering,
       abort,
       startedAt,
       attach(handle) {
