@@ -16,7 +16,7 @@
  *   BENCH_BURST_MODEL=free|paid         the platform model sent to (paid holds and settles power)
  *   BENCH_BURST_LOG_LEVEL=info          the API's LOG_LEVEL (its default); its stdout is discarded, or
  *   BENCH_BURST_API_LOG=<file>          appended to this file
- *   BENCH_API_NODE_ARGS / BENCH_DB_NODE_ARGS   e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+ *   BENCH_API_NODE_ARGS / BENCH_DB_NODE_ARGS / BENCH_RELAY_NODE_ARGS   e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
  *   BENCH_BURST_HEAP_DIR=/tmp/heap      after the rounds, one more burst with a heap snapshot of the API
  *                                       taken idle and with every stream open (not timed)
  *   BENCH_BURST_TIMELINE=1              prints the API and database CPU, API RSS and first tokens every 250 ms
@@ -154,7 +154,8 @@ interface Stub {
  * says once it listens), and its stop (it exits when this process lets go of it).
  */
 async function forkSupport<Hello>(file: string, args: string[], name: string): Promise<{ child: ChildProcess; hello: Hello; stop(): Promise<void> }> {
-  const child = own(fork(join(__dirname, 'support', file), args, { cwd: apiDir, execArgv: ['-r', '@swc-node/register'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  const extra = name === 'relay' ? (process.env.BENCH_RELAY_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
+  const child = own(fork(join(__dirname, 'support', file), args, { cwd: apiDir, execArgv: ['-r', '@swc-node/register', ...extra], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
   const hello = await new Promise<Hello>((done, fail) => {
     child.once('message', (m: Hello) => done(m));
     child.once('exit', (code) => fail(new Error(`the ${name} exited with ${code}`)));
