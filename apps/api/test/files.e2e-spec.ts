@@ -115,7 +115,8 @@ describe('files (POST /api/upload_parse, POST /api/export)', () => {
       expect(text).toContain('1. 她拔剑。');
       expect(text.endsWith('【开场白】\n林月抬起头：“{{user}}，你终于来了。”')).toBe(true);
       const en = await upload(makePng([{ keyword: 'chara', text: cardText(v2) }]), 'card.png', 'en');
-      expect(en.body.data.content).toContain('【Personality】\n冷静');
+      expect(en.body.data.content).toContain('[Personality]\n冷静');
+      expect(en.body.data.content).not.toContain('【');
     });
 
     it('reads V1 fields at the top level', async () => {

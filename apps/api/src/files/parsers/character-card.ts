@@ -92,8 +92,10 @@ const HEADINGS: Record<Language, Record<string, string>> = {
 export function cardToText({ data }: ParsedCard, language: Language): string {
   const h = HEADINGS[language];
   const sections: string[] = [];
+  // Chinese headings in 【】, English ones in [] (the brackets of each language's own text).
+  const heading = language === 'zh-CN' ? (title: string) => `【${title}】` : (title: string) => `[${title}]`;
   const add = (title: string, body: string) => {
-    if (body) sections.push(`【${title}】\n${body}`);
+    if (body) sections.push(`${heading(title)}\n${body}`);
   };
   add(h.character, data.name);
   add(h.description, data.description);

@@ -113,6 +113,8 @@ export function ArchiveDialog({ storyId, open, onClose }: ArchiveDialogProps) {
       title={t('files.archive.title')}
       width={760}
       destroyOnHidden
+      // The slots scroll inside the dialog: its buttons stay on screen, a phone's too.
+      classNames={{ body: 'tl-archive__body' }}
       data-testid="archive-dialog"
       footer={
         <div className="tl-archive__footer">

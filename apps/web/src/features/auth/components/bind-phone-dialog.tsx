@@ -74,8 +74,10 @@ export function BindPhoneDialog({ open, onClose }: BindPhoneDialogProps) {
         requiredMark={false}
         initialValues={{ countryCode: defaultCountryCode(i18n.language) }}
         preserve={false}
+        name="bindPhone"
       >
-        <Form.Item label={t('phone.phoneNum')} required>
+        {/* The label names the number's input (antd gives it the id <form name>_<field>), not the country code's. */}
+        <Form.Item label={t('phone.phoneNum')} htmlFor="bindPhone_phoneNum" required>
           <Space.Compact block>
             <Form.Item name="countryCode" noStyle rules={[{ required: true }]}>
               <CountryCodeSelect codes={countryCodes.data} loading={countryCodes.isLoading} data-testid="bind-country-code" />

@@ -69,4 +69,20 @@ describe('phone login', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/stories'));
     expect(window.localStorage.getItem('token')).toBe('name.jwt.x');
   });
+
+  it('names the number input by its label, in both languages (the country code has its own)', async () => {
+    mockFetch((url) => answer(url, { token: 'a.b.c', userInfo: phoneUser }));
+    const { i18n } = await import('../../../lib/i18n');
+    for (const [lang, label] of [
+      ['en', 'Phone number'],
+      ['zh-CN', '手机号'],
+    ] as const) {
+      await i18n.changeLanguage(lang);
+      const { unmount } = renderApp('/login');
+      fireEvent.click(await screen.findByTestId('login-tab-phone'));
+      await screen.findByTestId('phone-login-form');
+      expect(screen.getByLabelText(label, { selector: 'input' })).toBe(screen.getByTestId('login-phone-input'));
+      unmount();
+    }
+  });
 });

@@ -114,8 +114,10 @@ export function PhoneLoginForm({ initialInviteCode, onSuccess, onChoose }: Phone
       onFinish={handleFinish}
       data-testid="phone-login-form"
       className="tl-login-form"
+      name="phoneLogin"
     >
-      <Form.Item label={t('phone.phoneNum')} required>
+      {/* The label names the number's input (antd gives it the id <form name>_<field>), not the country code's. */}
+      <Form.Item label={t('phone.phoneNum')} htmlFor="phoneLogin_phoneNum" required>
         <Space.Compact block>
           <Form.Item name="countryCode" noStyle rules={[{ required: true }]}>
             <CountryCodeSelect codes={countryCodes.data} loading={countryCodes.isLoading} data-testid="login-country-code" />
