@@ -26,4 +26,5 @@ FROM nginx:1.27-alpine AS web
 COPY --from=build /app/apps/web/dist /usr/share/nginx/html
 COPY deploy/nginx.conf /etc/nginx/conf.d/default.conf
 COPY deploy/security-headers.conf /etc/nginx/snippets/security-headers.conf
+COPY deploy/asset-headers.conf /etc/nginx/snippets/asset-headers.conf
 EXPOSE 80

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { StoriesService } from '../src/stories/stories.service';
+import { DOCUMENT_ONLY_HEADERS } from '../src/web/serve-web-app';
 import { OPERATORS, validBody } from './security/arbitraries';
 import { schemaOf } from './security/dto-schemas';
 import { cleanErrorProblem, LEAK } from './security/error-shape';
@@ -307,15 +308,34 @@ describe('the nginx of docker-compose', () => {
     } finally {
       await api.app.close();
     }
-    // add_header in a location replaces the server's: every location but /api includes the snippet.
+    // add_header in a location replaces the server's: every location but /api includes a snippet, the
+    // hashed assets the one of a subresource's headers.
     const conf = readFileSync(join(deploy, 'nginx.conf'), 'utf8');
-    const locations = [...conf.matchAll(/location (\S+) \{([^}]*)\}/g)].map((m) => ({ path: m[1], includes: m[2].includes('include /etc/nginx/snippets/security-headers.conf;') }));
+    const locations = [...conf.matchAll(/location (\S+) \{([^}]*)\}/g)].map((m) => ({ path: m[1], includes: [...m[2].matchAll(/include \/etc\/nginx\/snippets\/(\S+);/g)].map((i) => i[1]) }));
     expect(locations).toEqual([
-      { path: '/api/', includes: false },
-      { path: '/assets/', includes: true },
-      { path: '/', includes: true },
+      { path: '/api/', includes: [] },
+      { path: '/assets/', includes: ['asset-headers.conf'] },
+      { path: '/', includes: ['security-headers.conf'] },
     ]);
-    expect(readFileSync(join(deploy, '..', 'Dockerfile'), 'utf8')).toContain('COPY deploy/security-headers.conf /etc/nginx/snippets/security-headers.conf');
+    const dockerfile = readFileSync(join(deploy, '..', 'Dockerfile'), 'utf8');
+    expect(dockerfile).toContain('COPY deploy/security-headers.conf /etc/nginx/snippets/security-headers.conf');
+    expect(dockerfile).toContain('COPY deploy/asset-headers.conf /etc/nginx/snippets/asset-headers.conf');
+  });
+
+  it("sends on hashed assets the API's headers for them: the page's, less those only a document acts on", async () => {
+    const api = await createTestApp({});
+    try {
+      const res = await request(api.app.getHttpServer()).get('/api/health');
+      const snippet = readFileSync(join(deploy, 'asset-headers.conf'), 'utf8');
+      const nginx = Object.fromEntries([...snippet.matchAll(/^add_header (\S+) "([^"]*)" always;$/gm)].map((m) => [m[1].toLowerCase(), m[2]]));
+      const documentOnly = new Set(DOCUMENT_ONLY_HEADERS.map((h) => h.toLowerCase()));
+      const full = readFileSync(join(deploy, 'security-headers.conf'), 'utf8');
+      const pageNames = [...full.matchAll(/^add_header (\S+) /gm)].map((m) => m[1].toLowerCase());
+      expect(Object.keys(nginx)).toEqual(pageNames.filter((name) => !documentOnly.has(name)));
+      expect(Object.entries(nginx)).toEqual(Object.keys(nginx).map((name) => [name, res.headers[name]]));
+    } finally {
+      await api.app.close();
+    }
   });
 });
 

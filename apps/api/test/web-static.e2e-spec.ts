@@ -5,7 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { get as httpGet, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { pickEncoding } from '../src/web/serve-web-app';
+import { DOCUMENT_ONLY_HEADERS, pickEncoding } from '../src/web/serve-web-app';
 import { createTestApp, type TestApp } from './test-app';
 
 // A built web app as apps/web's build leaves it: hashed assets with .br and .gz beside them.
@@ -68,6 +68,22 @@ describe('the built web app, served precompressed', () => {
     // Cached for good under its name: no validators to send.
     expect(res.headers.etag).toBeUndefined();
     expect(res.headers['last-modified']).toBeUndefined();
+  });
+
+  it("sends a hashed script or stylesheet a subresource's security headers only; the page and other files get them all", async () => {
+    for (const path of ['/assets/app-1a2b.js', '/assets/app-1a2b.css']) {
+      const res = await fetchRaw(path, 'gzip');
+      for (const name of DOCUMENT_ONLY_HEADERS) expect({ path, [name]: res.headers[name.toLowerCase()] }).toEqual({ path, [name]: undefined });
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+    }
+    for (const path of ['/', '/login', '/favicon.svg']) {
+      const res = await fetchRaw(path, 'gzip');
+      expect({ path, csp: res.headers['content-security-policy'] }).toEqual({ path, csp: expect.stringContaining("frame-ancestors 'none'") });
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    }
   });
 
   it('sends gzip when brotli is not accepted, and the file as it is when neither is', async () => {
