@@ -228,13 +228,22 @@ describe('hostile input', () => {
       expectSecurityHeaders(await http().post('/api/user/login').set('Content-Type', 'application/json').send('{'), '400');
     });
 
-    it('on the served web app: index, client-side routes and assets', async () => {
-      for (const path of ['/', '/stories', '/play?id=1', '/assets/app.js']) {
+    it("on the served web app: index and client-side routes all of them, a hashed script a subresource's", async () => {
+      for (const path of ['/', '/stories', '/play?id=1']) {
         const res = await http().get(path);
         expect({ path, status: res.status }).toEqual({ path, status: 200 });
         expectSecurityHeaders(res, path);
       }
-      expect((await http().get('/assets/app.js')).headers['content-type']).toMatch(/javascript/);
+      const asset = await http().get('/assets/app.js');
+      expect(asset.status).toBe(200);
+      expect(asset.headers['content-type']).toMatch(/javascript/);
+      // A script is not a document: only the headers a subresource is judged by (see serve-web-app.ts).
+      for (const name of DOCUMENT_ONLY_HEADERS) expect({ [name]: asset.headers[name.toLowerCase()] }).toEqual({ [name]: undefined });
+      expect(asset.headers['x-content-type-options']).toBe('nosniff');
+      expect(asset.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(asset.headers['referrer-policy']).toBe('no-referrer');
+      expect(asset.headers['strict-transport-security']).toMatch(/max-age=(\d{8,}|3[1-9]\d{6})/);
+      expect(asset.headers['x-powered-by']).toBeUndefined();
     });
   });
 
