@@ -153,9 +153,13 @@ interface Stub {
  * A support process of this benchmark (support/<file>), forked with IPC: its first message (what it
  * says once it listens), and its stop (it exits when this process lets go of it).
  */
-async function forkSupport<Hello>(file: string, args: string[], name: string): Promise<{ child: ChildProcess; hello: Hello; stop(): Promise<void> }> {
-  const extra = name === 'relay' ? (process.env.BENCH_RELAY_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
-  const child = own(fork(join(__dirname, 'support', file), args, { cwd: apiDir, execArgv: ['-r', '@swc-node/register', ...extra], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+async function forkSupport<Hello>(
+  file: string,
+  args: string[],
+  name: string,
+  nodeArgs: string[] = [],
+): Promise<{ child: ChildProcess; hello: Hello; stop(): Promise<void> }> {
+  const child = own(fork(join(__dirname, 'support', file), args, { cwd: apiDir, execArgv: ['-r', '@swc-node/register', ...nodeArgs], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
   const hello = await new Promise<Hello>((done, fail) => {
     child.once('message', (m: Hello) => done(m));
     child.once('exit', (code) => fail(new Error(`the ${name} exited with ${code}`)));
@@ -198,7 +202,8 @@ interface Relay {
 
 // The bare relay (support/relay-process.ts) in a process of its own, sending on to the stub.
 async function startRelay(stub: Stub): Promise<Relay> {
-  const { child, hello, stop } = await forkSupport<{ port: number }>('relay-process.ts', [stub.baseURL], 'relay');
+  const nodeArgs = (process.env.BENCH_RELAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const { child, hello, stop } = await forkSupport<{ port: number }>('relay-process.ts', [stub.baseURL], 'relay', nodeArgs);
   return { url: `http://127.0.0.1:${hello.port}/chat/completions`, pid: child.pid!, stop };
 }
 

@@ -113,7 +113,7 @@ export function ArchiveDialog({ storyId, open, onClose }: ArchiveDialogProps) {
       title={t('files.archive.title')}
       width={760}
       destroyOnHidden
-      // The slots scroll inside the dialog: its buttons stay on screen, a phone's too.
+      // On a phone the slots scroll inside the dialog and its buttons stay on screen (archives.css).
       classNames={{ body: 'tl-archive__body' }}
       data-testid="archive-dialog"
       footer={
