@@ -3,7 +3,7 @@ import { foldCase, isSpacedWordUnit, KeywordMatcher, type KeywordHit, type Keywo
 
 const hits = (patterns: KeywordPattern[], text: string, from?: number, to?: number): KeywordHit[] => {
   const out: KeywordHit[] = [];
-  new KeywordMatcher(patterns).scan(text, (h) => out.push(h), from, to);
+  new KeywordMatcher(patterns).scan(text, (id, start) => out.push({ id, start }), from, to);
   return out.sort((a, b) => a.start - b.start || a.id - b.id);
 };
 const p = (text: string, id = 0, options: Partial<KeywordPattern> = {}): KeywordPattern => ({ text, id, caseSensitive: false, wholeWords: true, ...options });

@@ -25,6 +25,9 @@ export interface KeywordHit {
   start: number;
 }
 
+/** Called per keyword found (two numbers, no object: a wide window has thousands of hits). */
+export type OnKeywordHit = (id: number, start: number) => void;
+
 const ROOT = 0;
 
 // Folded code units: lower case when that is one unit, else the unit itself.
@@ -76,14 +79,23 @@ export function isSpacedWordUnit(code: number): boolean {
 /**
  * A compiled set of keywords. Build once per lore version; `scan` is then linear in the text scanned
  * (plus the hits).
+ *
+ * The trie's edges are kept compact: the root's in a Map by code unit (most of a text's units are
+ * looked up there), every other state's as a run of (unit, target) pairs in two typed arrays, sorted
+ * by unit, read directly. With one Map keyed by state * 65536 + unit (as before) every unit scanned
+ * was a hash lookup: a 50,000-character window of 2,000 entries' keywords (about 11,000 states) took
+ * 0.96 ms against 0.75 ms now. A hit is two numbers passed to `onHit`, not an object.
  */
 export class KeywordMatcher {
-  // The trie's edges: (state * 65536 + folded code unit) -> state.
-  private readonly edges = new Map<number, number>();
-  private readonly fail: number[] = [0];
+  private readonly rootEdges = new Map<number, number>();
+  // State s's edges: units[first[s] .. first[s + 1]) and their targets, units ascending.
+  private readonly first: Int32Array;
+  private readonly units: Uint16Array;
+  private readonly targets: Int32Array;
+  private readonly fail: Int32Array;
   // The patterns ending at each state, and the nearest shorter state (by failure links) that has some.
   private readonly outputs: (number[] | undefined)[] = [undefined];
-  private readonly outputLink: number[] = [-1];
+  private readonly outputLink: Int32Array;
   private readonly patterns: KeywordPattern[];
   private readonly lengths: number[];
   private readonly sensitiveText: string[];
@@ -95,56 +107,86 @@ export class KeywordMatcher {
     this.size = this.patterns.length;
     this.lengths = this.patterns.map((p) => p.text.length);
     this.sensitiveText = this.patterns.map((p) => p.text);
-    let states = 1;
+    // The trie, built with a child map per state, then laid out flat.
+    const children: Map<number, number>[] = [new Map()];
     this.patterns.forEach((p, index) => {
       let state = ROOT;
       for (let i = 0; i < p.text.length; i++) {
-        const key = state * 65536 + table[p.text.charCodeAt(i)];
-        let next = this.edges.get(key);
+        const unit = table[p.text.charCodeAt(i)];
+        let next = children[state].get(unit);
         if (next === undefined) {
-          next = states++;
-          this.edges.set(key, next);
-          this.fail.push(0);
+          next = children.length;
+          children[state].set(unit, next);
+          children.push(new Map());
           this.outputs.push(undefined);
-          this.outputLink.push(-1);
         }
         state = next;
       }
       (this.outputs[state] ??= []).push(index);
     });
+    const states = children.length;
+    this.first = new Int32Array(states + 1);
+    this.units = new Uint16Array(states);
+    this.targets = new Int32Array(states);
+    let edge = 0;
+    for (let s = 0; s < states; s++) {
+      this.first[s] = edge;
+      for (const unit of [...children[s].keys()].sort((a, b) => a - b)) {
+        this.units[edge] = unit;
+        this.targets[edge++] = children[s].get(unit)!;
+      }
+    }
+    this.first[states] = edge;
+    for (const [unit, to] of children[ROOT]) this.rootEdges.set(unit, to);
+    this.fail = new Int32Array(states);
+    this.outputLink = new Int32Array(states).fill(-1);
     this.link(states);
   }
 
-  // Breadth-first failure links over the trie (edges grouped by their source state first).
+  // The state reached from `state` by `unit`, or -1.
+  private next(state: number, unit: number): number {
+    if (state === ROOT) return this.rootEdges.get(unit) ?? -1;
+    const units = this.units;
+    let lo = this.first[state];
+    let hi = this.first[state + 1];
+    // Most states have a child or two: a short run is read in order, a long one halved.
+    if (hi - lo <= 8) {
+      for (; lo < hi; lo++) if (units[lo] === unit) return this.targets[lo];
+      return -1;
+    }
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const u = units[mid];
+      if (u === unit) return this.targets[mid];
+      if (u < unit) lo = mid + 1;
+      else hi = mid;
+    }
+    return -1;
+  }
+
+  // Breadth-first failure links over the trie.
   private link(states: number): void {
-    const children: number[][] = Array.from({ length: states }, () => []);
-    const labels: number[][] = Array.from({ length: states }, () => []);
-    for (const [key, to] of this.edges) {
-      const from = Math.floor(key / 65536);
-      children[from].push(to);
-      labels[from].push(key - from * 65536);
+    const queue = new Int32Array(states);
+    let tail = 0;
+    for (let e = this.first[ROOT]; e < this.first[ROOT + 1]; e++) {
+      this.fail[this.targets[e]] = ROOT;
+      queue[tail++] = this.targets[e];
     }
-    const queue: number[] = [];
-    for (const child of children[ROOT]) {
-      this.fail[child] = ROOT;
-      queue.push(child);
-    }
-    for (let head = 0; head < queue.length; head++) {
+    for (let head = 0; head < tail; head++) {
       const state = queue[head];
-      const kids = children[state];
-      for (let k = 0; k < kids.length; k++) {
-        const child = kids[k];
-        const unit = labels[state][k];
+      for (let e = this.first[state]; e < this.first[state + 1]; e++) {
+        const child = this.targets[e];
+        const unit = this.units[e];
         let f = this.fail[state];
-        let target = this.edges.get(f * 65536 + unit);
-        while (target === undefined && f !== ROOT) {
+        let target = this.next(f, unit);
+        while (target < 0 && f !== ROOT) {
           f = this.fail[f];
-          target = this.edges.get(f * 65536 + unit);
+          target = this.next(f, unit);
         }
-        this.fail[child] = target !== undefined && target !== child ? target : ROOT;
+        this.fail[child] = target >= 0 && target !== child ? target : ROOT;
         const failTo = this.fail[child];
         this.outputLink[child] = this.outputs[failTo] ? failTo : this.outputLink[failTo];
-        queue.push(child);
+        queue[tail++] = child;
       }
     }
   }
@@ -153,27 +195,30 @@ export class KeywordMatcher {
    * Calls `onHit` for every keyword occurrence in text[from, to) that passes its case and word rules
    * (boundaries are judged against the whole text, so a window cut mid-word does not make a word).
    */
-  scan(text: string, onHit: (hit: KeywordHit) => void, from = 0, to = text.length): void {
+  scan(text: string, onHit: OnKeywordHit, from = 0, to = text.length): void {
     if (this.size === 0 || from >= to) return;
     const table = folds();
     const words = spacedWordUnits();
+    const fail = this.fail;
+    const outputs = this.outputs;
+    const outputLink = this.outputLink;
     let state = ROOT;
     for (let i = from; i < to; i++) {
       const unit = table[text.charCodeAt(i)];
-      let next = this.edges.get(state * 65536 + unit);
-      while (next === undefined && state !== ROOT) {
-        state = this.fail[state];
-        next = this.edges.get(state * 65536 + unit);
+      let next = this.next(state, unit);
+      while (next < 0 && state !== ROOT) {
+        state = fail[state];
+        next = this.next(state, unit);
       }
-      state = next ?? ROOT;
-      for (let s = this.outputs[state] ? state : this.outputLink[state]; s > 0; s = this.outputLink[s]) {
-        for (const index of this.outputs[s]!) {
+      state = next < 0 ? ROOT : next;
+      for (let s = outputs[state] ? state : outputLink[state]; s > 0; s = outputLink[s]) {
+        for (const index of outputs[s]!) {
           const start = i + 1 - this.lengths[index];
           if (start < from) continue;
           const p = this.patterns[index];
           if (p.caseSensitive && !text.startsWith(this.sensitiveText[index], start)) continue;
           if (p.wholeWords && !onWordEdges(text, start, i + 1, words)) continue;
-          onHit({ id: p.id, start });
+          onHit(p.id, start);
         }
       }
     }

@@ -90,10 +90,14 @@ export function activateLore(
   const primary: (Found | undefined)[] = new Array(entries.length);
   const secondary: (Found | undefined)[] = new Array(entries.length);
   const decided = new Uint8Array(entries.length);
-  const record = (id: number, found: Omit<Found, 'keyword'>) => {
+  // The first hit of each keyword kind of an entry is kept (a wide window has thousands of hits).
+  const record = (id: number, source: LoreSource, depth: number, viaTitle?: string) => {
     const key = keys[id];
     const slot = key.secondary ? secondary : primary;
-    if (!slot[key.entry]) slot[key.entry] = { ...found, keyword: key.text };
+    if (slot[key.entry]) return;
+    const found: Found = { keyword: key.text, source, depth };
+    if (viaTitle !== undefined) found.viaTitle = viaTitle;
+    slot[key.entry] = found;
   };
 
   const text = scan.text;
@@ -102,22 +106,23 @@ export function activateLore(
     const windowStart = Math.max(0, text.length - maxDepth);
     lore.matcher.scan(
       text,
-      (hit) => {
-        const entry = entries[keys[hit.id].entry];
+      (id, start) => {
+        const entry = entries[keys[id].entry];
         // Each entry looks only as far back as it asks.
-        if (hit.start < text.length - (scan.depth ?? entry.scan_depth ?? settings.scan_depth)) return;
-        record(hit.id, { source: 'text', depth: 0 });
+        if (start < text.length - (scan.depth ?? entry.scan_depth ?? settings.scan_depth)) return;
+        record(id, 'text', 0);
       },
       windowStart,
     );
   }
-  if (scan.line) lore.matcher.scan(scan.line, (hit) => record(hit.id, { source: 'line', depth: 0 }));
-  if (scan.note) lore.matcher.scan(scan.note, (hit) => record(hit.id, { source: 'author_note', depth: 0 }));
+  if (scan.line) lore.matcher.scan(scan.line, (id) => record(id, 'line', 0));
+  if (scan.note) lore.matcher.scan(scan.note, (id) => record(id, 'author_note', 0));
 
   const fired: FiredEntry[] = [];
   const leftOut: FiredEntry[] = [];
   let used = 0;
-  const rank = new Map(entries.map((entry, i) => [entry, i]));
+  // The prompt rank (index in `entries`) of each entry taken.
+  const rank = new Map<FiredEntry, number>();
   let fresh: FiredEntry[] = [];
   for (let depth = 0; ; depth++) {
     // Candidates of this round, in prompt order (entries are sorted so).
@@ -137,14 +142,15 @@ export function activateLore(
         keyword: entry.constant ? '' : hit!.keyword,
         secondaryKeyword: entry.constant ? '' : (secondary[e]?.keyword ?? ''),
         source: entry.constant ? null : hit!.source,
-        ...(entry.constant || !hit!.viaTitle ? {} : { viaTitle: hit!.viaTitle }),
         depth: entry.constant ? 0 : hit!.depth,
       };
+      if (!entry.constant && hit!.viaTitle) firing.viaTitle = hit!.viaTitle;
       const item = { entry, firing, content, tokens };
       if (used + tokens <= budget) {
         used += tokens;
         fired.push(item);
         fresh.push(item);
+        rank.set(item, e);
       } else {
         leftOut.push(item);
       }
@@ -153,13 +159,13 @@ export function activateLore(
     const scanned = fresh;
     fresh = [];
     for (const item of scanned) {
-      const own = rank.get(item.entry);
-      lore.matcher.scan(item.content, (hit) => {
-        if (keys[hit.id].entry !== own) record(hit.id, { source: 'entry', viaTitle: item.entry.title, depth: depth + 1 });
+      const own = rank.get(item);
+      lore.matcher.scan(item.content, (id) => {
+        if (keys[id].entry !== own) record(id, 'entry', depth + 1, item.entry.title);
       });
     }
   }
   // The prompt keeps the entries' order, whatever round they fired in.
-  fired.sort((a, b) => rank.get(a.entry)! - rank.get(b.entry)!);
+  fired.sort((a, b) => rank.get(a)! - rank.get(b)!);
   return { fired, leftOut, used };
 }
