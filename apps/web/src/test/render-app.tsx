@@ -5,9 +5,18 @@ import { vi } from 'vitest';
 import { AppProviders, createQueryClient } from '../app/providers';
 import { routes } from '../app/router';
 
-/** Renders the whole app (providers + routes) at `path` in memory. */
+/**
+ * Renders the whole app (providers + routes) at `path` in memory. `visited` lists every location the
+ * router went to (path and query), in order: a screen reached on the way (the play screen a button
+ * opens) counts even when the test's fake answers then send it elsewhere.
+ */
 export function renderApp(path: string) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const visited: string[] = [];
+  router.subscribe((state) => {
+    const at = state.location.pathname + state.location.search;
+    if (visited.at(-1) !== at) visited.push(at);
+  });
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });
   const view = render(
@@ -15,7 +24,7 @@ export function renderApp(path: string) {
       <RouterProvider router={router} />
     </AppProviders>,
   );
-  return { ...view, router, queryClient };
+  return { ...view, router, queryClient, visited };
 }
 
 export const testUser: UserInfo = {

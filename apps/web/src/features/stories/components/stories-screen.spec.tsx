@@ -97,10 +97,10 @@ describe('the stories screen', () => {
   it('starts a story; one with a restore point asks first, then plays on a copy or on itself', async () => {
     storeLoggedInUser();
     const fetchMock = serve(storyList([storyItem({ id: '1'.repeat(24), recovery_point: true }), storyItem({ id: '2'.repeat(24) })]), storyList([]));
-    const { router } = renderApp('/stories');
+    const { router, visited } = renderApp('/stories');
     const starts = await screen.findAllByTestId('story-start', {}, { timeout: 5000 });
     await act(async () => fireEvent.click(starts[1]));
-    await waitFor(() => expect(router.state.location.search).toBe(`?id=${'2'.repeat(24)}`));
+    await waitFor(() => expect(visited).toContain(`/play?id=${'2'.repeat(24)}`));
     await act(async () => router.navigate('/stories'));
     const again = await screen.findAllByTestId('story-start', {}, { timeout: 5000 });
     await act(async () => fireEvent.click(again[0]));
@@ -108,14 +108,14 @@ describe('the stories screen', () => {
     expect(router.state.location.pathname).toBe('/stories');
     expect(fetchMock).not.toHaveBeenCalledWith(`/api/llm/${'1'.repeat(24)}/clone`, expect.anything());
     await act(async () => fireEvent.click(await screen.findByTestId('restored-copy')));
-    await waitFor(() => expect(router.state.location.search).toBe(`?id=${'c'.repeat(24)}`));
+    await waitFor(() => expect(visited).toContain(`/play?id=${'c'.repeat(24)}`));
     expect(fetchMock).toHaveBeenCalledWith(`/api/llm/${'1'.repeat(24)}/clone`, expect.objectContaining({ method: 'POST' }));
     // Or on the restored story itself.
     await act(async () => router.navigate('/stories'));
     const third = await screen.findAllByTestId('story-start', {}, { timeout: 5000 });
     await act(async () => fireEvent.click(third[0]));
     await act(async () => fireEvent.click(await screen.findByTestId('restored-open')));
-    await waitFor(() => expect(router.state.location.search).toBe(`?id=${'1'.repeat(24)}`));
+    await waitFor(() => expect(visited).toContain(`/play?id=${'1'.repeat(24)}`));
     vi.useRealTimers();
   });
 
