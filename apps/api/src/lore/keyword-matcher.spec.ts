@@ -89,4 +89,23 @@ describe('KeywordMatcher', () => {
       { numRuns: 400 },
     );
   });
+
+  it('agrees with a naive search where states have many continuations (property)', () => {
+    // Edges past the first few of a state are looked up by halving: many keywords sharing a prefix.
+    const alphabet = fc.constantFrom(...'abcdefghijklmnopQRST 米拉龙'.split(''));
+    const word = fc.array(alphabet, { minLength: 1, maxLength: 3 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ text: word.map((w) => `k${w}`), caseSensitive: fc.boolean(), wholeWords: fc.boolean() }), { minLength: 10, maxLength: 40 }),
+        fc.array(fc.oneof(alphabet, fc.constant('k')), { maxLength: 80 }).map((a) => a.join('')),
+        (specs, text) => {
+          const patterns = specs.map((s, id) => ({ ...s, id }));
+          expect(hits(patterns, text)).toEqual(naive(patterns, text));
+        },
+      ),
+      { numRuns: 300 },
+    );
+    const many = 'abcdefghijklmnop'.split('').map((c, id) => p(`k${c}`, id));
+    expect(hits(many, 'kp ka kz kh')).toEqual([{ id: 15, start: 0 }, { id: 0, start: 3 }, { id: 7, start: 9 }]);
+  });
 });
