@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, pressWhenStill, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 // The local OpenAI-compatible stub; the server runs with the operator allowance for 127.0.0.1.
@@ -61,7 +61,7 @@ async function openDialog(page: Page) {
 
 async function pickModel(page: Page, name: string) {
   await openSelector(page);
-  await page.locator('.ant-select-dropdown .tl-play-model__name', { hasText: name }).click();
+  await pressWhenStill(page, page.locator('.ant-select-dropdown .tl-play-model__name', { hasText: name }));
 }
 
 const noOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);

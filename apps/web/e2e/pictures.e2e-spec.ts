@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, pressWhenStill, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -67,7 +67,8 @@ describe('pictures in real Chromium: the camera illustrates the story', () => {
         await page.getByTestId('setting-camera').click();
         await expect.poll(async () => (await api(page, token).story(storyId)).settings_camera_switch).toBe(true);
         await page.getByTestId('setting-pic-size').click();
-        await page.getByTitle('512 × 768').click();
+        // Once the list has stopped sliding in: a press during it can miss the option (a CI run did).
+        await pressWhenStill(page, page.getByTitle('512 × 768'));
         await expect.poll(async () => (await api(page, token).story(storyId)).settings_pic_size).toBe('512*768');
         expect(await page.getByTestId('setting-camera-hint').innerText()).toContain(lang === 'en' ? 'demo pictures' : '演示配图');
         await page.locator('.tl-play-settings .ant-drawer-close').click();

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { XSS_PAYLOADS } from '../../api/test/support/xss-payloads';
-import { launchBrowser, newPage, screenshot, signUpInBrowser, uniqueName } from './browser';
+import { launchBrowser, newPage, pressWhenStill, screenshot, signUpInBrowser, uniqueName } from './browser';
 
 const baseURL = inject('baseURL');
 // The local OpenAI-compatible stub (custom models point at it; empty with E2E_MODELS=demo).
@@ -176,7 +176,7 @@ describe('stored text stays inert in the browser', () => {
       await expectInert(page, 'model selector', events);
 
       // The custom model dialog: the list, a delete confirmation naming the model, the edit form.
-      await page.getByTestId('model-selector-manage').click();
+      await pressWhenStill(page, 'model-selector-manage');
       await page.getByTestId('custom-model-list').waitFor();
       expect(await page.getByTestId('custom-model-item-name').allInnerTexts()).toEqual(expect.arrayContaining(modelNames));
       if (stubURL) expect(await page.getByTestId('custom-model-list').innerText()).toContain('/"><svg onload=window.__pwned=54>');
