@@ -83,7 +83,7 @@ describe('custom models in real Chromium', () => {
       await page.getByTestId('play-textarea').waitFor();
       await openDialog(page);
       expect(await page.getByTestId('custom-model-intro').innerText()).toContain('costs no power');
-      await page.getByTestId('custom-model-add').click();
+      await pressWhenStill(page, 'custom-model-add');
 
       // A shortcut fills the address; an incomplete form says so.
       await choosePreset(page, 'Ollama (this computer)', 'http://localhost:11434/v1');
@@ -167,7 +167,7 @@ describe('custom models in real Chromium', () => {
           await page.waitForTimeout(400);
           expect(await noOverflow(page)).toBeLessThanOrEqual(viewport.width);
           await screenshot(page, `custom-models-list-${lang}-${size}`);
-          await page.getByTestId('custom-model-add').click();
+          await pressWhenStill(page, 'custom-model-add');
           await page.getByTestId('custom-model-save').click();
           await page.getByText(lang === 'en' ? 'Please fill in all required fields.' : '请填写所有必填项。').waitFor();
           await page.waitForTimeout(400);

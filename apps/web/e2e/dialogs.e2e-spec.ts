@@ -230,7 +230,7 @@ describe('every dialog, drawer and panel at 375 and 1280 px, in both languages',
           await page.getByTestId('model-selector-manage').waitFor();
           await look(page, at('models'), findings);
           await pressWhenStill(page, 'model-selector-manage');
-          await page.getByTestId('custom-model-add').click();
+          await pressWhenStill(page, 'custom-model-add');
           await page.getByTestId('custom-model-name').waitFor();
           await look(page, at('custom-model'), findings);
           await close(page);

@@ -381,7 +381,7 @@ describe('the web app as people live in it (issue 18), in real Chromium', () => 
           // A composed message (the custom model test's failure) in the interface language's punctuation.
           await s.page.getByTestId('model-selector').click();
           await pressWhenStill(s.page, 'model-selector-manage');
-          await s.page.getByTestId('custom-model-add').click();
+          await pressWhenStill(s.page, 'custom-model-add');
           await s.page.getByTestId('custom-model-name').fill('nobody-home');
           await s.page.getByTestId('custom-model-url').fill('http://127.0.0.1:9/v1');
           await s.page.getByTestId('custom-model-key').fill('sk-nobody-1234');
