@@ -87,7 +87,8 @@ export function isSpacedWordUnit(code: number): boolean {
  * 0.96 ms against 0.75 ms now. A hit is two numbers passed to `onHit`, not an object.
  */
 export class KeywordMatcher {
-  private readonly rootEdges = new Map<number, number>();
+  // The root's edges by unit: its child map from the build (also laid out in the arrays below, which `link` walks).
+  private readonly rootEdges: Map<number, number>;
   // State s's edges: units[first[s] .. first[s + 1]) and their targets, units ascending.
   private readonly first: Int32Array;
   private readonly units: Uint16Array;
@@ -137,7 +138,7 @@ export class KeywordMatcher {
       }
     }
     this.first[states] = edge;
-    for (const [unit, to] of children[ROOT]) this.rootEdges.set(unit, to);
+    this.rootEdges = children[ROOT];
     this.fail = new Int32Array(states);
     this.outputLink = new Int32Array(states).fill(-1);
     this.link(states);
