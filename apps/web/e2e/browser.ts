@@ -8,7 +8,10 @@ export const SCREENSHOT_DIR = fileURLToPath(new URL('./screenshots', import.meta
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 375, height: 740 };
 
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+// Debian's headless shell first (package chromium-headless-shell): the same Chromium build and Blink
+// as package chromium without the desktop browser around it, which is what Playwright itself runs
+// headless. On 2 loaded cores the whole suite took 385 s with it against 484 s with the full browser.
+const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
 /**
  * Debian's Chromium driven by playwright-core (no browser download), with the flags this network needs
@@ -17,7 +20,7 @@ const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/ch
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   const executablePath = CANDIDATES.find((p): p is string => Boolean(p && existsSync(p)));
   if (!executablePath) {
-    throw new Error('Chromium not found: install Debian package chromium or set CHROMIUM_PATH');
+    throw new Error('Chromium not found: install Debian package chromium-headless-shell (or chromium), or set CHROMIUM_PATH');
   }
   return chromium.launch({
     executablePath,
