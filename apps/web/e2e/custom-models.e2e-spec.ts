@@ -47,8 +47,9 @@ async function openDialog(page: Page) {
     await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').waitFor();
     try {
       // A click on a button of a dropdown still moving can wait for it to be stable past any timeout
-      // (it happened once in CI): it is tried again with the dropdown opened afresh.
-      await page.getByTestId('model-selector-manage').click({ timeout: 5_000 });
+      // (it happened in CI and in a local full run, zh-CN at 375 px): it is pressed once the list has
+      // stopped sliding in, and tried again with the dropdown opened afresh.
+      await pressWhenStill(page, 'model-selector-manage');
       await page.getByTestId('custom-model-intro').waitFor({ timeout: 10_000 });
       return;
     } catch (error) {

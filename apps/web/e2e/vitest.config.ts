@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { SlowestFirst } from './slowest-first';
 
 /** Browser tests: the built app in real Chromium (see e2e/global-setup.ts). */
 export default defineConfig({
@@ -15,6 +16,8 @@ export default defineConfig({
     // the whole suite instead of 10m44s one file at a time, no retries needed.
     fileParallelism: true,
     maxWorkers: 2,
+    // The slowest files first (a fresh clone has no timing cache): both workers finish together.
+    sequence: { sequencer: SlowestFirst },
     // One more try for a test that fails: real Chromium against the built app on a loaded 2-core
     // machine has rare timing flakes. A failed try still prints its page's trace (browser.ts), so a
     // flake stays visible in the log; a test that fails twice fails the run.
