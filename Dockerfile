@@ -20,7 +20,7 @@ USER node
 # an idle API process ~60-90 MB smaller with no CPU cost seen in the burst benchmark (README, Benchmarks);
 # the old generation collected once it grows 30 % past what the last full collection kept (V8 lets it grow
 # up to 4x) keeps a burst's peak RSS a quarter to a third lower, for up to a fifth more CPU per stream.
-CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=30", "--enable-source-maps", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=30", "dist/main.js"]
 
 FROM nginx:1.27-alpine AS web
 COPY --from=build /app/apps/web/dist /usr/share/nginx/html

@@ -77,8 +77,8 @@ interface Build {
  * whose CPU and peak RSS are summed).
  * e.g. BENCH_BURST_BUILDS="base=bench-builds/base/main.js,new=,cores=dist/main.js API_WORKERS=2".
  */
-// The node flags of `pnpm start` (--enable-source-maps is always given).
-const START_FLAGS = startFlags().filter((flag) => flag !== '--enable-source-maps');
+// The node flags of `pnpm start`.
+const START_FLAGS = startFlags();
 const BUILDS: Build[] = (process.env.BENCH_BURST_BUILDS ?? 'api=')
   .split(',')
   .filter(Boolean)
@@ -255,7 +255,7 @@ async function startApi(stub: Stub, database: Database, build: Build, heapDir?: 
     ...build.nodeArgs,
     ...(heapDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${heapDir}`] : []),
   ];
-  const child = own(spawn(process.execPath, [...nodeArgs, '--enable-source-maps', build.main], {
+  const child = own(spawn(process.execPath, [...nodeArgs, build.main], {
     cwd: apiDir,
     env: {
       ...process.env,

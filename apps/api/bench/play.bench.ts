@@ -104,7 +104,7 @@ async function startApi(stub: OpenAIStub, database: Database): Promise<Api> {
   // The built app, started as `pnpm start` starts it (`pnpm bench` builds first); the sources when unbuilt.
   const built = join(apiDir, 'dist', 'main.js');
   // As `pnpm start` runs it (its node flags).
-  const entry = existsSync(built) ? [...new Set(['--enable-source-maps', ...startFlags()]), built] : ['-r', '@swc-node/register', 'src/main.ts'];
+  const entry = existsSync(built) ? [...startFlags(), built] : ['-r', '@swc-node/register', 'src/main.ts'];
   const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean), ...entry], {
     cwd: apiDir,
     env: {

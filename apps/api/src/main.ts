@@ -57,6 +57,9 @@ async function main(): Promise<void> {
     const runner = app.get(TurnRunner);
     takeTurns(app.getHttpServer(), () => (runner.relaying > 0 ? 1 : env.REQUESTS_PER_TURN));
   }
+  // The tokenizer's tables are built once the server listens, before a first send needs them.
+  const { warmTokenizer } = await import('./generation/tokenizer');
+  setImmediate(warmTokenizer);
   const shown = env.HOST === '0.0.0.0' ? 'localhost' : env.HOST;
   console.log(
     `TaleLoom is running at http://${shown}:${env.PORT} (API under /api, Swagger UI at /api/docs)` +

@@ -64,7 +64,7 @@ export async function startAppProcess(env: Record<string, string>, killFile?: st
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--enable-source-maps', ...(killFile ? ['-r', join(__dirname, 'kill-switch.js')] : []), MAIN],
+    [...(killFile ? ['-r', join(__dirname, 'kill-switch.js')] : []), MAIN],
     {
       cwd: API_DIR,
       env: {
