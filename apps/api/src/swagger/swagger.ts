@@ -1,10 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
-
-// The metadata storage class-transformer keeps for @Type(); the schemas follow nested DTOs with it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
 
 /** Array properties of contracts DTOs whose items are another DTO: [dto, property, item dto]. */
 const NESTED_DTO_ITEMS: [string, string, string][] = [['UpdateTaskGroupDto', 'targets', 'TaskTargetDto']];
@@ -29,6 +24,12 @@ function buildDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth()
     .build();
   const document = SwaggerModule.createDocument(app, config);
+  // Loaded here, with the document: only a request for it needs them.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { validationMetadatasToSchemas } = require('class-validator-jsonschema') as typeof import('class-validator-jsonschema');
+  // The metadata storage class-transformer keeps for @Type(); the schemas follow nested DTOs with it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
   const dtoSchemas = validationMetadatasToSchemas({
     classTransformerMetadataStorage: defaultMetadataStorage,
     refPointerPrefix: '#/components/schemas/',

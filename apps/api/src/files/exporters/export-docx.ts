@@ -1,4 +1,4 @@
-import { AlignmentType, Document, ImageRun, Packer, Paragraph, TextRun } from 'docx';
+import type { Paragraph } from 'docx';
 import { formatName, pictureNotes, type PictureNotes } from './picture-notes';
 import { fitWidth, picturesByLine, type ExportedPicture } from './pictures-by-line';
 
@@ -11,11 +11,14 @@ const NOTE_RUN = { size: 18, color: '6B7280', italics: true } as const;
 
 /** A Word document with one paragraph per line, each picture in a centred paragraph after its passage. */
 export async function exportDocx(content: string, title: string, pictures: readonly ExportedPicture[] = []): Promise<Buffer> {
+  // Loaded on the first export, not at start-up (about 60 ms of every start otherwise).
+  const docx = await import('docx');
+  const { Document, Packer, Paragraph, TextRun } = docx;
   const after = picturesByLine(content, pictures);
   const notes = pictureNotes(content);
   const paragraphs = content.split(/\r?\n/).flatMap((line, i) => [
     new Paragraph({ children: [new TextRun({ text: line })] }),
-    ...(after.get(i) ?? []).flatMap((p) => picture(p, notes)),
+    ...(after.get(i) ?? []).flatMap((p) => picture(docx, p, notes)),
   ]);
   const doc = new Document({
     title,
@@ -26,9 +29,12 @@ export async function exportDocx(content: string, title: string, pictures: reado
   return Packer.toBuffer(doc);
 }
 
-function picture(p: ExportedPicture, notes: PictureNotes): Paragraph[] {
+type DocxModule = typeof import('docx');
+
+function picture(docx: DocxModule, p: ExportedPicture, notes: PictureNotes): Paragraph[] {
+  const { AlignmentType, ImageRun, Paragraph } = docx;
   const type = DOCX_TYPES[p.contentType];
-  if (!type) return [note(notes.omitted(formatName(p.contentType)))];
+  if (!type) return [note(docx, notes.omitted(formatName(p.contentType)))];
   // 400 px wide at most: about the text width of an A4 or Letter page.
   const transformation = fitWidth(p, 400);
   return [
@@ -38,10 +44,10 @@ function picture(p: ExportedPicture, notes: PictureNotes): Paragraph[] {
       keepNext: p.demo,
       children: [new ImageRun({ type, data: p.data, transformation, altText: { name: 'picture', description: p.alt, title: p.alt.slice(0, 100) } })],
     }),
-    ...(p.demo ? [note(notes.demo)] : []),
+    ...(p.demo ? [note(docx, notes.demo)] : []),
   ];
 }
 
-function note(text: string): Paragraph {
+function note({ AlignmentType, Paragraph, TextRun }: DocxModule, text: string): Paragraph {
   return new Paragraph({ alignment: AlignmentType.CENTER, children: [new TextRun({ text, ...NOTE_RUN })] });
 }
