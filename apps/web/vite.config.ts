@@ -42,7 +42,8 @@ export default defineConfig({
     // 129 s with two, 78 s with two that share modules (each file still gets a fresh jsdom, and every
     // test starts in English with an empty localStorage: src/test/setup.ts). Checked in 10 shuffled
     // orders (--sequence.shuffle), 7 alone and 3 beside a second run: all 138 passed, except once under
-    // that double load the login test looked after its 3-second welcome had gone (it now keeps what shows).
+    // that double load the login test looked after its 3-second welcome had gone (it now watches the
+    // page for it from the press on).
     maxWorkers: 2,
     isolate: false,
   },
