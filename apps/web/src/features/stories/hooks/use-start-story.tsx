@@ -39,7 +39,7 @@ export function useStartStory(tab: StoryTab) {
       okButtonProps: { 'data-testid': 'restored-copy' } as ButtonProps,
       cancelText: t('common.cancel'),
       closable: true,
-      maskClosable: true,
+      mask: { closable: true },
       onOk: () => playCopy(story),
       footer: (_, { OkBtn, CancelBtn }) => (
         <>
