@@ -39,10 +39,10 @@ export default defineConfig({
     css: false,
     testTimeout: 15000,
     // happy-dom, not jsdom: on 2 cores the suite took 42 to 49 s against 118 s with jsdom (a fresh
-    // window per file costs a third as much, and the DOM work of each test about a third). Vitest's
-    // default here is one file at a time on a 2-core machine (CI's): two at a time that share modules
-    // (each file still gets a fresh window, and every test starts in English with an empty
-    // localStorage: src/test/setup.ts). Checked in shuffled orders (--sequence.shuffle).
+    // window per file costs a third as much, and the DOM work of each test about a third).
+    // Two files at a time that share modules, where vitest's default on a 2-core machine (CI's) is one
+    // file at a time. Each file still gets a fresh window, and every test starts in English with an
+    // empty localStorage (src/test/setup.ts). Checked in shuffled orders (--sequence.shuffle).
     maxWorkers: 2,
     isolate: false,
   },
