@@ -90,6 +90,27 @@ describe('KeywordMatcher', () => {
     );
   });
 
+  it('agrees with a naive search inside any window of the text (property)', () => {
+    // A window is read through a slice with one unit either side: hits keep the whole text's positions.
+    const alphabet = fc.constantFrom('a', 'b', 'A', ' ', '米', '拉', '1');
+    const word = fc.array(alphabet, { minLength: 1, maxLength: 3 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ text: word, caseSensitive: fc.boolean(), wholeWords: fc.boolean() }), { minLength: 1, maxLength: 6 }),
+        fc.array(alphabet, { maxLength: 40 }).map((a) => a.join('')),
+        fc.nat(45),
+        fc.nat(45),
+        (specs, text, a, b) => {
+          const patterns = specs.map((s, id) => ({ ...s, id }));
+          const [from, to] = [Math.min(a, b), Math.max(a, b)];
+          const inside = naive(patterns, text).filter((h) => h.start >= from && h.start + patterns[h.id].text.length <= to);
+          expect(hits(patterns, text, from, Math.min(to, text.length))).toEqual(inside);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it('agrees with a naive search where states have many continuations (property)', () => {
     // Edges past the first few of a state are looked up by halving: many keywords sharing a prefix.
     const alphabet = fc.constantFrom(...'abcdefghijklmnopQRST 米拉龙'.split(''));

@@ -105,4 +105,33 @@ describe('lore activation', () => {
   it('does not fire a keyword entry without keywords', () => {
     expect(titles(run([entry('Empty', [' '], 'never')], { text: 'anything' }))).toEqual([]);
   });
+
+  it('renders and measures an entry once per memo name, and again under another name', () => {
+    const lore = compileLore(1, DEFAULT_LORE_SETTINGS, [entry('Guide', ['guide'], '{{user}} meets the guide.'), entry('Map', ['map'], 'A map.')]);
+    const calls: string[] = [];
+    const send = (player: string) =>
+      activateLore(
+        lore,
+        { text: 'the guide and the map', line: '', note: '' },
+        10_000,
+        (c) => {
+          calls.push(c);
+          return c.length;
+        },
+        (c) => c.replace(/\{\{user\}\}/g, player),
+        `prompt:${player}`,
+      );
+    const first = send('Mara');
+    expect(first.fired.map((f) => f.content)).toEqual(['Mara meets the guide.', 'A map.']);
+    expect(calls).toHaveLength(2);
+    // The same name again: the same content and tokens, nothing measured anew.
+    expect(send('Mara')).toEqual(first);
+    expect(calls).toHaveLength(2);
+    // Another player renders anew.
+    expect(send('Oren').fired.map((f) => [f.content, f.tokens])).toEqual([
+      ['Oren meets the guide.', 21],
+      ['A map.', 6],
+    ]);
+    expect(calls).toHaveLength(4);
+  });
 });

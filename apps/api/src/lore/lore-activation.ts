@@ -14,7 +14,12 @@ export interface CompiledLore {
   keys: { entry: number; secondary: boolean; text: string }[];
   // The farthest back any keyword entry scans.
   maxDepth: number;
+  // Each entry's content as sent and its tokens, per way of rendering and measuring (activateLore's `memo`).
+  measured: Map<string, { content: (string | undefined)[]; tokens: Int32Array }>;
 }
+
+// Ways of rendering kept per compiled lore (a send's differ by the player's name).
+const MEMOS_KEPT = 8;
 
 export function compileLore(version: number, settings: LoreSettings, all: LoreEntry[]): CompiledLore {
   const entries = all
@@ -36,7 +41,7 @@ export function compileLore(version: number, settings: LoreSettings, all: LoreEn
     entry.secondary_keys.forEach((k) => add(k, true));
     if (!entry.constant && entry.keys.some((k) => k.trim())) maxDepth = Math.max(maxDepth, entry.scan_depth ?? settings.scan_depth);
   });
-  return { version, settings, entries, matcher: new KeywordMatcher(patterns), keys, maxDepth };
+  return { version, settings, entries, matcher: new KeywordMatcher(patterns), keys, maxDepth, measured: new Map() };
 }
 
 /** What is scanned for keywords: the story text (its newest part), the player's line and the author's note. */
@@ -77,7 +82,10 @@ interface Found {
  * are taken in prompt order while they fit `budget` tokens (one that does not fit is left out and the
  * next ones still tried). The content of entries taken is then scanned in turn, up to the story's
  * recursion depth, and what that fires is taken the same way. `measure` gives an entry's tokens as
- * the prompt will send it; `render` its content as sent (placeholders resolved).
+ * the prompt will send it; `render` its content as sent (placeholders resolved). A caller that always
+ * renders and measures the same way for the same `memo` name gets each entry's content and tokens from
+ * the compiled lore after the first time (a wide window fires hundreds of entries a send, most of them
+ * left out, each rendered and measured to say so).
  */
 export function activateLore(
   lore: CompiledLore,
@@ -85,8 +93,15 @@ export function activateLore(
   budget: number,
   measure: (content: string) => number,
   render: (content: string) => string = (c) => c,
+  memo?: string,
 ): LoreActivation {
   const { entries, keys, settings } = lore;
+  let known = memo === undefined ? undefined : lore.measured.get(memo);
+  if (memo !== undefined && !known) {
+    if (lore.measured.size >= MEMOS_KEPT) lore.measured.clear();
+    known = { content: new Array<string | undefined>(entries.length), tokens: new Int32Array(entries.length).fill(-1) };
+    lore.measured.set(memo, known);
+  }
   const primary: (Found | undefined)[] = new Array(entries.length);
   const secondary: (Found | undefined)[] = new Array(entries.length);
   const decided = new Uint8Array(entries.length);
@@ -133,8 +148,19 @@ export function activateLore(
       const qualifies = entry.constant || (hit !== undefined && (entry.secondary_keys.length === 0 || secondary[e] !== undefined));
       if (!qualifies) continue;
       decided[e] = 1;
-      const content = render(entry.content);
-      const tokens = measure(content);
+      let content: string;
+      let tokens: number;
+      if (known && known.tokens[e] >= 0) {
+        content = known.content[e]!;
+        tokens = known.tokens[e];
+      } else {
+        content = render(entry.content);
+        tokens = measure(content);
+        if (known) {
+          known.content[e] = content;
+          known.tokens[e] = tokens;
+        }
+      }
       const firing: LoreFiring = {
         entryId: entry.id,
         title: entry.title,

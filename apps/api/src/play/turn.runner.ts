@@ -350,6 +350,8 @@ export class TurnRunner extends JobRunner {
     const lore = story.lore?.entries.length
       ? activateLore(story.lore, { text, line: '', note: '', depth: text.length }, Math.min(story.lore.settings.token_budget, Math.floor(inputBudget / 4)), (c) =>
           sharedTokenCounter.count(c),
+          undefined,
+          'fold',
         ).fired
       : [];
     loreTitles.push(...lore.map((f) => f.entry.title));

@@ -114,6 +114,8 @@ export function assemblePrompt(
       Math.max(0, loreBudget - headingTokens),
       (content) => counter.count(SEPARATOR + content),
       (content) => (player ? content.replace(/\{\{user\}\}/gi, player) : content),
+      // Rendered for this player and measured by this counter's chunks: the same for every send of it.
+      `prompt:${counter.chunkChars}:${player}`,
     );
     lorePieces = activation.fired.map((f, i) => ({ kind: 'lore', text: i === 0 ? loreHeading + f.content : f.content, lore: f.firing }));
     loreInfo.leftOut = activation.leftOut.map((l) => ({ ...l.firing, tokens: l.tokens }));
