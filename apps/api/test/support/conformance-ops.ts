@@ -80,7 +80,26 @@ export async function seedConformance(db: mongo.Db): Promise<void> {
   await db.collection('others').insertMany(
     Array.from({ length: 40 }, (_, i) => ({ _id: new ObjectId(`6b00000000000000000010${i.toString(16).padStart(2, '0')}`), i: int(i), pad: 'p'.repeat(100) })),
   );
+  // Many documents under an index whose first field is looked up by equality (as the story lists are),
+  // sorted by a string whose order by code unit differs from a locale's.
+  const ranked = db.collection('ranked');
+  await ranked.createIndex({ grp: 1, name: 1 });
+  await ranked.insertMany([
+    ...RANKED_NAMES.map((name, i) => ({ _id: new ObjectId(`6b00000000000000000020${i.toString(16).padStart(2, '0')}`), grp: int(i % 3 === 2 ? 2 : 1), name })),
+    { _id: new ObjectId('6b0000000000000000002f01'), grp: [int(1), int(3)], name: 'array' },
+    { _id: new ObjectId('6b0000000000000000002f02'), grp: '1', name: 'string' },
+    { _id: new ObjectId('6b0000000000000000002f03'), name: 'missing' },
+  ]);
 }
+
+// Upper and lower case, digits, an underscore and accented letters: MongoDB orders them by bytes.
+const RANKED_NAMES = ['b', 'B', 'a', 'A', 'Émile', 'émile', '_x', '10', '9', 'zed', 'Zed', 'ant', 'Ant', 'beta', 'Beta', 'x1', 'x10', 'x2']
+  .flatMap((n) => [n, `${n} two`])
+  .concat(['c', 'C', 'd', 'D', 'e', 'E', 'f', 'F', 'g', 'G', 'h', 'H']);
+const rankedIn = (grp: number) => RANKED_NAMES.filter((_, i) => (i % 3 === 2 ? 2 : 1) === grp);
+// Byte order of these names (all in the Basic Multilingual Plane) is their order by UTF-16 code unit.
+const byBytes = (names: string[]) => [...names].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+const names = async (cursor: mongo.FindCursor) => (await cursor.project({ _id: 0, name: 1 }).toArray()).map((d) => d.name as string);
 
 const things = (db: mongo.Db) => db.collection('things');
 const keys = async (cursor: mongo.FindCursor) => (await cursor.project({ _id: 0, key: 1 }).toArray()).map((d) => d.key as string);
@@ -100,6 +119,41 @@ const updated = (r: mongo.UpdateResult) => ({ matched: r.matchedCount, modified:
 
 export const CONFORMANCE_OPS: ConformanceOp[] = [
   // Queries first, so they read what came back from disk before anything changes it.
+  {
+    name: 'equality on an indexed field, sorted by a string, the first page of many',
+    run: (db) => names(db.collection('ranked').find({ grp: 1 }).sort({ name: 1 }).limit(3)),
+    mongo: byBytes([...rankedIn(1), 'array']).slice(0, 3),
+  },
+  {
+    name: 'equality on an indexed field, sorted descending, a later page',
+    run: (db) => names(db.collection('ranked').find({ grp: 1 }).sort({ name: -1 }).skip(4).limit(3)),
+    mongo: byBytes([...rankedIn(1), 'array']).reverse().slice(4, 7),
+  },
+  {
+    name: 'equality on an indexed field: inside an array, and a string is not a number',
+    run: async (db) => [
+      await names(db.collection('ranked').find({ grp: 3 })),
+      await names(db.collection('ranked').find({ grp: '1' })),
+      await db.collection('ranked').countDocuments({ grp: 2 }),
+      await db.collection('ranked').countDocuments({ grp: 1, name: { $lt: 'a' } }),
+    ],
+    mongo: [['array'], ['string'], rankedIn(2).length, [...rankedIn(1), 'array'].filter((n) => n < 'a').length],
+  },
+  {
+    name: 'equality on an indexed field after updates move documents between values, sorted whole',
+    run: async (db) => {
+      const ranked = db.collection('ranked');
+      await ranked.updateOne({ name: rankedIn(2)[0] }, { $set: { grp: int(1) } });
+      await ranked.updateOne({ name: 'missing' }, { $set: { grp: int(2) } });
+      await ranked.updateOne({ name: rankedIn(1)[0] }, { $unset: { grp: '' } });
+      await ranked.deleteOne({ name: rankedIn(1)[1] });
+      return [await names(ranked.find({ grp: 1 }).sort({ name: 1 })), await names(ranked.find({ grp: 2 }).sort({ name: -1 }).limit(2))];
+    },
+    mongo: [
+      byBytes([...rankedIn(1).slice(2), 'array', rankedIn(2)[0]]),
+      byBytes([...rankedIn(2).slice(1), 'missing']).reverse().slice(0, 2),
+    ],
+  },
   { name: 'find by Int32 equality', run: (db) => keys(things(db).find({ i32: 2 })), mongo: ['a'] },
   { name: 'find a Double by an integer', run: (db) => keys(things(db).find({ whole: 5 })), mongo: ['a'] },
   { name: 'find by a number range', run: (db) => keys(things(db).find({ i32: { $gt: 1, $lte: 10 } }).sort({ key: 1 })), mongo: ['a', 'b'] },
