@@ -264,8 +264,18 @@ class Canvas {
 
   /** A PNG (RGB); deflate runs off the main thread. */
   encode(): Promise<Buffer> {
-    const png = new PNG({ width: this.width, height: this.height, colorType: 2, inputHasAlpha: true });
-    this.data.copy(png.data);
+    // RGB handed over as such (pngjs's own conversion from RGBA reads each pixel through a function call),
+    // and one filter (Paeth) for every row instead of trying all five per row: at 1024x1024, 384-401 ->
+    // 100-108 ms of CPU a picture, and 39 KB instead of 46 (the scenes are gradients and flat shapes).
+    const rgb = Buffer.allocUnsafe(this.width * this.height * 3);
+    const rgba = this.data;
+    for (let i = 0, o = 0; i < rgba.length; i += 4, o += 3) {
+      rgb[o] = rgba[i];
+      rgb[o + 1] = rgba[i + 1];
+      rgb[o + 2] = rgba[i + 2];
+    }
+    const png = new PNG({ width: this.width, height: this.height, colorType: 2, inputColorType: 2, inputHasAlpha: false, filterType: 4 });
+    png.data = rgb;
     return new Promise((done, fail) => {
       const parts: Buffer[] = [];
       png.pack().on('data', (c: Buffer) => parts.push(c)).once('end', () => done(Buffer.concat(parts))).once('error', fail);
