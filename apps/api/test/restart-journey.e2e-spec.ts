@@ -96,15 +96,15 @@ describe('restart journey: the embedded default keeps everything across SIGTERM 
     return res.body;
   }
 
-  // One send a second (SEND_THROTTLE_MS) is the product's rule: wait it out rather than be refused. The
-  // server counts it from when a send arrived, so the wait runs from the end of the user's last stream:
-  // a slow arrival (a process just started) followed by a fast one cannot bring two sends closer than
-  // that on the server's clock.
+  // One send a second per story (SEND_THROTTLE_MS, kept on the story's turn) is the product's rule: wait
+  // it out rather than be refused. The server counts it from when a send arrived, so the wait runs from
+  // the end of the story's last stream: a slow arrival (a process just started) followed by a fast one
+  // cannot bring two sends closer than that on the server's clock. Sends to other stories need no wait.
   async function stream(user: string, path: string, body: object): Promise<StreamEvent[]> {
-    const wait = (lastSend.get(user) ?? 0) + 1100 - Date.now();
+    const wait = (lastSend.get(path) ?? 0) + 1100 - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const res = await postEvents(app!.baseURL, users.get(user)!.token, path, body);
-    lastSend.set(user, Date.now());
+    lastSend.set(path, Date.now());
     if (res.status !== 200) throw new Error(`POST ${path} as ${user}: ${res.status} ${JSON.stringify(res.body)}\n${app!.output.slice(-2000)}`);
     const error = res.events.find((e) => e.type === 'error');
     if (error) throw new Error(`POST ${path} as ${user} streamed an error: ${JSON.stringify(error)}`);
