@@ -14,7 +14,8 @@ export interface CompiledLore {
   keys: { entry: number; secondary: boolean; text: string }[];
   // The farthest back any keyword entry scans.
   maxDepth: number;
-  // Each entry's content as sent and its tokens, per way of rendering and measuring (activateLore's `memo`).
+  // Each entry's tokens, and its content as sent where rendering changed it, per way of rendering and
+  // measuring (activateLore's `memo`).
   measured: Map<string, { content: (string | undefined)[]; tokens: Int32Array }>;
 }
 
@@ -151,13 +152,14 @@ export function activateLore(
       let content: string;
       let tokens: number;
       if (known && known.tokens[e] >= 0) {
-        content = known.content[e]!;
+        content = known.content[e] ?? entry.content;
         tokens = known.tokens[e];
       } else {
         content = render(entry.content);
         tokens = measure(content);
         if (known) {
-          known.content[e] = content;
+          // Only a content that rendering changed (a placeholder) is kept: the rest is the entry's own.
+          if (content !== entry.content) known.content[e] = content;
           known.tokens[e] = tokens;
         }
       }
