@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { config as loadDotenv } from 'dotenv';
 import { resolve } from 'node:path';
 import cluster from 'node:cluster';
+import type { AddressInfo } from 'node:net';
 import { runPrimary, workerCount } from './cluster';
 import { acceptWide } from './common/accept-wide';
 import { takeTurns } from './common/request-turns';
@@ -61,8 +62,10 @@ async function main(): Promise<void> {
   const { warmTokenizer } = await import('./generation/tokenizer');
   setImmediate(warmTokenizer);
   const shown = env.HOST === '0.0.0.0' ? 'localhost' : env.HOST;
+  // The port it got: PORT=0 asks the system for a free one (tests start apps side by side that way).
+  const { port } = app.getHttpServer().address() as AddressInfo;
   console.log(
-    `TaleLoom is running at http://${shown}:${env.PORT} (API under /api, Swagger UI at /api/docs)` +
+    `TaleLoom is running at http://${shown}:${port} (API under /api, Swagger UI at /api/docs)` +
       (config.webDistDir ? '' : ' — web app not built, serving the API only'),
   );
 }

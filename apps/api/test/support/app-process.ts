@@ -2,7 +2,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../../src/database/embedded-database';
 
 const API_DIR = join(__dirname, '..', '..');
 const MAIN = join(API_DIR, 'dist', 'main.js');
@@ -57,11 +56,13 @@ export async function callJson<T = { status: string; code?: string; data: Record
 }
 
 /**
- * Starts `node dist/main.js` with this environment (plus PORT, HOST and a loopback-only setup) and
- * resolves once it listens. `killFile`: the kill switch's file (test/support/kill-switch.js).
+ * Starts `node dist/main.js` with this environment (plus HOST and a loopback-only setup) and resolves
+ * once it listens. `killFile`: the kill switch's file (test/support/kill-switch.js). It listens on a
+ * port the system picks when it listens (PORT=0) and says in "TaleLoom is running at": a port picked
+ * free beforehand could be taken by another test's process in the seconds the app takes to start.
  */
 export async function startAppProcess(env: Record<string, string>, killFile?: string): Promise<AppProcess> {
-  const port = await freePort();
+  let port = 0;
   const child: ChildProcess = spawn(
     process.execPath,
     [...(killFile ? ['-r', join(__dirname, 'kill-switch.js')] : []), MAIN],
@@ -71,7 +72,7 @@ export async function startAppProcess(env: Record<string, string>, killFile?: st
         PATH: process.env.PATH ?? '',
         NODE_ENV: 'production',
         HOST: '127.0.0.1',
-        PORT: String(port),
+        PORT: '0',
         LOG_LEVEL: 'warn',
         WEB_DIST_DIR: join(API_DIR, 'no-web-dist'),
         ...(killFile ? { TALELOOM_KILL_FILE: killFile } : {}),
@@ -87,7 +88,9 @@ export async function startAppProcess(env: Record<string, string>, killFile?: st
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('TaleLoom is running')) {
+      const running = /TaleLoom is running at http:\/\/[^\s:]+:(\d+)/.exec(output);
+      if (running) {
+        port = Number(running[1]);
         clearTimeout(timer);
         resolve();
       }
