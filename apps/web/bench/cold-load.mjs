@@ -88,9 +88,13 @@ async function startApp() {
   };
 }
 
+// The headless shell first, as the browser tests and Playwright's own headless mode: the same Blink without
+// the desktop browser, whose headless windows load the address bar's popup (a chrome:// page in a renderer
+// of its own) with each new context, beside the page measured. A person opening a link has that browser
+// running already.
 function launch() {
-  const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
-  if (!executablePath) throw new Error('Chromium not found: install Debian package chromium or set CHROMIUM_PATH');
+  const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
+  if (!executablePath) throw new Error('Chromium not found: install Debian package chromium-headless-shell (or chromium) or set CHROMIUM_PATH');
   return chromium.launch({
     executablePath,
     headless: true,
