@@ -496,11 +496,9 @@ async function benchBrowserOpen(api: Api, text: string) {
     console.log('   skipped: playwright-core not installed in apps/web');
     return;
   }
-  // The headless shell first, as the browser tests and Playwright's own headless mode: the same Blink without
-  // the desktop browser, whose headless windows load the address bar's popup (a chrome:// page, about 1.4 s
-  // of CPU in a renderer of its own) with each new context, beside the page measured. A person opening a
-  // link has that browser running already.
-  const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
+  // The Chromium and flags of the browser tests (apps/web/e2e/chromium.cjs): the headless shell first.
+  const { chromiumPath, CHROMIUM_ARGS } = createRequire(join(webDir, 'package.json'))('./e2e/chromium.cjs') as typeof import('../../web/e2e/chromium.cjs');
+  const executablePath = chromiumPath();
   if (!executablePath || !existsSync(join(webDir, 'dist', 'index.html'))) {
     console.log('   skipped: needs Chromium and a built web app (pnpm build)');
     return;
@@ -509,7 +507,7 @@ async function benchBrowserOpen(api: Api, text: string) {
   for (let at = 50_000; at < text.length; at += 100_000) {
     await fetch(`${api.base}/api/llm/${id}/accept`, { method: 'POST', headers: authJson(api), body: JSON.stringify({ userContent: '', newContent: text.slice(at, at + 100_000) }) });
   }
-  const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const browser = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS] });
   try {
     const times: number[] = [];
     for (let i = 0; i < 4; i++) {

@@ -24,6 +24,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_MISSING, chromiumPath } from '../e2e/chromium.cjs';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const RUNS = Number(process.env.COLD_LOAD_RUNS ?? 5);
@@ -88,18 +89,10 @@ async function startApp() {
   };
 }
 
-// The headless shell first, as the browser tests and Playwright's own headless mode: the same Blink without
-// the desktop browser, whose headless windows load the address bar's popup (a chrome:// page in a renderer
-// of its own) with each new context, beside the page measured. A person opening a link has that browser
-// running already.
 function launch() {
-  const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
-  if (!executablePath) throw new Error('Chromium not found: install Debian package chromium-headless-shell (or chromium) or set CHROMIUM_PATH');
-  return chromium.launch({
-    executablePath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const executablePath = chromiumPath();
+  if (!executablePath) throw new Error(CHROMIUM_MISSING);
+  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
 }
 
 /** The kind a response counts under: html, js, css, font, image, api, other. */

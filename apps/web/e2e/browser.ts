@@ -1,41 +1,22 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { onTestFailed } from 'vitest';
+import { CHROMIUM_ARGS, CHROMIUM_MISSING, chromiumPath } from './chromium.cjs';
 
 export const SCREENSHOT_DIR = fileURLToPath(new URL('./screenshots', import.meta.url));
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 375, height: 740 };
-
-// Debian's headless shell first (package chromium-headless-shell): the same Chromium build and Blink
-// as package chromium without the desktop browser around it, which is what Playwright itself runs
-// headless. On 2 loaded cores the whole suite took 385 s with it against 484 s with the full browser.
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
 /**
  * Debian's Chromium driven by playwright-core (no browser download), with the flags this network needs
  * (plus `extraArgs`); playwright gives each launch a fresh user-data-dir of its own.
  */
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
-  const executablePath = CANDIDATES.find((p): p is string => Boolean(p && existsSync(p)));
-  if (!executablePath) {
-    throw new Error('Chromium not found: install Debian package chromium-headless-shell (or chromium), or set CHROMIUM_PATH');
-  }
-  return chromium.launch({
-    executablePath,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      ...extraArgs,
-    ],
-  });
+  const executablePath = chromiumPath();
+  if (!executablePath) throw new Error(CHROMIUM_MISSING);
+  return chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 /**
