@@ -1,13 +1,14 @@
 import type { UpdateStoryDto } from '@taleloom/contracts';
-import { request as httpRequest, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { COMPRESS_MIN_BYTES } from '../src/app.factory';
+import { rawRequest } from './support/raw-http';
 import { as, createStory, signUp, type TestUser } from './story-factories';
 import { createTestApp, type TestApp } from './test-app';
 
 // Long reads (a story's whole text) go compressed to a browser that accepts it; everything else is
-// sent as it is. Answers are read as raw bytes: an HTTP client that decompresses would hide the wire.
+// sent as it is. Answers are read as raw bytes (support/raw-http.ts).
 
 /** A long text of no repeating pattern, in English and Chinese, as a long story is. */
 function longText(chars: number): string {
@@ -46,38 +47,14 @@ describe('long reads are compressed for browsers that accept it', () => {
     await t.close();
   });
 
-  /** A request as `user` (a GET, or a POST of `body` as JSON), answered as raw bytes with its headers. */
-  function raw(
-    path: string,
-    user: TestUser | null,
-    encoding?: string,
-    body?: object,
-  ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
-    const { port } = server.address() as AddressInfo;
-    return new Promise((resolve, reject) => {
-      const req = httpRequest(
-        {
-          host: '127.0.0.1',
-          port,
-          path,
-          method: body ? 'POST' : 'GET',
-          headers: {
-            ...(user ? { Authorization: `Bearer ${user.token}` } : {}),
-            ...(encoding ? { 'Accept-Encoding': encoding } : {}),
-            ...(body ? { 'Content-Type': 'application/json' } : {}),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(body ? JSON.stringify(body) : undefined);
-    });
-  }
+  /** A request as `user` (a GET, or a POST of `body` as JSON), answered as the raw bytes sent. */
+  const raw = (path: string, user: TestUser | null, encoding?: string, body?: object) =>
+    rawRequest(
+      (server.address() as AddressInfo).port,
+      path,
+      { ...(user ? { Authorization: `Bearer ${user.token}` } : {}), ...(encoding ? { 'Accept-Encoding': encoding } : {}) },
+      body,
+    );
 
   it('sends a long story gzip- or brotli-compressed, the same JSON in a fraction of the bytes', async () => {
     const plain = await raw(`/api/llm?id=${storyId}`, alice);

@@ -2,10 +2,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { get as httpGet, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { pickEncoding } from '../src/web/serve-web-app';
+import { rawRequest } from './support/raw-http';
 import { expectSubresourceHeaders } from './security/subresource-headers';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -20,25 +21,11 @@ function writeWithVariants(path: string, body: string) {
   writeFileSync(`${path}.gz`, gzipSync(Buffer.from(body)));
 }
 
-interface RawAnswer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
 describe('the built web app, served precompressed', () => {
   let t: TestApp;
   let port = 0;
   const http = () => request(t.app.getHttpServer());
-  // supertest and fetch undo the compression; plain node:http keeps the bytes as sent.
-  const fetchRaw = (path: string, acceptEncoding: string) =>
-    new Promise<RawAnswer>((done, fail) => {
-      httpGet({ host: '127.0.0.1', port, path, headers: { 'Accept-Encoding': acceptEncoding } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      }).on('error', fail);
-    });
+  const fetchRaw = (path: string, acceptEncoding: string) => rawRequest(port, path, { 'Accept-Encoding': acceptEncoding });
 
   beforeAll(async () => {
     const web = mkdtempSync(join(tmpdir(), 'taleloom-web-static-'));
