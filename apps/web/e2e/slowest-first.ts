@@ -4,7 +4,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /**
  * Seconds each browser file took in a fresh-clone CI run on 2 cores (the headless shell, two files at a
  * time). A fresh clone has no timing cache, so vitest orders files by size, and a small but slow file
- * (the tour: 89 s) started last ran 40 s alone while the other worker idled. Slowest first, the two
+ * (the tour: 89 s) started last ran 40 s alone while the other worker idled. Slowest first, the
  * workers finish together. A file not listed goes after these, in vitest's own order.
  */
 const SECONDS: Record<string, number> = {

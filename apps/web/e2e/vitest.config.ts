@@ -11,12 +11,15 @@ export default defineConfig({
     globalSetup: ['./global-setup.ts'],
     testTimeout: 90_000,
     hookTimeout: 90_000,
-    // Two files at a time against the one app: each test signs up users of its own and names its
-    // stories uniquely, so files do not depend on each other. Measured on 2 loaded cores: 5m44s for
-    // the whole suite instead of 10m44s one file at a time, no retries needed.
+    // Three files at a time against the one app: each test signs up users of its own and names its
+    // stories uniquely, so files do not depend on each other. A browser test waits on the page (a
+    // stream, a poll, an animation) for part of its time, so with two files at a time the 2 cores stood
+    // about a quarter idle. The whole suite on 2 cores, screenshots off as in CI, one run each: 421 s
+    // with two files at a time, 352 s with three, 395 s with four; no retries needed. E2E_WORKERS
+    // chooses another number.
     fileParallelism: true,
-    maxWorkers: 2,
-    // The slowest files first (a fresh clone has no timing cache): both workers finish together.
+    maxWorkers: Number(process.env.E2E_WORKERS ?? 3),
+    // The slowest files first (a fresh clone has no timing cache): the workers finish together.
     sequence: { sequencer: SlowestFirst },
     // One more try for a test that fails: real Chromium against the built app on a loaded 2-core
     // machine has rare timing flakes. A failed try still prints its page's trace (browser.ts), so a
