@@ -18,7 +18,7 @@ export default defineConfig({
     // with two files at a time, 352 s with three, 395 s with four; no retries needed. E2E_WORKERS
     // chooses another number.
     fileParallelism: true,
-    maxWorkers: Number(process.env.E2E_WORKERS ?? 3),
+    maxWorkers: Number(process.env.E2E_WORKERS) || 3,
     // The slowest files first (a fresh clone has no timing cache): the workers finish together.
     sequence: { sequencer: SlowestFirst },
     // One more try for a test that fails: real Chromium against the built app on a loaded 2-core
