@@ -80,7 +80,7 @@ export async function createApp(config: AppConfig, database: DatabaseHandle, opt
   app.enableCors({
     origin: config.corsOrigins.length ? config.corsOrigins : false,
     credentials: false,
-    exposedHeaders: ['x-request-id', 'content-disposition'],
+    exposedHeaders: ['x-request-id', 'content-disposition', 'preference-applied'],
   });
   app.use(compressLongReads());
   // An export carries a whole story (a million characters is ~3 MB of UTF-8): its route gets a larger limit.

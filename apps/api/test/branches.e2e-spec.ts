@@ -1,4 +1,5 @@
 import {
+  mainTextEdit,
   BRANCHES_PER_STORY_MAX,
   ErrorCode,
   type AddTaskGroupDto,
@@ -287,6 +288,10 @@ describe('branches: fork a story at any point, switch, rename, delete (/api/llm/
     // An edit of the text made for the line no longer played is refused, not written onto this one.
     const edit = await as(t, alice).patch(`/api/llm?id=${id}`, { main_text: 'Overwritten', branch_id: id });
     expect([edit.status, edit.body.code]).toEqual([409, ErrorCode.BRANCH_CHANGED]);
+    // The same for one change of it (main_text_edit), though it fits the text the branch plays.
+    const change = mainTextEdit(PROLOGUE.slice(0, 4), 'Over');
+    const stalePart = await as(t, alice).patch(`/api/llm?id=${id}`, { main_text_edit: change, branch_id: id });
+    expect([stalePart.status, stalePart.body.code]).toEqual([409, ErrorCode.BRANCH_CHANGED]);
     expect((await story(id)).main_text).toBe(PROLOGUE.slice(0, 4));
     expect((await as(t, alice).patch(`/api/llm?id=${id}`, { main_text: 'Mara!', branch_id: b })).status).toBe(200);
 

@@ -1,6 +1,8 @@
 import {
   DEFAULT_STORY_SETTINGS,
   ErrorCode,
+  STORY_TEXT_MAX_LENGTH,
+  mainTextEdit,
   type ClonePublicStoryDto,
   type CreateStoryDto,
   type RenameStoryDto,
@@ -142,6 +144,71 @@ describe('stories: create, read, change, list', () => {
       }
     });
 
+    it('changes one part of a long text (main_text_edit), and answers without the text when asked (Prefer: return=minimal)', async () => {
+      const id = await createStory(t, alice);
+      const long = Array.from({ length: 3000 }, (_, i) => `Passage ${i}: the lamp burns low in the tower.`).join('\n');
+      await as(t, alice).patch(`/api/llm?id=${id}`, { main_text: long }).expect(200);
+      // A typo fixed in the middle, then the ending rewritten: each request carries only the change.
+      const fixed = long.replace('Passage 1500: the lamp', 'Passage 1500: the old lamp');
+      const typo = mainTextEdit(long, fixed);
+      expect(typo).toEqual({ at: long.indexOf('lamp', long.indexOf('Passage 1500:')), removed: '', inserted: 'old ', base_length: long.length });
+      const res = await as(t, alice).patch(`/api/llm?id=${id}`, { main_text_edit: typo } satisfies UpdateStoryDto).set('Prefer', 'return=minimal');
+      expect(res.status).toBe(200);
+      expect(res.headers['preference-applied']).toBe('return=minimal');
+      expect(res.body.data).not.toHaveProperty('main_text');
+      expect(res.body.data).toMatchObject({ id, name: 'A tale', isOwner: true, main_text_length: fixed.length });
+      expect(Number(res.headers['content-length'])).toBeLessThan(4000);
+      const ended = `${fixed}\nThe tower falls silent.`;
+      const ending = await as(t, alice).patch(`/api/llm?id=${id}`, { main_text_edit: mainTextEdit(fixed, ended) });
+      // Without the preference the whole record comes back, as for main_text.
+      expect(ending.status).toBe(200);
+      expect(ending.body.data.main_text).toBe(ended);
+      expect((await as(t, alice).get(`/api/llm?id=${id}`)).body.data.main_text).toBe(ended);
+      expect((await as(t, alice).get(`/api/user/story?id=${id}`)).body.data['last-line']).toBe('The tower falls silent.');
+      // Any other change answers without the text too when asked.
+      const renamed = await as(t, alice).patch(`/api/llm?id=${id}`, { name: 'The tower' }).set('Prefer', 'handling=lenient, return=minimal');
+      expect(renamed.body.data).toMatchObject({ name: 'The tower', main_text_length: ended.length });
+      expect(renamed.body.data).not.toHaveProperty('main_text');
+    });
+
+    it('refuses an edit made on a text that changed since (a turn accepted meanwhile): 409 STORY_TEXT_CHANGED, nothing written', async () => {
+      const id = await createStory(t, alice);
+      const base = 'Once upon a time.\nThe end is near.';
+      const edit = mainTextEdit(base, 'Once upon a time.\nThe end is far.');
+      await as(t, alice).post(`/api/llm/${id}/accept`, { userContent: 'Mara: Wait.', newContent: 'The door creaks.' }).expect(200);
+      const after = (await as(t, alice).get(`/api/llm?id=${id}`)).body.data.main_text as string;
+      const res = await as(t, alice).patch(`/api/llm?id=${id}`, { main_text_edit: edit }).set('Accept-Language', 'zh-CN');
+      expect([res.status, res.body.code]).toEqual([409, ErrorCode.STORY_TEXT_CHANGED]);
+      expect(res.body.message).toContain('已重新载入');
+      // Same length but other characters where the edit goes: refused as well.
+      const sameLength = { ...mainTextEdit(after, after.replace('near', 'here')), removed: 'xxxx' };
+      expect((await as(t, alice).patch(`/api/llm?id=${id}`, { main_text_edit: sameLength })).body.code).toBe(ErrorCode.STORY_TEXT_CHANGED);
+      expect((await as(t, alice).get(`/api/llm?id=${id}`)).body.data.main_text).toBe(after);
+      // Made on the text as it is now, it goes through.
+      const now = await as(t, alice).patch(`/api/llm?id=${id}`, { main_text_edit: mainTextEdit(after, after.replace('near', 'far')) });
+      expect(now.body.data.main_text).toBe(after.replace('near', 'far'));
+    });
+
+    it('refuses a bad edit: a malformed one, beside main_text, past the end of the text or over the length limit', async () => {
+      const id = await createStory(t, alice);
+      const base = 'Once upon a time.\nThe end is near.';
+      for (const bad of [
+        { main_text_edit: { at: 0, removed: '', inserted: 'x' } },
+        { main_text_edit: { at: -1, removed: '', inserted: 'x', base_length: base.length } },
+        { main_text_edit: 'Once' },
+        { main_text_edit: mainTextEdit(base, 'Twice'), main_text: 'Twice' },
+      ]) {
+        const r = await as(t, alice).patch(`/api/llm?id=${id}`, bad);
+        expect([r.status, r.body.code]).toEqual([400, ErrorCode.VALIDATION_FAILED]);
+        expect(r.body.details[0].field).toMatch(/^main_text_edit\b/);
+      }
+      const past = await as(t, alice).patch(`/api/llm?id=${id}`, { main_text_edit: { at: base.length, removed: 'x', inserted: '', base_length: base.length } });
+      expect(past.body.code).toBe(ErrorCode.STORY_TEXT_CHANGED);
+      const tooLong = await as(t, alice).patch(`/api/llm?id=${id}`, { main_text_edit: mainTextEdit(base, base + 'x'.repeat(STORY_TEXT_MAX_LENGTH)) });
+      expect([tooLong.status, tooLong.body.code]).toEqual([413, ErrorCode.STORY_TEXT_TOO_LONG]);
+      expect((await as(t, alice).get(`/api/llm?id=${id}`)).body.data.main_text).toBe(base);
+    });
+
     it('answers 400 NOTHING_TO_UPDATE for an empty body', async () => {
       const id = await createStory(t, alice);
       const res = await as(t, alice).patch(`/api/llm?id=${id}`, {});
@@ -179,6 +246,10 @@ describe('stories: create, read, change, list', () => {
       ['check it', (u: TestUser) => as(t, u).get(`/api/user/check-story/${id}`)],
       ['rename it', (u: TestUser) => as(t, u).patch('/api/user/story', { id, storyName: 'Mine now' } satisfies RenameStoryDto)],
       ['change it', (u: TestUser) => as(t, u).patch(`/api/llm?id=${id}`, { main_text: 'hijacked' } satisfies UpdateStoryDto)],
+      [
+        'change part of its text',
+        (u: TestUser) => as(t, u).patch(`/api/llm?id=${id}`, { main_text_edit: mainTextEdit('Once upon a time.\nThe end is near.', 'Hijacked') }),
+      ],
       ['publish it', (u: TestUser) => as(t, u).post(`/api/user/public/${id}`)],
       ['make it private', (u: TestUser) => as(t, u).post(`/api/user/private/${id}`)],
       ['clone it as owner', (u: TestUser) => as(t, u).post(`/api/llm/${id}/clone`)],

@@ -118,8 +118,16 @@ describe('play in real Chromium: the whole turn loop', () => {
         expect(await page.getByTestId('send-button').isDisabled()).toBe(true);
         const edited = (await page.getByTestId('edit-textarea').inputValue()).replace(TEXT[lang].prologue, `${TEXT[lang].prologue} EDITED.`);
         await page.getByTestId('edit-textarea').fill(edited);
+        const patch = page.waitForRequest((r) => r.method() === 'PATCH' && r.url().includes('/api/llm?'));
         await page.getByTestId('edit-confirm').click();
         await expect.poll(() => page.getByTestId('play-text').innerText()).toContain('EDITED.');
+        // Only the change went up, not the whole text; and the whole text did not come back down.
+        const sent = (await patch).postDataJSON() as { main_text?: string; main_text_edit?: { removed: string; inserted: string } };
+        expect(sent.main_text).toBeUndefined();
+        expect(sent.main_text_edit).toMatchObject({ removed: '' });
+        expect(sent.main_text_edit?.inserted).toHaveLength(' EDITED.'.length);
+        const answer = (await (await patch).response())!;
+        expect((await answer.json()).data).not.toHaveProperty('main_text');
 
         // A stream that breaks off half-way keeps its text and says why.
         await page.waitForTimeout(1000);

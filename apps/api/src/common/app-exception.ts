@@ -135,6 +135,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case ErrorCode.BRANCH_LAST:
     case ErrorCode.BRANCH_CHANGED:
     case ErrorCode.BRANCH_SWITCHING:
+    case ErrorCode.STORY_TEXT_CHANGED:
       return 409;
     case ErrorCode.BRANCH_NOT_FOUND:
       return 404;

@@ -1,6 +1,7 @@
-import { Body, Controller, Get, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { CreateStoryDto, StoryIdQueryDto, UpdateStoryDto } from '@taleloom/contracts';
+import { Body, Controller, Get, Headers, Param, Patch, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { CreateStoryDto, StoryIdQueryDto, UpdateStoryDto, type StoryChangeData, type StoryData } from '@taleloom/contracts';
+import type { Response } from 'express';
 import { JwtAuthGuard } from '../common/jwt-auth.guard';
 import { ok } from '../common/api-envelope';
 import { AuthUser, CurrentUser } from '../common/current-user.decorator';
@@ -42,13 +43,27 @@ export class LlmStoriesController {
   @Patch()
   @ApiOperation({
     summary: 'Change my story',
-    description: 'Any of main_text, play_mode, model_name/model_type, settings_* fields, name. Answers the updated record.',
+    description:
+      'Any of main_text (the whole text) or main_text_edit (one change of it: `removed` at `at` becomes `inserted`, in a ' +
+      'text of `base_length` UTF-16 units; 409 STORY_TEXT_CHANGED when the stored text is no longer that one), play_mode, ' +
+      'model_name/model_type, settings_* fields, name. Answers the updated record; with `Prefer: return=minimal`, the ' +
+      'record without main_text and with main_text_length (what a client that sent the change needs).',
   })
   @ApiQuery({ name: 'id', type: String })
+  @ApiHeader({ name: 'Prefer', required: false, description: '`return=minimal`: answer without the text (RFC 7240)' })
   @ApiDtoBody(UpdateStoryDto)
-  @ApiErrorResponses(400, 401, 404)
-  async update(@CurrentUser() user: AuthUser, @Query() query: StoryIdQueryDto, @Body() dto: UpdateStoryDto) {
-    return ok(await this.stories.update(user, query.id, dto));
+  @ApiErrorResponses(400, 401, 404, 409, 413)
+  async update(
+    @CurrentUser() user: AuthUser,
+    @Query() query: StoryIdQueryDto,
+    @Body() dto: UpdateStoryDto,
+    @Headers('prefer') prefer: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const story = await this.stories.update(user, query.id, dto);
+    if (!prefersMinimal(prefer)) return ok(story);
+    res.setHeader('Preference-Applied', 'return=minimal');
+    return ok(withoutText(story));
   }
 
   @Post(':id/clone')
@@ -58,4 +73,13 @@ export class LlmStoriesController {
   async clone(@CurrentUser() user: AuthUser, @Param('id') id: string) {
     return ok(await this.stories.cloneOwn(user, id));
   }
+}
+
+/** Whether a `Prefer` header asks for `return=minimal` (RFC 7240: comma-separated, case-insensitive tokens). */
+function prefersMinimal(prefer: string | undefined): boolean {
+  return Boolean(prefer?.split(',').some((p) => p.split(';')[0].trim().toLowerCase().replace(/\s+/g, '') === 'return=minimal'));
+}
+
+function withoutText({ main_text: text, ...rest }: StoryData): StoryChangeData {
+  return { ...rest, main_text_length: text.length };
 }

@@ -8,10 +8,13 @@ import {
   ErrorCode,
   LORE_TOTAL_CHARS_MAX,
   STORY_LIST_DEFAULT_PAGE_SIZE,
+  STORY_TEXT_MAX_LENGTH,
+  applyMainTextEdit,
   loreBookChars,
   type CheckStoryData,
   type ClonePublicStoryDto,
   type CreateStoryDto,
+  type MainTextEditDto,
   type RenameStoryDto,
   type StoryData,
   type StoryIdData,
@@ -28,7 +31,7 @@ import { CustomModelsService } from '../custom-models/custom-models.service';
 import { StoryArchiveRepository } from './story-archive.repository';
 import { StoryCreated, StoryPublished, StoryUnpublished, type StoryOrigin } from './story.events';
 import { StoryNumbersService } from './story-numbers.service';
-import { StoryRepository, type StoryRecord } from './story.repository';
+import { StoryRepository, type StoryRecord, type TextState } from './story.repository';
 import type { StoryDocument } from './story.schema';
 import { StorySpreadService } from './story-spread.service';
 import { textSnippets, toSeconds } from './story-text';
@@ -107,21 +110,38 @@ export class StoriesService {
 
   /** Changes text, play mode, model, settings or name of the caller's own story. */
   async update(user: AuthUser, id: string, dto: UpdateStoryDto): Promise<StoryData> {
-    const { language: _language, branch_id: branchId, ...fields } = dto;
+    const { language: _language, branch_id: branchId, main_text_edit: edit, ...fields } = dto;
     const set: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-    if (Object.keys(set).length === 0) throw new AppException(ErrorCode.NOTHING_TO_UPDATE);
+    if (Object.keys(set).length === 0 && !edit) throw new AppException(ErrorCode.NOTHING_TO_UPDATE);
     await this.checkModelChoice(user.userID, set);
-    if (dto.main_text !== undefined) Object.assign(set, textSnippets(dto.main_text), { time: new Date() });
+    // An edit of the text is applied to the stored text, and written only if that text is still the one read.
+    const textIs = edit ? await this.applyEdit(user.userID, id, edit, set) : undefined;
+    if (typeof set.main_text === 'string') Object.assign(set, textSnippets(set.main_text), { time: new Date() });
     // A story of an activity keeps the play mode the activity gave it (its tasks are locked too).
     if (dto.play_mode !== undefined) {
       if (await this.stories.activityOf(user.userID, id)) throw new AppException(ErrorCode.TASKS_LOCKED);
     }
     // The text and its summary are the played branch's: an edit made while another branch was
     // played elsewhere is refused instead of landing on it.
-    const ofBranch = dto.main_text !== undefined || dto.previous_summary !== undefined ? branchId : undefined;
-    const story = await this.stories.update(user.userID, id, set, ofBranch);
+    const ofBranch = set.main_text !== undefined || dto.previous_summary !== undefined ? branchId : undefined;
+    const story = await this.stories.update(user.userID, id, set, ofBranch, textIs);
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     return toStoryData(story, story, true);
+  }
+
+  /**
+   * Puts into `set.main_text` the stored text with `edit` applied (STORY_TEXT_CHANGED when the stored
+   * text is not the one the edit was made on) and answers what the write is conditioned on.
+   */
+  private async applyEdit(userID: string, id: string, edit: MainTextEditDto, set: Record<string, unknown>): Promise<TextState> {
+    const { main_text: current, ...textIs } = await this.stories.textOf(userID, id);
+    const next = applyMainTextEdit(current, edit);
+    if (next === undefined) throw new AppException(ErrorCode.STORY_TEXT_CHANGED);
+    if (next.length > STORY_TEXT_MAX_LENGTH) {
+      throw new AppException(ErrorCode.STORY_TEXT_TOO_LONG, undefined, { limit: STORY_TEXT_MAX_LENGTH.toLocaleString('en') });
+    }
+    set.main_text = next;
+    return { charCount: textIs.charCount, firstLine: textIs.firstLine, lastLine: textIs.lastLine };
   }
 
   // A custom model chosen for a story must be one of the user's own (stored with its saved spelling).

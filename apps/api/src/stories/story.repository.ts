@@ -6,10 +6,17 @@ import { AppException } from '../common/app-exception';
 import { BatchedReads } from '../common/batched-reads';
 import { toObjectId } from '../common/object-id';
 import type { RoyaltyRecipient } from '../power/power.service';
-import { whilePlaying } from './played-branch';
+import { playedBranchId, whilePlaying } from './played-branch';
 import type { BranchState } from './story-branch.schema';
 import { containsPattern, textSnippets } from './story-text';
 import { LIST_PROJECTION, Story, StoryDocument, StoryState } from './story.schema';
+
+/**
+ * What every write of a story's text keeps in step with it (textSnippets): a write conditioned on these
+ * lands only if the text did not change since it was read.
+ */
+export type TextState = { charCount: number; firstLine: string; lastLine: string };
+const textFilter = (t: TextState) => ({ charCount: t.charCount, firstLine: t.firstLine, lastLine: t.lastLine });
 
 /** A stored story as read whole (lean). */
 export type StoryRecord = Story & { _id: Types.ObjectId };
@@ -135,13 +142,26 @@ export class StoryRepository {
    * Changes the caller's own story; answers it whole, or null when it is not theirs. With `branchId`,
    * only while the story plays that branch (BRANCH_CHANGED otherwise).
    */
-  async update(userID: string, id: string, set: Record<string, unknown>, branchId?: string): Promise<StoryRecord | null> {
+  async update(userID: string, id: string, set: Record<string, unknown>, branchId?: string, textIs?: TextState): Promise<StoryRecord | null> {
     const _id = toObjectId(id);
-    const filter = { _id, userID, ...(branchId ? whilePlaying(_id, branchId) : {}) };
+    const filter = { _id, userID, ...(branchId ? whilePlaying(_id, branchId) : {}), ...(textIs ? textFilter(textIs) : {}) };
     this.wrote(_id);
     const story = await this.stories.findOneAndUpdate(filter, { $set: set, $inc: { stateRev: 1 } }, { new: true }).lean<StoryRecord>().exec();
-    if (!story && branchId && (await this.isOwn(userID, id))) throw new AppException(ErrorCode.BRANCH_CHANGED);
-    return story;
+    if (story || !(branchId || textIs)) return story;
+    const now = await this.stories.findOne({ _id, userID }, { branchId: 1 }).lean<{ _id: Types.ObjectId; branchId?: string | null }>().exec();
+    if (!now) return null;
+    if (!textIs || (branchId && playedBranchId(now) !== branchId)) throw new AppException(ErrorCode.BRANCH_CHANGED);
+    throw new AppException(ErrorCode.STORY_TEXT_CHANGED);
+  }
+
+  /** The caller's own story's text as an edit of it reads it: the text and what a later write is matched on. */
+  async textOf(userID: string, id: string): Promise<TextState & { main_text: string; branchId?: string | null }> {
+    const story = await this.stories
+      .findOne({ _id: toObjectId(id), userID }, { main_text: 1, charCount: 1, firstLine: 1, lastLine: 1, branchId: 1 })
+      .lean<Partial<TextState> & { main_text?: string; branchId?: string | null }>()
+      .exec();
+    if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+    return { main_text: story.main_text ?? '', charCount: story.charCount ?? 0, firstLine: story.firstLine ?? '', lastLine: story.lastLine ?? '', branchId: story.branchId };
   }
 
   /** Changes the caller's own story; answers its list fields, or null when it is not theirs. */
@@ -238,7 +258,7 @@ export class StoryRepository {
       }
       const updated = await this.stories
         .updateOne(
-          { _id: story._id, userID, charCount: story.charCount ?? 0, firstLine: story.firstLine ?? '', lastLine: story.lastLine ?? '', ...onBranch },
+          { _id: story._id, userID, ...textFilter({ charCount: story.charCount ?? 0, firstLine: story.firstLine ?? '', lastLine: story.lastLine ?? '' }), ...onBranch },
           { $set: { main_text: text, ...textSnippets(text), time: new Date() }, $inc: { stateRev: 1 } },
         )
         .exec();

@@ -11,6 +11,7 @@ const DESCRIPTIONS: Record<number, string> = {
   403: 'Not yours',
   404: 'Not found (or not visible to you)',
   409: 'Conflicts with the current state (e.g. already checked in today, phone already bound)',
+  413: 'Too large (a text or file over its limit)',
   429: 'Too many requests, a lockout, or a code asked for too soon',
   502: 'An upstream provider (SMS) failed',
   503: 'An upstream provider (captcha) is unavailable',

@@ -107,6 +107,8 @@ export enum ErrorCode {
   TASKS_LOCKED = 'TASKS_LOCKED',
   /** Saving would make the story's text longer than STORY_TEXT_MAX_LENGTH characters. */
   STORY_TEXT_TOO_LONG = 'STORY_TEXT_TOO_LONG',
+  /** An edit of the text (`main_text_edit`) was made on a text that changed since (elsewhere, or a turn): reload it. */
+  STORY_TEXT_CHANGED = 'STORY_TEXT_CHANGED',
   /** A turn holds at most TAKES_PER_TURN_MAX takes: accept one or undo before regenerating again. */
   TAKES_LIMIT = 'TAKES_LIMIT',
   /** A story holds at most BRANCHES_PER_STORY_MAX branches: delete one first. */

@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import { CreateStoryDto, RenameStoryDto, StoryListQueryDto, UpdateStoryDto } from '../index';
+import { applyMainTextEdit, CreateStoryDto, mainTextEdit, RenameStoryDto, StoryListQueryDto, UpdateStoryDto } from '../index';
 
 // No reflect-metadata here on purpose: the browser imports these classes without it.
 const check = <T extends object>(cls: new () => T, body: object) =>
@@ -30,6 +30,42 @@ describe('UpdateStoryDto and RenameStoryDto', () => {
     expect(check(UpdateStoryDto, { permission: '1' })).toEqual(['permission']);
     expect(check(RenameStoryDto, { id: 'abc', storyName: '' })).toEqual([]);
     expect(check(RenameStoryDto, { id: 'abc' })).toEqual(['storyName']);
+  });
+});
+
+describe('main_text_edit', () => {
+  const edit = { at: 3, removed: 'b', inserted: 'xyz', base_length: 5 };
+  it('takes one edit of the text, whole numbers within the text limit, and not beside main_text', () => {
+    expect(check(UpdateStoryDto, { main_text_edit: edit })).toEqual([]);
+    expect(check(UpdateStoryDto, { main_text_edit: edit, main_text: 'whole' })).toEqual(['main_text_edit']);
+    expect(check(UpdateStoryDto, { main_text_edit: { ...edit, at: -1 } })).toEqual(['main_text_edit']);
+    expect(check(UpdateStoryDto, { main_text_edit: { ...edit, at: 1.5 } })).toEqual(['main_text_edit']);
+    expect(check(UpdateStoryDto, { main_text_edit: { ...edit, inserted: 7 } })).toEqual(['main_text_edit']);
+    expect(check(UpdateStoryDto, { main_text_edit: { at: 0, removed: '', inserted: 'x' } })).toEqual(['main_text_edit']);
+    expect(check(UpdateStoryDto, { main_text_edit: 'x' })).toEqual(['main_text_edit']);
+    expect(check(UpdateStoryDto, { main_text_edit: { ...edit, extra: 1 } })).toEqual(['main_text_edit']);
+  });
+
+  it('finds the smallest change and applies it back, only on the text it was made on', () => {
+    const before = 'Once upon a time.\nThe end.';
+    const after = 'Once upon a long time.\nThe end!';
+    const change = mainTextEdit(before, after);
+    expect(change).toMatchObject({ at: 12, removed: 'time.\nThe end.', inserted: 'long time.\nThe end!', base_length: before.length });
+    expect(applyMainTextEdit(before, change)).toBe(after);
+    expect(applyMainTextEdit(before + ' more', change)).toBeUndefined();
+    expect(applyMainTextEdit(before.replace('time', 'TIME'), change)).toBeUndefined();
+    expect(mainTextEdit(before, before)).toMatchObject({ removed: '', inserted: '' });
+    expect(applyMainTextEdit('', mainTextEdit('', '新的开始'))).toBe('新的开始');
+    expect(applyMainTextEdit(before, mainTextEdit(before, ''))).toBe('');
+  });
+
+  it('never splits a character written as two UTF-16 units', () => {
+    // Two emoji sharing their high surrogate (U+1F600, U+1F601): the change is the whole character.
+    const change = mainTextEdit('a\u{1F600}b', 'a\u{1F601}b');
+    expect(change).toMatchObject({ at: 1, removed: '\u{1F600}', inserted: '\u{1F601}' });
+    const tail = mainTextEdit('\u{1F600}', '\u{1F600}\u{1F600}');
+    expect(tail.removed + tail.inserted).not.toMatch(/^[\udc00-\udfff]|[\ud800-\udbff]$/);
+    expect(applyMainTextEdit('\u{1F600}', tail)).toBe('\u{1F600}\u{1F600}');
   });
 });
 

@@ -59,6 +59,12 @@ export interface StoryData extends StorySettings {
   branch_id: string;
 }
 
+/**
+ * `data` of `PATCH /api/llm?id=` asked with `Prefer: return=minimal`: the record without its text,
+ * which the client already has (it sent the change), and the text's length to check it against.
+ */
+export type StoryChangeData = Omit<StoryData, 'main_text'> & { main_text_length: number };
+
 /** `data` of `GET /api/user/check-story/{id}`. */
 export interface CheckStoryData {
   userHasStory: boolean;

@@ -1,4 +1,5 @@
-import { IsIn, IsMongoId, IsOptional, IsString, Length, MaxLength, ValidateIf } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsMongoId, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
 import { LocalizedDto } from '../common/localized.dto';
 import {
   MODEL_NAME_MAX_LENGTH,
@@ -16,14 +17,96 @@ export const PREVIOUS_SUMMARY_MAX_LENGTH = 20_000;
 export const CHARACTER_SHEET_MAX_LENGTH = 5_000;
 
 /**
+ * One change of a long text without sending it whole (`UpdateStoryDto.main_text_edit`): the characters
+ * `removed` at `at` become `inserted`, in the text of `base_length` characters the client edited.
+ * Positions and lengths count UTF-16 code units (JavaScript string indices). The server applies it only
+ * if its text still has that length and those characters at that place; otherwise STORY_TEXT_CHANGED.
+ */
+export class MainTextEditDto {
+  @IsInt()
+  @Min(0)
+  @Max(STORY_TEXT_MAX_LENGTH)
+  at!: number;
+
+  @IsString()
+  @MaxLength(STORY_TEXT_MAX_LENGTH)
+  removed!: string;
+
+  @IsString()
+  @MaxLength(STORY_TEXT_MAX_LENGTH)
+  inserted!: string;
+
+  @IsInt()
+  @Min(0)
+  @Max(STORY_TEXT_MAX_LENGTH)
+  base_length!: number;
+}
+
+const toMainTextEdit = ({ value }: { value: unknown }) =>
+  value && typeof value === 'object' && !Array.isArray(value) ? Object.assign(new MainTextEditDto(), value) : value;
+
+/**
+ * The smallest edit turning `before` into `after` (their common start and end kept), never splitting a
+ * character written as two UTF-16 units. What the play screen sends instead of the whole text.
+ */
+export function mainTextEdit(before: string, after: string): MainTextEditDto {
+  const limit = Math.min(before.length, after.length);
+  let start = 0;
+  while (start < limit && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  // A high surrogate kept at the end of the common start would be split from its pair.
+  if (start > 0 && isHighSurrogate(before.charCodeAt(start - 1))) start--;
+  let end = 0;
+  while (end < limit - start && before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end)) end++;
+  // Likewise a low surrogate kept at the start of the common end.
+  if (end > 0 && isLowSurrogate(before.charCodeAt(before.length - end))) end--;
+  return Object.assign(new MainTextEditDto(), {
+    at: start,
+    removed: before.slice(start, before.length - end),
+    inserted: after.slice(start, after.length - end),
+    base_length: before.length,
+  });
+}
+
+/** `text` with `edit` applied, or undefined when `text` is not the text the edit was made on. */
+export function applyMainTextEdit(text: string, edit: MainTextEditDto): string | undefined {
+  if (text.length !== edit.base_length || edit.at + edit.removed.length > text.length) return undefined;
+  if (text.slice(edit.at, edit.at + edit.removed.length) !== edit.removed) return undefined;
+  return text.slice(0, edit.at) + edit.inserted + text.slice(edit.at + edit.removed.length);
+}
+
+/** Fails when the object also carries `other`: two ways of saying the same thing, of which one is meant. */
+function NotWith(other: string) {
+  return ValidateBy({
+    name: 'notWith',
+    constraints: [other],
+    validator: {
+      validate: (_value, args) => (args?.object as Record<string, unknown> | undefined)?.[other] === undefined,
+      defaultMessage: (args) => `${args?.property ?? 'this field'} cannot be sent with ${other}`,
+    },
+  });
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/**
  * `PATCH /api/llm?id=`: change the story's text, play mode, model, settings, author's note, previous summary or name (owner only).
  * At least one field must be present.
  */
 export class UpdateStoryDto extends StorySettingsDto {
+  /** The whole new text. A long text is better changed with `main_text_edit`. */
   @IsOptional()
   @IsString()
   @MaxLength(STORY_TEXT_MAX_LENGTH)
   main_text?: string;
+
+  /** One change of the text (what changed, where), instead of `main_text`; not both. */
+  @IsOptional()
+  @NotWith('main_text')
+  @Transform(toMainTextEdit)
+  @IsObject()
+  @ValidateNested()
+  main_text_edit?: MainTextEditDto;
 
   @IsOptional()
   @IsIn(PLAY_MODES as unknown as string[])

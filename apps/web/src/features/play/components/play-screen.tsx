@@ -3,9 +3,11 @@ import {
   charCount,
   CUSTOM_MODEL_TYPE,
   customModelNameKey,
+  mainTextEdit,
   type CustomModelView,
   type ModelChoice,
   type PictureGeneratorInfo,
+  type StoryChangeData,
   type StoryData,
   type StoryPicture,
   type UpdateStoryDto,
@@ -30,6 +32,16 @@ import { TurnCard } from './turn-card';
 import '../play.css';
 
 type Patch = Omit<UpdateStoryDto, 'language'>;
+
+/**
+ * What saving an edited text sends: the one change from the text shown (a million-character story
+ * edited in one place is a few bytes, not megabytes, on a phone's upload), or the whole text when the
+ * change is nearly all of it.
+ */
+export function textChange(before: string, after: string): Patch {
+  const edit = mainTextEdit(before, after);
+  return edit.removed.length + edit.inserted.length < after.length ? { main_text_edit: edit } : { main_text: after };
+}
 
 /** The story's pictures (the pictures feature's useStoryPictures, composed in by the route). */
 export interface PlayPictures {
@@ -56,7 +68,7 @@ export interface PlayScreenProps {
   story: StoryData;
   title: string;
   /** PATCH /api/llm?id: answers the updated story (the caller keeps its cache). */
-  onSave: (patch: Patch) => Promise<StoryData>;
+  onSave: (patch: Patch) => Promise<StoryChangeData>;
   /** Local changes the server already made (an accepted turn, a folded summary). */
   onLocalChange: (change: Partial<StoryData>) => void;
   publishMenu: ReactNode;
@@ -125,7 +137,8 @@ export function PlayScreen(props: PlayScreenProps) {
   };
   // The text and its summary are the played branch's: the server refuses them if another device
   // switched branches meanwhile (BRANCH_CHANGED) instead of writing them onto that branch.
-  const save = (patch: Patch) => onSave(patch.main_text !== undefined || patch.previous_summary !== undefined ? { ...patch, branch_id: story.branch_id } : patch).catch((error: unknown) => {
+  const ofText = (patch: Patch) => patch.main_text !== undefined || patch.main_text_edit !== undefined || patch.previous_summary !== undefined;
+  const save = (patch: Patch) => onSave(ofText(patch) ? { ...patch, branch_id: story.branch_id } : patch).catch((error: unknown) => {
     showError(error);
     throw error;
   });
@@ -230,7 +243,7 @@ export function PlayScreen(props: PlayScreenProps) {
         onConfirm={async (next) => {
           setSavingText(true);
           try {
-            await save({ main_text: next });
+            await save(textChange(story.main_text, next));
             setEditing(false);
             void message.success(t('play.textSaved'));
           } catch {
