@@ -31,8 +31,16 @@ export function runPrimary(env: EnvironmentVariables, database: DatabaseHandle):
     console.error(`API worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
     setTimeout(() => !stopping && fork(), RESTART_DELAY_MS).unref();
   });
+  // The port the workers share, once the first says it listens (PORT=0 asks the system for a free one;
+  // cluster's own 'listening' event also fires for the demo model's and pictures' servers).
+  let announced = false;
+  cluster.on('message', (_worker, message: unknown) => {
+    const port = listeningPort(message);
+    if (port === undefined || announced) return;
+    announced = true;
+    console.log(`TaleLoom: ${count} API processes on port ${port}`);
+  });
   for (let i = 0; i < count; i++) fork();
-  console.log(`TaleLoom: ${count} API processes on port ${env.PORT}`);
   // Graceful stop: every worker finishes (drains its generations) before the database stops.
   const shutdown = async (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -53,4 +61,16 @@ export function runPrimary(env: EnvironmentVariables, database: DatabaseHandle):
   };
   process.once('SIGTERM', (s) => void shutdown(s));
   process.once('SIGINT', (s) => void shutdown(s));
+}
+
+const LISTENING = 'taleloom:listening';
+
+/** A worker tells the first process the port its API listens on (the one all workers share). */
+export function announceListening(port: number): void {
+  if (cluster.isWorker) process.send?.({ type: LISTENING, port });
+}
+
+function listeningPort(message: unknown): number | undefined {
+  const m = message as { type?: unknown; port?: unknown } | null;
+  return m && m.type === LISTENING && typeof m.port === 'number' ? m.port : undefined;
 }

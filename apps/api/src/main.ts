@@ -3,7 +3,7 @@ import { config as loadDotenv } from 'dotenv';
 import { resolve } from 'node:path';
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
-import { runPrimary, workerCount } from './cluster';
+import { announceListening, runPrimary, workerCount } from './cluster';
 import { acceptWide } from './common/accept-wide';
 import { takeTurns } from './common/request-turns';
 import { resolveConfig } from './config/app-config';
@@ -64,6 +64,7 @@ async function main(): Promise<void> {
   const shown = env.HOST === '0.0.0.0' ? 'localhost' : env.HOST;
   // The port it got: PORT=0 asks the system for a free one (tests start apps side by side that way).
   const { port } = app.getHttpServer().address() as AddressInfo;
+  announceListening(port);
   console.log(
     `TaleLoom is running at http://${shown}:${port} (API under /api, Swagger UI at /api/docs)` +
       (config.webDistDir ? '' : ' — web app not built, serving the API only'),

@@ -36,6 +36,8 @@ describe('API_WORKERS=2: two API processes behind one port', () => {
   it('serves turns on both workers, charges each once, replaces a killed worker, and stops cleanly', async () => {
     const workers = children(app.pid);
     expect(workers).toHaveLength(2);
+    // The first process names the port the workers share (the system's pick: the test asks for PORT=0).
+    expect(app.output).toContain(`TaleLoom: 2 API processes on port ${new URL(app.baseURL).port}\n`);
     const login = await call('POST', '/api/user/login', undefined, { type: 'username', userName: 'many-cores', password: 'secret1' } satisfies LoginDto);
     expect(login.status).toBe(200);
     const token = login.body.data.token as string;
