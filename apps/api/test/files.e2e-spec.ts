@@ -336,6 +336,9 @@ describe('files (POST /api/upload_parse, POST /api/export)', () => {
       expect(bad.body.details[0].field).toBe('format');
       const missing = await http().post('/api/export').set('Authorization', `Bearer ${token}`).send({ format: 'txt' });
       expect(missing.body.details[0].field).toBe('content');
+      // With story_id content may be left out, but not be something else than text.
+      const notText = await http().post('/api/export').set('Authorization', `Bearer ${token}`).send({ format: 'txt', story_id: 'x', content: 7 });
+      expect(notText.body.details[0].field).toBe('content');
     });
   });
 });

@@ -376,6 +376,17 @@ describe('pictures: AI illustrations of stories (/api/llm/{id}/pictures, /api/im
     expect((await exportAs(alice, { content: story.main_text, format: 'html' })).body.toString()).not.toContain('<figure>');
     const foreign = await as(t, bob).post('/api/export', { content: 'x', format: 'html', story_id: id } satisfies ExportDto);
     expect([foreign.status, foreign.body.code]).toEqual([404, ErrorCode.STORY_NOT_FOUND]);
+    // Without content the story's own text, as its reader reads it, is exported: a long story is not uploaded.
+    expect((await exportAs(alice, { format: 'txt', story_id: id })).body.toString('utf8')).toBe(story.main_text);
+    const byId = (await exportAs(alice, { format: 'html', story_id: id })).body.toString('utf8');
+    expect(byId).toContain('<figure>');
+    expect(byId).toContain(`<title>${story.name}</title>`);
+    const foreignById = await as(t, bob).post('/api/export', { format: 'txt', story_id: id } satisfies ExportDto);
+    expect([foreignById.status, foreignById.body.code]).toEqual([404, ErrorCode.STORY_NOT_FOUND]);
+    // Someone else's public story: its public version, not the owner's later private edits.
+    await as(t, alice).post(`/api/user/public/${id}`).expect(200);
+    await as(t, alice).patch(`/api/llm?id=${id}`, { main_text: `${story.main_text}\nA private line.` }).expect(200);
+    expect((await exportAs(bob, { format: 'txt', story_id: id })).body.toString('utf8')).toBe(story.main_text);
   });
 
   it("states a WebP picture (which Word cannot hold) in a docx export, in the story's language; html keeps it", async () => {

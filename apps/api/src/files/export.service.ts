@@ -33,7 +33,7 @@ export const PICTURE_FORMATS: readonly ExportFormat[] = ['html', 'docx'];
 export class ExportService {
   private readonly logger = new Logger(ExportService.name);
 
-  async export(dto: ExportDto, language: Language, now = new Date(), pictures: readonly ExportedPicture[] = []): Promise<ExportedFile> {
+  async export(dto: ExportDto & { content: string }, language: Language, now = new Date(), pictures: readonly ExportedPicture[] = []): Promise<ExportedFile> {
     const story = storyFileNamePart(dto.name ?? '', language);
     const fileName = `${PRODUCT_NAME[language]}-${story}-${fileTimestamp(now)}.${EXPORT_EXTENSIONS[dto.format]}`;
     const title = dto.name?.trim() || UNTITLED[language];

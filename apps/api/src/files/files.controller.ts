@@ -7,6 +7,7 @@ import { ok } from '../common/api-envelope';
 import { AppException } from '../common/app-exception';
 import { AuthUser, CurrentUser } from '../common/current-user.decorator';
 import { PicturesService } from '../pictures/pictures.service';
+import { StoriesService } from '../stories/stories.service';
 import { requestLanguage } from '../common/request-language';
 import { ApiDtoBody, ApiErrorResponses } from '../swagger/api-dto-body.decorator';
 import { ExportService, PICTURE_FORMATS } from './export.service';
@@ -23,6 +24,7 @@ export class FilesController {
     private readonly parser: UploadParserService,
     private readonly exporter: ExportService,
     private readonly pictures: PicturesService,
+    private readonly stories: StoriesService,
   ) {}
 
   @Post('upload_parse')
@@ -64,16 +66,20 @@ export class FilesController {
     description:
       'Answers the file itself (markdown, txt, html, rtf or docx) with `Content-Disposition: attachment` carrying an ' +
       'ASCII `filename` and an RFC 5987 `filename*` (UTF-8) named `{product}-{story}-{timestamp}.{ext}`. With `story_id` ' +
-      '(a story the caller may read), html and docx carry its ready pictures after the passages they show (404 STORY_NOT_FOUND otherwise).',
+      '(a story the caller may read), html and docx carry its ready pictures after the passages they show (404 STORY_NOT_FOUND otherwise), ' +
+      'and `content` may be left out: the story\'s text (and name) as the caller reads it is exported.',
   })
   @ApiDtoBody(ExportDto)
   @ApiProduces('application/octet-stream')
   @ApiResponse({ status: 200, description: 'The file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
   @ApiErrorResponses(400, 401, 404)
   async export(@CurrentUser() user: AuthUser, @Body() dto: ExportDto, @Req() req: Request, @Res() res: Response) {
+    // No content: the story's text as the caller reads it (theirs, or the public version), and its name.
+    const story = dto.content === undefined && dto.story_id ? await this.stories.get(user, dto.story_id) : undefined;
+    const content = dto.content ?? story?.main_text ?? '';
     const pictures = dto.story_id && PICTURE_FORMATS.includes(dto.format) ? await this.pictures.forExport(user, dto.story_id) : [];
     const exported = pictures.map(({ file, prompt, ...p }) => ({ ...p, data: file.data, contentType: file.contentType, alt: prompt }));
-    const file = await this.exporter.export(dto, requestLanguage(req), undefined, exported);
+    const file = await this.exporter.export({ ...dto, content, name: dto.name ?? story?.name }, requestLanguage(req), undefined, exported);
     res.setHeader('Content-Type', file.contentType);
     res.setHeader('Content-Disposition', contentDisposition(file.fileName));
     res.setHeader('Cache-Control', 'no-store');

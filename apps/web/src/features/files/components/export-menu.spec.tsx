@@ -8,10 +8,10 @@ import { ExportMenu } from './export-menu';
 const clicked: string[] = [];
 const ok = <T,>(data: T) => ({ status: 'success', message: 'ok', data });
 
-function renderMenu(content: string) {
+function renderMenu(content: string, storyId?: string) {
   return render(
     <AppProviders queryClient={createQueryClient()}>
-      <ExportMenu content={content} name="Rain" />
+      <ExportMenu content={content} name="Rain" storyId={storyId} />
     </AppProviders>,
   );
 }
@@ -50,6 +50,15 @@ describe('export menu', () => {
     withHeader = false;
     await choose('docx');
     await waitFor(() => expect(clicked[1]).toMatch(/^TaleLoom-Rain-\d{8}-\d{6}\.docx$/));
+  });
+
+  it("exports a story by its id, without uploading its text", async () => {
+    const fetchMock = mockFetch((url) => (url === '/api/export' ? new Response('file', { status: 200 }) : jsonResponse(ok(testUser))));
+    renderMenu('A long text', 'f'.repeat(24));
+    await choose('txt');
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    const body = JSON.parse(String(fetchMock.mock.calls.find(([url]) => url === '/api/export')![1]!.body));
+    expect(body).toEqual({ format: 'txt', name: 'Rain', story_id: 'f'.repeat(24), language: 'en' });
   });
 
   it('asks before exporting HTML over 100000 characters', async () => {

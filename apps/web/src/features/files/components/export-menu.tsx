@@ -25,7 +25,8 @@ export function ExportMenu({ content, name, storyId }: ExportMenuProps) {
 
   const run = (format: ExportFormat) => {
     exporter.mutate(
-      { content, format, name: name || undefined, story_id: storyId },
+      // A story's own text is exported by its id: the server has it, and a long one is not uploaded.
+      storyId ? { format, name: name || undefined, story_id: storyId } : { content, format, name: name || undefined },
       {
         onSuccess: ({ blob, fileName }) => {
           const finalName = fileName ?? fallbackFileName(t('app.brand'), name || t('stories.untitled'), format);
