@@ -30,7 +30,8 @@ const MAY_IMPORT = {
   branches: ['stories', 'play', 'tasks', 'swagger'],
   // pictures react to play's events (turn.events.ts) and import nothing else of play (rule below).
   pictures: ['generation', 'models', 'power', 'stories', 'play', 'swagger'],
-  files: ['pictures', 'swagger'],
+  // files: an export by story id reads the story's text as its reader reads it.
+  files: ['pictures', 'stories', 'swagger'],
 };
 
 const GROUND = { config: [], common: ['config'] };
