@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ApiSuccess, StoryListItem } from '@taleloom/contracts';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { ApiSuccess, StoryData, StoryListItem } from '@taleloom/contracts';
 import { apiClient } from '../../../lib/api-client';
 import { storyKeys } from './story-keys';
 
@@ -9,10 +9,22 @@ export async function publishStory(id: string): Promise<StoryListItem> {
   return response.data;
 }
 
+/**
+ * After publishing or making private: the open story takes its new visibility from the answer (its
+ * text, which may be long, is not read again); the lists and the story's check are read again.
+ */
+export function visibilityChanged(queryClient: QueryClient, id: string, item: StoryListItem): Promise<unknown> {
+  queryClient.setQueryData<StoryData>(storyKeys.detail(id), (old) => (old ? { ...old, permission: item.permission } : old));
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: storyKeys.lists() }),
+    queryClient.invalidateQueries({ queryKey: storyKeys.check(id) }),
+  ]);
+}
+
 export function usePublishStory(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => publishStory(id),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: storyKeys.all }),
+    onSuccess: (item) => visibilityChanged(queryClient, id, item),
   });
 }

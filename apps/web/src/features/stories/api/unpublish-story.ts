@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiSuccess, StoryListItem } from '@taleloom/contracts';
 import { apiClient } from '../../../lib/api-client';
-import { storyKeys } from './story-keys';
+import { visibilityChanged } from './publish-story';
 
 /** `POST /api/user/private/{id}`: make my story private; it leaves the square and links stop working. */
 export async function unpublishStory(id: string): Promise<StoryListItem> {
@@ -13,6 +13,6 @@ export function useUnpublishStory(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => unpublishStory(id),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: storyKeys.all }),
+    onSuccess: (item) => visibilityChanged(queryClient, id, item),
   });
 }
