@@ -19,10 +19,8 @@ function newestMtime(dir: string): number {
 /** Builds dist/ when it is missing or older than src/ (`pnpm test` builds first, so this is for a lone jest run). */
 export function ensureBuilt(): void {
   if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestMtime(join(API_DIR, 'src'))) return;
-  const result = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-    cwd: API_DIR,
-    encoding: 'utf8',
-  });
+  // The package's own build (`pnpm build` runs it too): swc, then the tokenizer's ranks.
+  const result = spawnSync('pnpm', ['run', 'build'], { cwd: API_DIR, encoding: 'utf8', shell: process.platform === 'win32' });
   if (result.status !== 0) throw new Error(`building the API failed:\n${result.stdout}${result.stderr}`);
 }
 
