@@ -179,7 +179,7 @@ describe('stories: create, read, change, list', () => {
       const after = (await as(t, alice).get(`/api/llm?id=${id}`)).body.data.main_text as string;
       const res = await as(t, alice).patch(`/api/llm?id=${id}`, { main_text_edit: edit }).set('Accept-Language', 'zh-CN');
       expect([res.status, res.body.code]).toEqual([409, ErrorCode.STORY_TEXT_CHANGED]);
-      expect(res.body.message).toContain('已重新载入');
+      expect(res.body.message).toContain('请重新读取后再修改');
       // Same length but other characters where the edit goes: refused as well.
       const sameLength = { ...mainTextEdit(after, after.replace('near', 'here')), removed: 'xxxx' };
       expect((await as(t, alice).patch(`/api/llm?id=${id}`, { main_text_edit: sameLength })).body.code).toBe(ErrorCode.STORY_TEXT_CHANGED);

@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import { applyMainTextEdit, CreateStoryDto, mainTextEdit, RenameStoryDto, StoryListQueryDto, UpdateStoryDto } from '../index';
+import { applyMainTextEdit, CreateStoryDto, mainTextEdit, rebaseText, RenameStoryDto, StoryListQueryDto, UpdateStoryDto } from '../index';
 
 // No reflect-metadata here on purpose: the browser imports these classes without it.
 const check = <T extends object>(cls: new () => T, body: object) =>
@@ -66,6 +66,25 @@ describe('main_text_edit', () => {
     const tail = mainTextEdit('\u{1F600}', '\u{1F600}\u{1F600}');
     expect(tail.removed + tail.inserted).not.toMatch(/^[\udc00-\udfff]|[\ud800-\udbff]$/);
     expect(applyMainTextEdit('\u{1F600}', tail)).toBe('\u{1F600}\u{1F600}');
+  });
+});
+
+describe('rebaseText', () => {
+  const base = 'Mara waits.\nThe ferry is late.\n';
+  it("keeps both changes when they do not touch: an edit before a passage appended elsewhere, or after one", () => {
+    const theirs = `${base}The horn sounds.\n`;
+    expect(rebaseText(base, theirs, base.replace('waits', 'still waits'))).toBe(theirs.replace('waits', 'still waits'));
+    const before = base.replace('Mara', 'Old Mara');
+    expect(rebaseText(base, before, base.replace('late', 'very late'))).toBe(before.replace('late', 'very late'));
+    // Both at the end: mine first, then theirs.
+    expect(rebaseText(base, theirs, `${base}Mara sighs.\n`)).toBe(`${base}Mara sighs.\nThe horn sounds.\n`);
+    // Nothing changed on one side.
+    expect(rebaseText(base, base, 'Mine.')).toBe('Mine.');
+    expect(rebaseText(base, theirs, base)).toBe(theirs);
+  });
+
+  it('gives up when both change the same characters', () => {
+    expect(rebaseText(base, base.replace('ferry', 'boat'), base.replace('ferry', 'raft'))).toBeUndefined();
   });
 });
 

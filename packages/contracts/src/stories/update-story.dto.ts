@@ -74,6 +74,24 @@ export function applyMainTextEdit(text: string, edit: MainTextEditDto): string |
   return text.slice(0, edit.at) + edit.inserted + text.slice(edit.at + edit.removed.length);
 }
 
+/**
+ * `mine` (an edit of `base`) carried onto `theirs` (another edit of `base`, such as a turn accepted on
+ * another device): both changes kept, or undefined when they touch the same characters. When both insert
+ * at the same place, `mine` comes first.
+ */
+export function rebaseText(base: string, theirs: string, mine: string): string | undefined {
+  const a = mainTextEdit(base, mine);
+  const b = mainTextEdit(base, theirs);
+  const aEnd = a.at + a.removed.length;
+  const bEnd = b.at + b.removed.length;
+  if (b.at >= aEnd) return theirs.slice(0, a.at) + a.inserted + theirs.slice(aEnd);
+  if (bEnd <= a.at) {
+    const shift = b.inserted.length - b.removed.length;
+    return theirs.slice(0, a.at + shift) + a.inserted + theirs.slice(aEnd + shift);
+  }
+  return undefined;
+}
+
 /** Fails when the object also carries `other`: two ways of saying the same thing, of which one is meant. */
 function NotWith(other: string) {
   return ValidateBy({

@@ -1,6 +1,6 @@
-import { placePictures, type StoryPicture } from '@taleloom/contracts';
+import { placePictures, rebaseText, type StoryPicture } from '@taleloom/contracts';
 import { Button, Input, Space } from 'antd';
-import { Fragment, useEffect, useMemo, useState, type ReactNode, type Ref } from 'react';
+import { Fragment, useEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { passageIconVars } from './passage-icons';
 
@@ -80,11 +80,24 @@ export function StoryText(props: {
   const illustrateLabel = t('play.pictures.illustrate');
   const branchLabel = t('play.branchFrom');
 
+  // The text the draft was made from.
+  const base = useRef(props.text);
   useEffect(() => {
-    if (props.editing) setDraft(props.text);
+    if (!props.editing) return;
+    setDraft(props.text);
+    base.current = props.text;
     // Only when edit mode starts.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.editing]);
+  // The text changed under the open editor (read again when a save found it changed elsewhere, such as
+  // a turn accepted on another device): the user's change is carried onto it when the two do not touch,
+  // so saving again keeps both; otherwise the draft stays as the user wrote it.
+  useEffect(() => {
+    if (!props.editing || props.text === base.current) return;
+    const from = base.current;
+    base.current = props.text;
+    setDraft((d) => rebaseText(from, props.text, d) ?? d);
+  }, [props.text, props.editing]);
 
   if (props.editing) {
     return (
