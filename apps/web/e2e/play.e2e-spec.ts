@@ -184,36 +184,44 @@ describe('play in real Chromium: the whole turn loop', () => {
     }
   });
 
-  it('keeps an edit and a passage accepted elsewhere meanwhile: the save is refused once, the edit carried onto the new text', async () => {
-    const { context, page, storyId, token } = await withStory(browser, 'en');
-    try {
-      await page.goto(`/play?id=${storyId}`);
-      await page.getByTestId('play-toolbar').waitFor();
-      await page.getByTestId('toolbar-edit').click();
-      const draft = (await page.getByTestId('edit-textarea').inputValue()).replace(TEXT.en.prologue, `${TEXT.en.prologue} EDITED.`);
-      await page.getByTestId('edit-textarea').fill(draft);
-      // Another device accepts a turn while the editor is open.
-      const accepted = await fetch(`${baseURL}/api/llm/${storyId}/accept`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ userContent: 'Mara: I ring the bell.', newContent: 'The bell echoes over the water.' }),
-      });
-      expect(accepted.status).toBe(200);
-      await page.getByTestId('edit-confirm').click();
-      await page.getByText('changed while you were editing').waitFor();
-      // The story was read again; the editor keeps the user's change and now holds the new passage too.
-      await expect.poll(() => page.getByTestId('edit-textarea').inputValue()).toContain('The bell echoes over the water.');
-      expect(await page.getByTestId('edit-textarea').inputValue()).toContain(`${TEXT.en.prologue} EDITED.`);
-      await screenshot(page, 'play-edit-changed-en-desktop');
-      await page.getByTestId('edit-confirm').click();
-      await page.getByTestId('edit-textarea').waitFor({ state: 'detached' });
-      const stored = (await (await page.request.get(`/api/llm?id=${storyId}`, { headers: { Authorization: `Bearer ${token}` } })).json()).data.main_text as string;
-      expect(stored).toContain(`${TEXT.en.prologue} EDITED.`);
-      expect(stored).toContain('The bell echoes over the water.');
-    } finally {
-      await context.close();
-    }
-  });
+  // English at desktop width, Chinese on a phone.
+  for (const [lang, viewport, changed, passage] of [
+    ['en', DESKTOP, 'changed while you were editing', 'The bell echoes over the water.'],
+    ['zh-CN', PHONE, '编辑期间故事正文已有改动', '钟声在水面上回荡。'],
+  ] as const) {
+    it(`keeps an edit and a passage accepted elsewhere meanwhile: the save is refused once, the edit carried onto the new text (${lang}, ${viewport.width} px)`, async () => {
+      const { context, page, storyId, token } = await withStory(browser, lang, { viewport });
+      try {
+        await page.goto(`/play?id=${storyId}`);
+        await page.getByTestId('play-toolbar').waitFor();
+        await page.getByTestId('toolbar-edit').click();
+        const draft = (await page.getByTestId('edit-textarea').inputValue()).replace(TEXT[lang].prologue, `${TEXT[lang].prologue} EDITED.`);
+        await page.getByTestId('edit-textarea').fill(draft);
+        // Another device accepts a turn while the editor is open.
+        const accepted = await fetch(`${baseURL}/api/llm/${storyId}/accept`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ userContent: lang === 'en' ? 'Mara: I ring the bell.' : 'Mara：我敲响了钟。', newContent: passage }),
+        });
+        expect(accepted.status).toBe(200);
+        await page.getByTestId('edit-confirm').click();
+        await page.getByText(changed).waitFor();
+        // The story was read again; the editor keeps the user's change and now holds the new passage too.
+        await expect.poll(() => page.getByTestId('edit-textarea').inputValue()).toContain(passage);
+        expect(await page.getByTestId('edit-textarea').inputValue()).toContain(`${TEXT[lang].prologue} EDITED.`);
+        await screenshot(page, `play-edit-changed-${lang}-${viewport === PHONE ? 'phone' : 'desktop'}`);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(width).toBeLessThanOrEqual(viewport.width);
+        await page.getByTestId('edit-confirm').click();
+        await page.getByTestId('edit-textarea').waitFor({ state: 'detached' });
+        const stored = (await (await page.request.get(`/api/llm?id=${storyId}`, { headers: { Authorization: `Bearer ${token}` } })).json()).data.main_text as string;
+        expect(stored).toContain(`${TEXT[lang].prologue} EDITED.`);
+        expect(stored).toContain(passage);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 
   for (const lang of ['en', 'zh-CN'] as const) {
     it(`is usable at 375 px and hides the toolbar on a short window (${lang})`, async () => {
