@@ -292,6 +292,9 @@ describe('branches: fork a story at any point, switch, rename, delete (/api/llm/
     const change = mainTextEdit(PROLOGUE.slice(0, 4), 'Over');
     const stalePart = await as(t, alice).patch(`/api/llm?id=${id}`, { main_text_edit: change, branch_id: id });
     expect([stalePart.status, stalePart.body.code]).toEqual([409, ErrorCode.BRANCH_CHANGED]);
+    // ...and one made on that line's own text, which this branch does not have: still BRANCH_CHANGED.
+    const otherLine = await as(t, alice).patch(`/api/llm?id=${id}`, { main_text_edit: mainTextEdit('Another text', 'Another'), branch_id: id });
+    expect([otherLine.status, otherLine.body.code]).toEqual([409, ErrorCode.BRANCH_CHANGED]);
     expect((await story(id)).main_text).toBe(PROLOGUE.slice(0, 4));
     expect((await as(t, alice).patch(`/api/llm?id=${id}`, { main_text: 'Mara!', branch_id: b })).status).toBe(200);
 

@@ -115,7 +115,7 @@ export class StoriesService {
     if (Object.keys(set).length === 0 && !edit) throw new AppException(ErrorCode.NOTHING_TO_UPDATE);
     await this.checkModelChoice(user.userID, set);
     // An edit of the text is applied to the stored text, and written only if that text is still the one read.
-    const textIs = edit ? await this.applyEdit(user.userID, id, edit, set) : undefined;
+    const textIs = edit ? await this.applyEdit(user.userID, id, edit, set, branchId) : undefined;
     if (typeof set.main_text === 'string') Object.assign(set, textSnippets(set.main_text), { time: new Date() });
     // A story of an activity keeps the play mode the activity gave it (its tasks are locked too).
     if (dto.play_mode !== undefined) {
@@ -130,11 +130,14 @@ export class StoriesService {
   }
 
   /**
-   * Puts into `set.main_text` the stored text with `edit` applied (STORY_TEXT_CHANGED when the stored
-   * text is not the one the edit was made on) and answers what the write is conditioned on.
+   * Puts into `set.main_text` the stored text with `edit` applied (BRANCH_CHANGED when made for another
+   * branch than the one played, STORY_TEXT_CHANGED when the stored text is not the one the edit was made
+   * on) and answers what the write is conditioned on.
    */
-  private async applyEdit(userID: string, id: string, edit: MainTextEditDto, set: Record<string, unknown>): Promise<TextState> {
-    const { main_text: current, ...textIs } = await this.stories.textOf(userID, id);
+  private async applyEdit(userID: string, id: string, edit: MainTextEditDto, set: Record<string, unknown>, branchId?: string): Promise<TextState> {
+    const { main_text: current, playedBranch, ...textIs } = await this.stories.textOf(userID, id);
+    // Made for a branch the story no longer plays (switched on another device): said as such.
+    if (branchId && playedBranch !== branchId) throw new AppException(ErrorCode.BRANCH_CHANGED);
     const next = applyMainTextEdit(current, edit);
     if (next === undefined) throw new AppException(ErrorCode.STORY_TEXT_CHANGED);
     if (next.length > STORY_TEXT_MAX_LENGTH) {

@@ -154,15 +154,25 @@ export class StoryRepository {
     throw new AppException(ErrorCode.STORY_TEXT_CHANGED);
   }
 
-  /** The caller's own story's text as an edit of it reads it: the text and what a later write is matched on. */
-  async textOf(userID: string, id: string): Promise<TextState & { main_text: string; branchId?: string | null }> {
+  /**
+   * The caller's own story's text as an edit of it reads it: the text, what a later write is matched on,
+   * and the branch it plays.
+   */
+  async textOf(userID: string, id: string): Promise<TextState & { main_text: string; playedBranch: string }> {
     const story = await this.stories
       .findOne({ _id: toObjectId(id), userID }, { main_text: 1, charCount: 1, firstLine: 1, lastLine: 1, branchId: 1 })
-      .lean<Partial<TextState> & { main_text?: string; branchId?: string | null }>()
+      .lean<Partial<TextState> & { _id: Types.ObjectId; main_text?: string; branchId?: string | null }>()
       .exec();
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
-    return { main_text: story.main_text ?? '', charCount: story.charCount ?? 0, firstLine: story.firstLine ?? '', lastLine: story.lastLine ?? '', branchId: story.branchId };
+    return {
+      main_text: story.main_text ?? '',
+      charCount: story.charCount ?? 0,
+      firstLine: story.firstLine ?? '',
+      lastLine: story.lastLine ?? '',
+      playedBranch: playedBranchId(story),
+    };
   }
+
 
   /** Changes the caller's own story; answers its list fields, or null when it is not theirs. */
   updateListed(userID: string, id: string | Types.ObjectId, set: Record<string, unknown>): Promise<StoryListFields | null> {
