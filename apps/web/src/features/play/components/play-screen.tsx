@@ -67,7 +67,7 @@ export interface ModelSelectorSlot {
 export interface PlayScreenProps {
   story: StoryData;
   title: string;
-  /** PATCH /api/llm?id: answers the updated story (the caller keeps its cache). */
+  /** PATCH /api/llm?id: answers the updated story without its text (the caller keeps its cache). */
   onSave: (patch: Patch) => Promise<StoryChangeData>;
   /** Local changes the server already made (an accepted turn, a folded summary). */
   onLocalChange: (change: Partial<StoryData>) => void;
