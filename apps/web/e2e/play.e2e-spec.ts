@@ -223,6 +223,37 @@ describe('play in real Chromium: the whole turn loop', () => {
     });
   }
 
+  it('edits a long story on a phone: the editor holds the part shown, widens on demand, and sends only the change', async () => {
+    const { context, page, storyId, token } = await withStory(browser, 'en', { viewport: PHONE });
+    try {
+      // 2,500 passages, about 140,000 characters.
+      const long = Array.from({ length: 2500 }, (_, i) => `Passage ${i}: the tide turns and Mara keeps watch.`).join('\n');
+      const set = await page.request.patch(`/api/llm?id=${storyId}`, { headers: { Authorization: `Bearer ${token}` }, data: { main_text: long } });
+      expect(set.status()).toBe(200);
+      await page.goto(`/play?id=${storyId}`);
+      await page.getByTestId('play-toolbar').waitFor();
+      await page.getByTestId('toolbar-edit').click();
+      const shown = await page.getByTestId('edit-textarea').inputValue();
+      expect(shown.length).toBeLessThanOrEqual(30_000);
+      expect(long.endsWith(shown)).toBe(true);
+      expect(shown).toMatch(/^Passage \d+: /);
+      await page.getByTestId('edit-earlier').waitFor();
+      await screenshot(page, 'play-edit-long-en-phone');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      await page.getByTestId('edit-textarea').fill(shown.replace('Passage 2499: the tide', 'Passage 2499: at last the tide'));
+      const patch = page.waitForRequest((r) => r.method() === 'PATCH' && r.url().includes('/api/llm?'));
+      await page.getByTestId('edit-confirm').click();
+      const sent = (await patch).postData() ?? '';
+      expect(sent.length).toBeLessThan(500);
+      expect(JSON.parse(sent).main_text_edit).toMatchObject({ removed: '', inserted: 'at last ' });
+      await page.getByTestId('edit-textarea').waitFor({ state: 'detached' });
+      const stored = (await (await page.request.get(`/api/llm?id=${storyId}`, { headers: { Authorization: `Bearer ${token}` } })).json()).data.main_text;
+      expect(stored).toBe(long.replace('Passage 2499: the tide', 'Passage 2499: at last the tide'));
+    } finally {
+      await context.close();
+    }
+  });
+
   for (const lang of ['en', 'zh-CN'] as const) {
     it(`is usable at 375 px and hides the toolbar on a short window (${lang})`, async () => {
       const { context, page, storyId } = await withStory(browser, lang, { viewport: PHONE });

@@ -81,6 +81,8 @@ describe('rebaseText', () => {
     // Nothing changed on one side.
     expect(rebaseText(base, base, 'Mine.')).toBe('Mine.');
     expect(rebaseText(base, theirs, base)).toBe(theirs);
+    // The same change on both sides is made once.
+    expect(rebaseText(base, `${base}More.`, `${base}More.`)).toBe(`${base}More.`);
   });
 
   it('gives up when both change the same characters', () => {

@@ -80,6 +80,8 @@ export function applyMainTextEdit(text: string, edit: MainTextEditDto): string |
  * at the same place, `mine` comes first.
  */
 export function rebaseText(base: string, theirs: string, mine: string): string | undefined {
+  // The same change on both sides (this client's own save coming back) is made once.
+  if (theirs === mine) return theirs;
   const a = mainTextEdit(base, mine);
   const b = mainTextEdit(base, theirs);
   const aEnd = a.at + a.removed.length;

@@ -6,6 +6,17 @@ import { passageIconVars } from './passage-icons';
 
 // A novel-length text is shown from its end; earlier parts load on request (fast to open).
 const TAIL_CHARS = 30_000;
+
+/**
+ * The start of the first whole line from `at` on (0 at or before the text's start; `at` itself inside a
+ * line with no break after it): the editor opens on whole lines.
+ */
+function lineStart(text: string, at: number): number {
+  if (at <= 0) return 0;
+  if (text[at - 1] === '\n') return at;
+  const next = text.indexOf('\n', at);
+  return next < 0 ? at : next + 1;
+}
 const MORE_CHARS = 100_000;
 
 type Range = { from: number; to: number };
@@ -80,11 +91,16 @@ export function StoryText(props: {
   const illustrateLabel = t('play.pictures.illustrate');
   const branchLabel = t('play.branchFrom');
 
-  // The text the draft was made from.
+  // The editor holds the text from `editFrom` on (what was shown when editing began, which the user
+  // widens like the reading view): a phone does not lay out a million characters on every keystroke.
+  // `base` is the whole text the draft was made from.
+  const [editFrom, setEditFrom] = useState(0);
   const base = useRef(props.text);
   useEffect(() => {
     if (!props.editing) return;
-    setDraft(props.text);
+    const from = lineStart(props.text, props.text.length - shown);
+    setEditFrom(from);
+    setDraft(props.text.slice(from));
     base.current = props.text;
     // Only when edit mode starts.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -95,13 +111,38 @@ export function StoryText(props: {
   useEffect(() => {
     if (!props.editing || props.text === base.current) return;
     const from = base.current;
+    const head = from.slice(0, editFrom);
+    const mine = head + draft;
+    const carried = rebaseText(from, props.text, mine) ?? mine;
     base.current = props.text;
-    setDraft((d) => rebaseText(from, props.text, d) ?? d);
+    // The part before the editor stays out of it while it is unchanged.
+    const keep = carried.startsWith(head) && props.text.startsWith(head) ? editFrom : 0;
+    setEditFrom(keep);
+    setDraft(carried.slice(keep));
+    // Only when the text changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.text, props.editing]);
+  const editHidden = props.editing ? editFrom : 0;
 
   if (props.editing) {
     return (
       <div className="tl-play-text tl-play-text--editing">
+        {editHidden > 0 ? (
+          <Button
+            type="link"
+            onClick={() => {
+              const wanted = Math.max(0, editFrom - MORE_CHARS);
+              const whole = lineStart(base.current, wanted);
+              // A line longer than the step is taken from inside it.
+              const from = whole < editFrom ? whole : wanted;
+              setDraft((d) => base.current.slice(from, editFrom) + d);
+              setEditFrom(from);
+            }}
+            data-testid="edit-earlier"
+          >
+            {t('play.showEarlier', { count: editHidden })}
+          </Button>
+        ) : null}
         <Input.TextArea
           value={draft}
           onChange={(e) => setDraft(e.target.value)}
@@ -113,7 +154,7 @@ export function StoryText(props: {
           <Button onClick={props.onBack} data-testid="edit-back">
             {t('play.back')}
           </Button>
-          <Button type="primary" loading={props.saving} onClick={() => props.onConfirm(draft)} data-testid="edit-confirm">
+          <Button type="primary" loading={props.saving} onClick={() => props.onConfirm(base.current.slice(0, editFrom) + draft)} data-testid="edit-confirm">
             {t('play.confirm')}
           </Button>
         </Space>
