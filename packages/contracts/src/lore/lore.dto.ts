@@ -15,6 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { LocalizedDto } from '../common/localized.dto';
+import { asDto } from '../common/nested-dto';
 
 /** At most this many lore entries per story. */
 export const LORE_ENTRY_LIMIT = 2_000;
@@ -197,15 +198,11 @@ export class LoreEntryInputDto extends CreateLoreEntryDto {}
 export class LoreSettingsInputDto extends UpdateLoreSettingsDto {}
 
 // Nested objects become DTO instances here, not with @Type (which needs reflect-metadata in the browser).
-const into =
-  <T extends object>(make: () => T) =>
-  (v: unknown): unknown =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.assign(make(), v) : v;
-const toSettings = ({ value }: { value: unknown }) => into(() => new LoreSettingsInputDto())(value);
-const toEntries = ({ value }: { value: unknown }) => (Array.isArray(value) ? value.map(into(() => new LoreEntryInputDto())) : value);
+const toSettings = ({ value }: { value: unknown }) => asDto(() => new LoreSettingsInputDto())(value);
+const toEntries = ({ value }: { value: unknown }) => (Array.isArray(value) ? value.map(asDto(() => new LoreEntryInputDto())) : value);
 /** A plain lore book as a LoreBookInputDto whose settings and entries are DTO instances too (what validation walks). */
 export function toLoreBookInput(value: unknown): unknown {
-  const book = into(() => new LoreBookInputDto())(value);
+  const book = asDto(() => new LoreBookInputDto())(value);
   if (!(book instanceof LoreBookInputDto)) return book;
   book.settings = toSettings({ value: book.settings }) as LoreSettingsInputDto | undefined;
   book.entries = toEntries({ value: book.entries }) as LoreEntryInputDto[];

@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { LocalizedDto } from '../common/localized.dto';
+import { asDto } from '../common/nested-dto';
 import { ACCEPT_PART_MAX_LENGTH } from './accept-turn.dto';
 
 export const TURN_ROLE_MAX_LENGTH = 50;
@@ -26,8 +27,7 @@ export class PendingTurnEditDto {
 }
 
 // The nested object becomes a PendingTurnEditDto here, not with @Type (which needs reflect-metadata in the browser).
-const toEdit = ({ value }: { value: unknown }) =>
-  value && typeof value === 'object' && !Array.isArray(value) ? Object.assign(new PendingTurnEditDto(), value) : value;
+const toEdit = ({ value }: { value: unknown }) => asDto(() => new PendingTurnEditDto())(value);
 
 /**
  * `POST /api/llm/{id}`: write one line as `role` (empty: the narrator) and stream the continuation.

@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsMongoId, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
 import { LocalizedDto } from '../common/localized.dto';
+import { asDto } from '../common/nested-dto';
 import {
   MODEL_NAME_MAX_LENGTH,
   MODEL_TYPE_MAX_LENGTH,
@@ -42,8 +43,8 @@ export class MainTextEditDto {
   base_length!: number;
 }
 
-const toMainTextEdit = ({ value }: { value: unknown }) =>
-  value && typeof value === 'object' && !Array.isArray(value) ? Object.assign(new MainTextEditDto(), value) : value;
+// The nested object becomes a MainTextEditDto here, not with @Type (which needs reflect-metadata in the browser).
+const toMainTextEdit = ({ value }: { value: unknown }) => asDto(() => new MainTextEditDto())(value);
 
 /**
  * The smallest edit turning `before` into `after` (their common start and end kept), never splitting a

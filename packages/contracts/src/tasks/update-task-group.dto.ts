@@ -14,6 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { LocalizedDto } from '../common/localized.dto';
+import { asDto } from '../common/nested-dto';
 import {
   EVIDENCE_MAX_LENGTH,
   MAIN_CHARACTER_MAX_LENGTH,
@@ -87,10 +88,7 @@ export class TaskTargetDto {
 }
 
 // Nested objects become TaskTargetDto instances here, not with @Type (which needs reflect-metadata in the browser).
-const toTargets = ({ value }: { value: unknown }) =>
-  Array.isArray(value)
-    ? value.map((v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.assign(new TaskTargetDto(), v) : v))
-    : value;
+const toTargets = ({ value }: { value: unknown }) => (Array.isArray(value) ? value.map(asDto(() => new TaskTargetDto())) : value);
 
 /**
  * `PUT /api/tasks/{id}/{groupId}`: the targets (1 to 4) with `series_name` and `main_character`,
