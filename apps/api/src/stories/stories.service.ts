@@ -144,7 +144,7 @@ export class StoriesService {
       throw new AppException(ErrorCode.STORY_TEXT_TOO_LONG, undefined, { limit: STORY_TEXT_MAX_LENGTH.toLocaleString('en') });
     }
     set.main_text = next;
-    return { charCount: textIs.charCount, firstLine: textIs.firstLine, lastLine: textIs.lastLine };
+    return textIs;
   }
 
   // A custom model chosen for a story must be one of the user's own (stored with its saved spelling).

@@ -16,7 +16,8 @@ import { LIST_PROJECTION, Story, StoryDocument, StoryState } from './story.schem
  * lands only if the text did not change since it was read.
  */
 export type TextState = { charCount: number; firstLine: string; lastLine: string };
-const textFilter = (t: TextState) => ({ charCount: t.charCount, firstLine: t.firstLine, lastLine: t.lastLine });
+/** A stored story's TextState (a field never written reads as its default). */
+const textStateOf = (s: Partial<TextState>): TextState => ({ charCount: s.charCount ?? 0, firstLine: s.firstLine ?? '', lastLine: s.lastLine ?? '' });
 
 /** A stored story as read whole (lean). */
 export type StoryRecord = Story & { _id: Types.ObjectId };
@@ -144,7 +145,7 @@ export class StoryRepository {
    */
   async update(userID: string, id: string, set: Record<string, unknown>, branchId?: string, textIs?: TextState): Promise<StoryRecord | null> {
     const _id = toObjectId(id);
-    const filter = { _id, userID, ...(branchId ? whilePlaying(_id, branchId) : {}), ...(textIs ? textFilter(textIs) : {}) };
+    const filter = { _id, userID, ...(branchId ? whilePlaying(_id, branchId) : {}), ...textIs };
     this.wrote(_id);
     const story = await this.stories.findOneAndUpdate(filter, { $set: set, $inc: { stateRev: 1 } }, { new: true }).lean<StoryRecord>().exec();
     if (story || !(branchId || textIs)) return story;
@@ -164,15 +165,8 @@ export class StoryRepository {
       .lean<Partial<TextState> & { _id: Types.ObjectId; main_text?: string; branchId?: string | null }>()
       .exec();
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
-    return {
-      main_text: story.main_text ?? '',
-      charCount: story.charCount ?? 0,
-      firstLine: story.firstLine ?? '',
-      lastLine: story.lastLine ?? '',
-      playedBranch: playedBranchId(story),
-    };
+    return { main_text: story.main_text ?? '', ...textStateOf(story), playedBranch: playedBranchId(story) };
   }
-
 
   /** Changes the caller's own story; answers its list fields, or null when it is not theirs. */
   updateListed(userID: string, id: string | Types.ObjectId, set: Record<string, unknown>): Promise<StoryListFields | null> {
@@ -268,7 +262,7 @@ export class StoryRepository {
       }
       const updated = await this.stories
         .updateOne(
-          { _id: story._id, userID, ...textFilter({ charCount: story.charCount ?? 0, firstLine: story.firstLine ?? '', lastLine: story.lastLine ?? '' }), ...onBranch },
+          { _id: story._id, userID, ...textStateOf(story), ...onBranch },
           { $set: { main_text: text, ...textSnippets(text), time: new Date() }, $inc: { stateRev: 1 } },
         )
         .exec();

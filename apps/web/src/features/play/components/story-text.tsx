@@ -6,6 +6,7 @@ import { passageIconVars } from './passage-icons';
 
 // A novel-length text is shown from its end; earlier parts load on request (fast to open).
 const TAIL_CHARS = 30_000;
+const MORE_CHARS = 100_000;
 
 /**
  * The start of the first whole line from `at` on (0 at or before the text's start; `at` itself inside a
@@ -17,7 +18,6 @@ function lineStart(text: string, at: number): number {
   const next = text.indexOf('\n', at);
   return next < 0 ? at : next + 1;
 }
-const MORE_CHARS = 100_000;
 
 type Range = { from: number; to: number };
 
@@ -122,12 +122,11 @@ export function StoryText(props: {
     // Only when the text changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.text, props.editing]);
-  const editHidden = props.editing ? editFrom : 0;
 
   if (props.editing) {
     return (
       <div className="tl-play-text tl-play-text--editing">
-        {editHidden > 0 ? (
+        {editFrom > 0 ? (
           <Button
             type="link"
             onClick={() => {
@@ -140,7 +139,7 @@ export function StoryText(props: {
             }}
             data-testid="edit-earlier"
           >
-            {t('play.showEarlier', { count: editHidden })}
+            {t('play.showEarlier', { count: editFrom })}
           </Button>
         ) : null}
         <Input.TextArea
