@@ -7,9 +7,12 @@ module.exports = {
     '^.+\\.ts$': [
       '@swc/jest',
       {
+        // Not .swcrc: it is the build's, which leaves the specs out. The same transform otherwise.
+        swcrc: false,
         jsc: {
           parser: { syntax: 'typescript', decorators: true },
-          transform: { legacyDecorator: true, decoratorMetadata: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+          keepClassNames: true,
           target: 'es2022',
         },
       },
