@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 // Runs every suite (unit, API end-to-end, browser) and prints one closing line:
 // "N passed, N failed, N skipped". Exits non-zero on any failure.
-import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,32 +27,6 @@ function run(label, command, args) {
   return result.status === 0;
 }
 
-/**
- * Starts a step at the lowest CPU priority (nice 19), its output kept in a file until the
- * function it answers is awaited, which prints it.
- * The API suite leaves part of the machine idle while its tests wait on their apps (streams, restarts,
- * timers); a step started this way runs in that idle time and takes nothing from the tests beside it.
- */
-function startLowPriority(label, command, args) {
-  const log = join(root, 'test-results', `${label.replace(/\W+/g, '-')}.log`);
-  mkdirSync(dirname(log), { recursive: true });
-  const fd = openSync(log, 'w');
-  const hasNice = spawnSync('nice', ['true'], { stdio: 'ignore' }).status === 0;
-  const child = hasNice
-    ? spawn('nice', ['-n', '19', command, ...args], { cwd: root, env, stdio: ['ignore', fd, fd] })
-    : spawn(command, args, { cwd: root, env, stdio: ['ignore', fd, fd] });
-  if (!hasNice) setPriority(child.pid, 19);
-  closeSync(fd);
-  const ended = new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
-  return async () => {
-    const status = await ended;
-    console.log(`\n=== ${label} (beside the tests, low priority): ${command} ${args.join(' ')}`);
-    process.stdout.write(readFileSync(log, 'utf8'));
-    if (status !== 0) problems.push(`${label} exited with ${status}`);
-    return status === 0;
-  };
-}
-
 // A check that is not a test runner counts as one test.
 function check(label, ok) {
   if (ok) totals.passed += 1;
@@ -68,16 +41,9 @@ for (const s of suites) {
 }
 
 check('build', run('build', 'pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']));
-// The type checks and lint need only the build: they run beside the unit and API tests, in their idle time.
-// `--only` here and for the tests: the build is done, and none of the three turbo runs replays it from
-// turbo's cache under the others' feet.
-const typecheck = startLowPriority('typecheck', 'pnpm', ['exec', 'turbo', 'run', 'typecheck', '--only', '--output-logs=errors-only']);
-const lint = startLowPriority('lint', 'pnpm', ['exec', 'turbo', 'run', 'lint', '--only', '--output-logs=errors-only']);
-const knip = startLowPriority('knip', 'pnpm', ['exec', 'knip']);
-run('unit and API tests', 'pnpm', ['exec', 'turbo', 'run', 'test', '--only', '--concurrency=1', '--continue', '--output-logs=full']);
-check('typecheck', await typecheck());
-const [linted, unused] = [await lint(), await knip()];
-check('lint', linted && unused);
+check('typecheck', run('typecheck', 'pnpm', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']));
+check('lint', run('lint', 'pnpm', ['run', 'lint']));
+run('unit and API tests', 'pnpm', ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue', '--output-logs=full']);
 run('browser tests', 'pnpm', ['--filter', '@taleloom/web', 'run', 'test:e2e']);
 
 if (spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0) {
