@@ -21,5 +21,8 @@ module.exports = {
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 30000,
+  // In the package, not the system's temp folder: a fresh clone transforms every file once, as on a
+  // fresh CI machine (a cache shared by clones once hid a transform that failed cold).
+  cacheDirectory: '<rootDir>/node_modules/.cache/jest',
   maxWorkers: 2,
 };
