@@ -1,22 +1,18 @@
 /** API tests: unit specs beside the code, end-to-end specs in test/ on a real (embedded) database. */
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+// The build's transform (.swcrc), but for its `exclude` (the specs, which the build leaves out), its
+// source maps (jest's own are inline) and its schema link; `swcrc: false`, or swc reads the file again
+// and refuses every spec.
+const { $schema: _schema, exclude: _specs, sourceMaps: _maps, ...swc } = JSON.parse(readFileSync(join(__dirname, '.swcrc'), 'utf8'));
+
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   transform: {
-    '^.+\\.ts$': [
-      '@swc/jest',
-      {
-        // Not .swcrc: it is the build's, which leaves the specs out. The same transform otherwise.
-        swcrc: false,
-        jsc: {
-          parser: { syntax: 'typescript', decorators: true },
-          transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-          keepClassNames: true,
-          target: 'es2022',
-        },
-      },
-    ],
+    '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }],
   },
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
