@@ -3,6 +3,7 @@
 // nothing is charged twice (a failed turn not at all), balance == ledger, and the story plays on.
 import { ErrorCode, type StreamEvent } from '@taleloom/contracts';
 import { errorMessage } from '../src/common/error-messages';
+import { APP_CONFIG, type AppConfig } from '../src/config/app-config';
 import { TurnRunner } from '../src/play/turn.runner';
 import { PowerService } from '../src/power/power.service';
 import { balanceOf } from './power-factories';
@@ -24,6 +25,11 @@ describe('faults: the provider and the browser', () => {
   let base: string;
   let alice: TestUser;
   const drain = () => t.app.get(TurnRunner).drain();
+  // The cases about the provider's timeout wait 1 s for it; every other case has 10 s, so that a loaded
+  // machine (a stalled event loop) does not turn a slow stream into a timeout the case is not about.
+  const providerTimeout = (seconds: number) => {
+    t.app.get<AppConfig>(APP_CONFIG).env.PROVIDER_TIMEOUT_SECONDS = seconds;
+  };
   const db = () => t.connection.db!;
 
   beforeAll(async () => {
@@ -32,12 +38,12 @@ describe('faults: the provider and the browser', () => {
       MODELS_JSON: JSON.stringify([
         { label: 'Paid', value: 'paid', points: PRICE, contextWindow: 4096, maxOutput: 200, baseURL: stub.baseURL, enableReasoning: true },
       ]),
-      PROVIDER_TIMEOUT_SECONDS: '1',
     });
     base = await listenOnLoopback(t);
   });
   beforeEach(async () => {
     await t.clean();
+    providerTimeout(10);
     stub.reset();
     stub.set({ completionTokens: 200 });
     alice = await signUp(t, 'alice');
@@ -59,6 +65,7 @@ describe('faults: the provider and the browser', () => {
 
   // The story plays on after the fault: the next send streams, is stored and is charged once.
   async function playsOn(id: string, chargedBefore: number): Promise<void> {
+    providerTimeout(10);
     stub.set({ completionTokens: 200 });
     await unthrottle(t, id);
     const again = await sendTurn(base, alice.token, id, { content: 'Again', regenerate: true });
@@ -88,6 +95,7 @@ describe('faults: the provider and the browser', () => {
 
   it.each(cases)('the provider %s: partial text kept, nothing charged, a coded error, then it plays on', async (_name, behaviour, code, partial) => {
     const id = await storyWithAcceptedText();
+    if (code === ErrorCode.PROVIDER_TIMEOUT) providerTimeout(1);
     stub.set({ ...behaviour, completionTokens: 200 });
     const res = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'Go', language: 'zh-CN' });
     expect(res.status).toBe(200);
