@@ -17,6 +17,7 @@ import { run as files } from './files.bench';
 import { run as lore } from './lore.bench';
 import { run as play } from './play.bench';
 import { run as power } from './power.bench';
+import { run as signIn } from './sign-in.bench';
 import { run as stories } from './stories.bench';
 import { startDatabaseProcess } from './support/processes';
 import { printTable, writeJson } from './support/report';
@@ -38,9 +39,11 @@ async function main(): Promise<void> {
     ['lore', lore],
     ['play', play],
     ['burst', burst],
+    ['sign-in', signIn],
   ];
-  // Suites that start a fresh database process of their own for each part (burst: one per level).
-  const ownDatabase = new Set(['burst']);
+  // Suites that start a fresh database process of their own for each part (burst: one per level; sign-in:
+  // one per API process).
+  const ownDatabase = new Set(['burst', 'sign-in']);
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const configured = process.env.MONGODB_URI;
   const started = Date.now();

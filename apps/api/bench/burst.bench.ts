@@ -32,12 +32,11 @@ import 'reflect-metadata';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { StubBehaviour } from '../test/support/openai-stub';
 import { cpuSeconds, ProcessWatch, processTree, rssBytes } from './support/process-stats';
-import { startDatabaseProcess, waitHealthy } from './support/processes';
+import { apiProcessEnv, freePort, startDatabaseProcess, waitHealthy } from './support/processes';
 import { record } from './support/report';
 import { pct } from './support/stats';
 import { startFlags } from './support/start-flags';
@@ -125,17 +124,6 @@ export const PROLOGUE = [
     'oars of a rowboat that is two hours late. Behind her, a light is burning in the customs house window. ' +
     'Somewhere out past Gull Rock, a bell that should be silent rings once, and the water goes very still.',
 ].join('\n\n');
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.on('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => done(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
 
 // ---------------------------------------------------------------- processes
 
@@ -258,13 +246,7 @@ async function startApi(stub: Stub, database: Database, build: Build, heapDir?: 
   const child = own(spawn(process.execPath, [...nodeArgs, build.main], {
     cwd: apiDir,
     env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: LOG_LEVEL,
-      MONGODB_URI: database.uri,
+      ...apiProcessEnv(port, dataDir, database.uri, LOG_LEVEL),
       MODELS_JSON: JSON.stringify([model('free', 0), model('paid', 10)]),
       WEB_DIST_DIR: join(tmpdir(), 'no-web'),
       // The limits raised, as in the harness: the engine is measured, not the per-user or per-IP limits.

@@ -16,13 +16,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Agent, request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assemblePrompt } from '../src/play/context/prompt-builder';
 import { TokenCounter } from '../src/generation/token-counter';
 import { startOpenAIStub, wallClock, type OpenAIStub } from '../test/support/openai-stub';
-import { startDatabaseProcess, waitHealthy } from './support/processes';
+import { apiProcessEnv, freePort, startDatabaseProcess, waitHealthy } from './support/processes';
 import { startFlags } from './support/start-flags';
 import { benchStory } from './support/prompt-story';
 import { record } from './support/report';
@@ -39,17 +38,6 @@ const apiDir = resolve(__dirname, '..');
 const webDir = resolve(apiDir, '..', 'web');
 
 const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)} ms` : 'n/a');
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.on('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => done(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
 
 function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -108,13 +96,7 @@ async function startApi(stub: OpenAIStub, database: Database): Promise<Api> {
   const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean), ...entry], {
     cwd: apiDir,
     env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      MONGODB_URI: database.uri,
+      ...apiProcessEnv(port, dataDir, database.uri, 'silent'),
       MODELS_JSON: JSON.stringify([model('free', 0), model('paid', 10)]),
       WEB_DIST_DIR: existsSync(join(webDir, 'dist', 'index.html')) ? join(webDir, 'dist') : join(tmpdir(), 'no-web'),
       BODY_LIMIT_BYTES: String(4 * 1024 * 1024),

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 
 const apiDir = resolve(__dirname, '..', '..');
@@ -66,4 +67,21 @@ export async function waitHealthy(child: ChildProcess, base: string): Promise<vo
     if (Date.now() > deadline) throw new Error('the API did not start within 90 s');
     await sleep(200);
   }
+}
+
+/** A TCP port free on 127.0.0.1 now (for a process that is told which port to listen on). */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer();
+    s.on('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => done(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+/** The environment of a built API process started by a benchmark: production, on 127.0.0.1:`port`. */
+export function apiProcessEnv(port: number, dataDir: string, mongodbUri: string, logLevel: string): NodeJS.ProcessEnv {
+  return { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: logLevel, MONGODB_URI: mongodbUri };
 }

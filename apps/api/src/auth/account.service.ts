@@ -19,7 +19,7 @@ import { toUserInfo } from '../users/user-info.mapper';
 import { UserRepository } from '../users/user.repository';
 import type { UserDocument } from '../users/user.schema';
 import { AuthService } from './auth.service';
-import { hashPassword } from './password';
+import { PasswordsService } from './passwords.service';
 import { PhoneRewardsService } from './phone-rewards.service';
 import { TokenUsers } from './token-user.cache';
 
@@ -34,6 +34,7 @@ export class AccountService {
     private readonly codes: SmsCodeService,
     private readonly rewards: PhoneRewardsService,
     private readonly clock: Clock,
+    private readonly passwords: PasswordsService,
   ) {}
 
   /**
@@ -80,7 +81,7 @@ export class AccountService {
     const user = await this.signedIn(who);
     if (!user.phoneVerified || !user.phoneE164) throw new AppException(ErrorCode.PHONE_NOT_VERIFIED);
     await this.codes.consume(user.phoneE164, ['reset_password'], dto.smsCode);
-    const passwordHash = await hashPassword(dto.newPassword);
+    const passwordHash = await this.passwords.hash(dto.newPassword);
     // Real time, like the tokens' iat: the fresh token below is issued after this instant.
     const updated = await this.users.setPassword(user._id, passwordHash, new Date());
     this.tokenUsers.forget(user._id.toHexString());

@@ -15,6 +15,7 @@ import { InvitesService } from './invites.service';
 import { JwtStrategy } from './jwt.strategy';
 import { LoginFailure, LoginFailureSchema } from './login-failure.schema';
 import { LoginLockoutService } from './login-lockout.service';
+import { PasswordsService } from './passwords.service';
 import { PhoneLoginService } from './phone-login.service';
 import { PhoneReward, PhoneRewardSchema } from './phone-reward.schema';
 import { PhoneRewardsService } from './phone-rewards.service';
@@ -51,6 +52,7 @@ import { TokenUsers } from './token-user.cache';
     TokenUsers,
     JwtStrategy,
     SignInService,
+    PasswordsService,
     PhoneLoginService,
     AccountService,
     InvitesService,

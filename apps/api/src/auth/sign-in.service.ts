@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { verify } from '@node-rs/argon2';
 import { ErrorCode, type LoginData, type LoginDto, type UserInfo } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -10,7 +9,7 @@ import type { UserDocument } from '../users/user.schema';
 import { AuthService } from './auth.service';
 import { InvitesService } from './invites.service';
 import { LoginLockoutService } from './login-lockout.service';
-import { hashPassword } from './password';
+import { PasswordsService } from './passwords.service';
 import { PhoneLoginService } from './phone-login.service';
 
 @Injectable()
@@ -22,6 +21,7 @@ export class SignInService {
     private readonly lockout: LoginLockoutService,
     private readonly phoneLogin: PhoneLoginService,
     private readonly limits: RateLimitService,
+    private readonly passwords: PasswordsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -40,7 +40,7 @@ export class SignInService {
 
     let user = await this.users.byNameKey(userNameKey);
     if (!user) {
-      const passwordHash = await hashPassword(password);
+      const passwordHash = await this.passwords.hash(password);
       // One atomic upsert: of two concurrent registrations of a name, exactly one inserts.
       const registered = await this.users.registerByName(userNameKey, {
         userName,
@@ -51,7 +51,7 @@ export class SignInService {
       user = registered.user;
       if (registered.created) return this.answer(user);
     }
-    if (!user.passwordHash || !(await verify(user.passwordHash, password))) {
+    if (!user.passwordHash || !(await this.passwords.verify(user.passwordHash, password))) {
       return this.lockout.recordFailure(userNameKey);
     }
     await this.lockout.recordSuccess(userNameKey);

@@ -313,6 +313,15 @@ export class EnvironmentVariables {
   @Min(1)
   LOGIN_IP_PER_MINUTE = 30;
 
+  // Password hashes (argon2, about 25 ms of a core each) run at once per process; 0: libuv's pool less two
+  // threads, at most the cores (auth/passwords.service.ts), so a burst of sign-ins leaves file reads, DNS
+  // lookups and compression threads of the pool.
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(64)
+  PASSWORD_HASH_CONCURRENCY = 0;
+
   // Generations (sends) one user may start per minute, over all stories.
   @Transform(toInt)
   @IsInt()
