@@ -17,7 +17,7 @@ import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { apiProcessEnv, freePort, startDatabaseProcess, waitHealthy, type DatabaseProcess } from './support/processes';
-import { printTable, record } from './support/report';
+import { record, runAlone } from './support/report';
 import { pct } from './support/stats';
 
 const N = Number(process.env.BENCH_SIGNIN_N ?? 200);
@@ -176,11 +176,4 @@ export async function run(): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  run()
-    .then(() => printTable())
-    .catch((error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    });
-}
+if (require.main === module) runAlone(run);

@@ -62,3 +62,13 @@ export function writeJson(file: string, meta: Record<string, unknown>, list: rea
     )}\n`,
   );
 }
+
+/** A benchmark run on its own (`pnpm --filter @taleloom/api bench:<name>`): its table at the end; exit code 1 if it broke. */
+export function runAlone(run: () => Promise<void>): void {
+  run()
+    .then(() => printTable())
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    });
+}

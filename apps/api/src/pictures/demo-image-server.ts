@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startLocalServer, type LocalServer } from '../models/local-server';
-import { renderDemoPicture } from './demo-picture';
+import { DemoPictureThread } from './demo-picture-thread';
 
 export type DemoImageServer = LocalServer;
 
@@ -12,13 +12,22 @@ const MAX_BODY_BYTES = 256 * 1024;
  * The offline demo picture generator behind an OpenAI-compatible `POST /v1/images/generations` on
  * 127.0.0.1, so demo pictures take exactly the SDK path a real images endpoint does.
  */
-export function startDemoImageServer(): Promise<DemoImageServer> {
-  return startLocalServer((req, res) =>
-    handle(req, res).catch(() => json(res, 500, { error: { message: 'demo generator failed', type: 'server_error' } })),
+export async function startDemoImageServer(): Promise<DemoImageServer> {
+  // The drawing is on a thread of its own (see DemoPictureThread), stopped with the server.
+  const thread = new DemoPictureThread();
+  const server = await startLocalServer((req, res) =>
+    handle(thread, req, res).catch(() => json(res, 500, { error: { message: 'demo generator failed', type: 'server_error' } })),
   );
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      await thread.close();
+    },
+  };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(thread: DemoPictureThread, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method !== 'POST' || !req.url?.endsWith('/images/generations')) {
     return json(res, 404, { error: { message: 'not found', type: 'invalid_request_error' } });
   }
@@ -35,7 +44,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (!prompt.trim() || !size || width > MAX_SIDE || height > MAX_SIDE) {
     return json(res, 400, { error: { message: 'a prompt and a size WIDTHxHEIGHT up to 2048 are required', type: 'invalid_request_error' } });
   }
-  const png = await renderDemoPicture(prompt, width, height);
+  const png = await thread.render(prompt, width, height);
   json(res, 200, { created: Math.floor(Date.now() / 1000), data: [{ b64_json: png.toString('base64'), revised_prompt: prompt }] });
 }
 
