@@ -15,10 +15,10 @@ import { join, resolve } from 'node:path';
 import { run as burst } from './burst.bench';
 import { run as files } from './files.bench';
 import { run as lore } from './lore.bench';
-import { run as pictures } from './pictures.bench';
 import { run as play } from './play.bench';
 import { run as power } from './power.bench';
 import { run as signIn } from './sign-in.bench';
+import { run as stalls } from './stalls.bench';
 import { run as stories } from './stories.bench';
 import { startDatabaseProcess } from './support/processes';
 import { printTable, writeJson } from './support/report';
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     ['play', play],
     ['burst', burst],
     ['sign-in', signIn],
-    ['pictures', pictures],
+    ['stalls', stalls],
   ];
   // Suites that start a fresh database process of their own for each part (burst: one per level; sign-in:
   // one per API process).

@@ -22,9 +22,9 @@ describe('DemoPictureThread', () => {
   });
 
   it('fails the pictures not drawn yet when stopped, and starts afresh on the next one', async () => {
-    const drawing = thread.render('A quiet harbour.', 1024, 1024);
+    const failed = expect(thread.render('A quiet harbour.', 1024, 1024)).rejects.toThrow('stopped');
     await thread.close();
-    await expect(drawing).rejects.toThrow('stopped');
+    await failed;
     const png = await thread.render('A quiet harbour.', 128, 128);
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
   });
