@@ -1,13 +1,19 @@
 /**
  * Work long enough to hold the app's event loop (and with it every stream of the process): the demo
- * generator's pictures (the embedded default's, IMAGES_PROVIDER=demo) and Word exports. Each done on the
- * app's thread, as before, and on a worker thread of its own, as the app now does (WorkerThread),
- * alternately in the same run: the event loop's longest stall meanwhile (a 1 ms timer's longest gap),
- * and the time the work took. Prints a table; never fails on a time.
+ * generator's pictures (the embedded default's, IMAGES_PROVIDER=demo), Word exports, and the embedded
+ * stand-in database's own work (a long story's update; long stories written while its journal is folded
+ * into its snapshot). Each done on the app's thread, as before, and on a worker thread of its own, as the
+ * app now does, alternately in the same run: the event loop's longest stall meanwhile (a 1 ms timer's
+ * longest gap), and the time the work took. Prints a table; never fails on a time.
  *
  *   pnpm --filter @taleloom/api bench:stalls
  *   BENCH_STALLS_ROUNDS=3   rounds
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mongoose from 'mongoose';
+import { runStandIn, startDatabase, type DatabaseHandle } from '../src/database/embedded-database';
 import { ExportService } from '../src/files/export.service';
 import { exportDocx } from '../src/files/exporters/export-docx';
 import { renderDemoPicture } from '../src/pictures/demo-picture';
@@ -103,6 +109,40 @@ export async function run(): Promise<void> {
   } finally {
     await pictures.close();
     await exporter.onApplicationShutdown();
+  }
+  await standIn();
+}
+
+// The embedded stand-in with its data on disk, run in this thread (as before) and on its own (as now).
+async function standIn(): Promise<void> {
+  const LONG_STORIES = 10 * ROUNDS;
+  // A journal line is a whole document (a long story's: about 1,000,000 characters): every round of 10
+  // long stories folds the journal into the snapshot (the whole database written out) once or twice.
+  const compactBytes = 8_000_000;
+  const story = storyOf(1_000_000);
+  const open = async (start: (dataDir: string) => Promise<DatabaseHandle>) => {
+    const handle = await start(mkdtempSync(join(tmpdir(), 'taleloom-bench-stalls-')));
+    const connection = await mongoose.createConnection(handle.uri).asPromise();
+    return { handle, connection, stories: connection.db!.collection<{ _id: number; main_text: string; n: number }>('stories') };
+  };
+  const here = await open((dataDir) => runStandIn(dataDir, 'bench', compactBytes));
+  const own = await open((dataDir) => startDatabase({ mode: 'stand-in', dataDir, dbName: 'bench', journalCompactBytes: compactBytes }));
+  try {
+    for (const db of [here, own]) await db.stories.insertOne({ _id: 0, main_text: story, n: 0 });
+    let n = 0;
+    const update = (db: typeof here) => () => db.stories.updateOne({ _id: 0 }, { $set: { main_text: `${story}${++n}`, n } });
+    await compare('an update of a 1,000,000-character story on the embedded stand-in', update(here), update(own));
+    let round = 0;
+    const write = (db: typeof here) => async () => {
+      round++;
+      for (let i = 1; i <= LONG_STORIES / ROUNDS; i++) await db.stories.insertOne({ _id: round * 1000 + i, main_text: story, n: 0 });
+    };
+    await compare(`${LONG_STORIES / ROUNDS} stories of 1,000,000 characters written on the embedded stand-in (its journal folded into its snapshot every 8,000,000 characters)`, write(here), write(own));
+  } finally {
+    for (const db of [here, own]) {
+      await db.connection.close();
+      await db.handle.stop();
+    }
   }
 }
 

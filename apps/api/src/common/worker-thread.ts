@@ -57,7 +57,7 @@ export class WorkerThread<Input, Output> {
   }
 
   private start(): Worker {
-    const worker = new Worker(...entry(this.file));
+    const worker = new Worker(...workerEntry(this.file));
     worker.unref();
     worker.on('message', ({ id, output, error }: Answer) => {
       const job = this.jobs.get(id);
@@ -112,8 +112,11 @@ export function answerJobs<Input, Output>(handle: (input: Input) => Output | Pro
   });
 }
 
-// The built module (.js), or, run from the sources, the TypeScript one through the loader they run with.
-function entry(file: string): [string, { eval?: boolean }] {
+/**
+ * How to start a worker thread on the module `file` (a path without its extension): the built module (.js),
+ * or, run from the sources (the tests, `pnpm dev`), the TypeScript one through the loader they run with.
+ */
+export function workerEntry(file: string): [string, { eval?: boolean }] {
   if (existsSync(`${file}.js`)) return [`${file}.js`, {}];
   return [`require(${JSON.stringify(require.resolve('@swc-node/register'))}); require(${JSON.stringify(`${file}.ts`)});`, { eval: true }];
 }

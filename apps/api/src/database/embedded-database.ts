@@ -3,7 +3,9 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { format } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import type { DatabaseKind } from '@taleloom/contracts';
+import { workerEntry } from '../common/worker-thread';
 import { attachJournal, type Bson, type JournalHandle, type MemoryStorage } from './stand-in-journal';
 
 /** A running database the app or the tests connect to. */
@@ -105,7 +107,74 @@ async function startMemoryServer(dataDir: string | undefined, dbName: string, de
   };
 }
 
+/** What the stand-in's thread is started with (stand-in.worker.ts). */
+export interface StandInThreadData {
+  dataDir: string | undefined;
+  dbName: string;
+  compactBytes: number | undefined;
+}
+
+/** What the stand-in's thread says: where it listens, that it stopped, or why it could not. */
+export interface StandInThreadMessage {
+  uri?: string;
+  stopped?: boolean;
+  error?: string;
+}
+
+// How long a stop may take (the journal folded into its snapshot) before the thread is ended.
+const STAND_IN_STOP_MS = 60_000;
+
+/**
+ * The offline stand-in on a worker thread of its own (stand-in.worker.ts runs `runStandIn` there), so its
+ * work is not on the app's event loop: every command's matching and BSON, each change's journal line (a
+ * 1,000,000-character story's update held the loop 30 to 60 ms) and the journal's folding into its
+ * snapshot (the whole database written out: about 750 ms at 75 MB). The app reaches it over loopback as
+ * before. The thread ends with the process (a crash, kill -9, loses nothing acknowledged, as before); if
+ * it stops by itself, the app cannot go on and exits.
+ */
 async function startStandIn(dataDir: string | undefined, dbName: string, compactBytes?: number): Promise<DatabaseHandle> {
+  const [entry, options] = workerEntry(join(__dirname, 'stand-in.worker'));
+  const worker = new Worker(entry, { ...options, workerData: { dataDir, dbName, compactBytes } satisfies StandInThreadData });
+  let stopping = false;
+  const uri = await new Promise<string>((done, fail) => {
+    worker.once('message', (m: StandInThreadMessage) => (m.uri ? done(m.uri) : fail(new Error(m.error ?? 'the embedded database did not start'))));
+    worker.once('error', fail);
+    worker.once('exit', (code) => fail(new Error(`the embedded database's thread stopped (${code}) before it started`)));
+  }).catch(async (error: unknown) => {
+    stopping = true;
+    await worker.terminate();
+    throw error;
+  });
+  worker.on('error', (error) => {
+    if (!stopping) console.error(`The embedded database failed: ${error.stack ?? error.message}`);
+  });
+  worker.on('exit', (code) => {
+    if (stopping) return;
+    console.error(`The embedded database's thread stopped by itself (${code}); the app cannot go on without it.`);
+    process.exit(1);
+  });
+  return {
+    uri,
+    kind: 'stand-in',
+    stop: async () => {
+      if (stopping) return;
+      stopping = true;
+      const stopped = new Promise<StandInThreadMessage>((done) => {
+        worker.once('message', done);
+        worker.once('exit', () => done({ stopped: true }));
+      });
+      worker.postMessage('stop');
+      let timer: NodeJS.Timeout | undefined;
+      const answer = await Promise.race([stopped, new Promise<StandInThreadMessage>((done) => (timer = setTimeout(() => done({ error: 'the embedded database took too long to stop' }), STAND_IN_STOP_MS)))]);
+      clearTimeout(timer);
+      await worker.terminate();
+      if (answer.error) throw new Error(answer.error);
+    },
+  };
+}
+
+/** The stand-in itself, in the calling thread (its own thread's module runs this; see startStandIn). */
+export async function runStandIn(dataDir: string | undefined, dbName: string, compactBytes?: number): Promise<DatabaseHandle> {
   const congodb = await importEsm(STAND_IN_ENTRY);
   // Always the in-memory engine (its writes are atomic); with a data folder, a journal keeps it on disk.
   const { server, port } = await listenStandIn(congodb);
