@@ -1,6 +1,6 @@
 /**
  * Work long enough to hold the app's event loop (and with it every stream of the process): the demo
- * generator's pictures (the embedded default's, IMAGES_PROVIDER=demo), Word exports, and the embedded
+ * generator's pictures (the embedded default's, IMAGES_PROVIDER=demo), Word exports, RTF uploads, and the embedded
  * stand-in database's own work (a long story's update; long stories written while its journal is folded
  * into its snapshot). Each done on the app's thread, as before, and on a worker thread of its own, as the
  * app now does, alternately in the same run: the event loop's longest stall meanwhile (a 1 ms timer's
@@ -16,6 +16,9 @@ import mongoose from 'mongoose';
 import { runStandIn, startDatabase, type DatabaseHandle } from '../src/database/embedded-database';
 import { ExportService } from '../src/files/export.service';
 import { exportDocx } from '../src/files/exporters/export-docx';
+import { exportRtf } from '../src/files/exporters/export-rtf';
+import { rtfToText } from '../src/files/parsers/rtf-to-text';
+import { UploadParserService } from '../src/files/upload-parser.service';
 import { renderDemoPicture } from '../src/pictures/demo-picture';
 import { DemoPictureThread } from '../src/pictures/demo-picture-thread';
 import { record, runAlone } from './support/report';
@@ -88,6 +91,7 @@ async function compare(what: string, before: () => Promise<unknown>, after: () =
 export async function run(): Promise<void> {
   const pictures = new DemoPictureThread();
   const exporter = new ExportService();
+  const uploads = new UploadParserService();
   try {
     const prompt = (i: number) => `A lighthouse keeper reads letter ${i} by the sea at night.`;
     const eight = async (draw: (p: string) => Promise<Buffer>) => {
@@ -106,9 +110,16 @@ export async function run(): Promise<void> {
         () => exporter.export({ format: 'docx', content, name: 'Bench' }, 'en'),
       );
     }
+    const rtf = Buffer.from(exportRtf(storyOf(3_000_000)), 'latin1');
+    await compare(
+      `an upload of an RTF of ${(rtf.length / 1024 / 1024).toFixed(1)} MB read`,
+      async () => rtfToText(rtf),
+      () => uploads.parse({ originalname: 'story.rtf', buffer: rtf, size: rtf.length }, 'en'),
+    );
   } finally {
     await pictures.close();
     await exporter.onApplicationShutdown();
+    await uploads.onApplicationShutdown();
   }
   await standIn();
 }
