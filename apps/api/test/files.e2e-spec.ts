@@ -76,11 +76,14 @@ describe('files (POST /api/upload_parse, POST /api/export)', () => {
       expect(res.body.data.content).not.toMatch(/Secret|Riched|Arial|宋体/);
     });
 
-    it('refuses an RTF nested too deeply with the parser\'s own coded reason (read on the text thread)', async () => {
-      const res = await upload(Buffer.from(`{\\rtf1 ${'{'.repeat(600)}deep${'}'.repeat(601)}`, 'latin1'), 'deep.rtf');
-      expect(res.status).toBe(422);
-      expect(res.body.code).toBe(ErrorCode.FILE_PARSE_FAILED);
-      expect(res.body.details[0]).toEqual({ field: 'file', constraints: ['RTF groups are nested too deeply'] });
+    it('refuses an RTF nested too deeply with the parser\'s own coded reason, small or large (read on the text thread)', async () => {
+      const deep = `{\\rtf1 ${'{'.repeat(600)}deep${'}'.repeat(601)}`;
+      for (const rtf of [deep, `${deep.slice(0, -1)}${' text'.repeat(20_000)}}`]) {
+        const res = await upload(Buffer.from(rtf, 'latin1'), 'deep.rtf');
+        expect(res.status).toBe(422);
+        expect(res.body.code).toBe(ErrorCode.FILE_PARSE_FAILED);
+        expect(res.body.details[0]).toEqual({ field: 'file', constraints: ['RTF groups are nested too deeply'] });
+      }
       await stillServing();
     });
   });
