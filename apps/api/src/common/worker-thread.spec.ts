@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { ErrorCode } from '@taleloom/contracts';
 import type { TestJob } from '../../test/support/jobs.worker';
+import { AppException } from './app-exception';
 import { asBuffer, WorkerThread } from './worker-thread';
 
 const FILE = join(__dirname, '..', '..', 'test', 'support', 'jobs.worker');
@@ -26,6 +28,12 @@ describe('WorkerThread', () => {
   it('fails a job that throws, with its message, and goes on with the next', async () => {
     await expect(thread.run({ op: 'throw' })).rejects.toThrow('asked to fail');
     await expect(thread.run({ op: 'echo', value: 'on' })).resolves.toBe('ON');
+  });
+
+  it('fails a job refused with an AppException with the same AppException: code, details and params', async () => {
+    const refusal = await thread.run({ op: 'refuse' }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(AppException);
+    expect(refusal).toMatchObject({ code: ErrorCode.FILE_PARSE_FAILED, details: [{ field: 'file', constraints: ['asked to refuse'] }], params: { limit: 3 } });
   });
 
   it('fails the jobs of a thread that dies, and starts a fresh one for the next', async () => {

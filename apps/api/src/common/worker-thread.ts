@@ -1,5 +1,7 @@
+import type { FieldProblem } from '@taleloom/contracts';
 import { existsSync } from 'node:fs';
 import { parentPort, Worker } from 'node:worker_threads';
+import { AppException } from './app-exception';
 
 interface Job {
   id: number;
@@ -10,6 +12,8 @@ interface Answer {
   id: number;
   output?: unknown;
   error?: string;
+  /** The job's coded refusal (an AppException's parts), thrown again as one on the calling thread. */
+  refused?: { code: AppException['code']; details?: FieldProblem[]; params: Record<string, string | number> };
 }
 
 /**
@@ -17,7 +21,8 @@ interface Answer {
  * thread of its own: `file` (a path without its extension) is a module that calls `answerJobs`. The
  * thread starts with the first job, runs one job at a time in the order given, does not keep the
  * process alive while it waits, stops after `idleMs` without work (its memory goes back), and starts
- * afresh after a crash (the jobs it held then fail). Inputs and outputs are copied between the threads
+ * afresh after a crash (the jobs it held then fail). A job's AppException arrives as the same AppException
+ * (code, details, params); any other error as an Error with its message. Inputs and outputs are copied between the threads
  * (structured clone: a Buffer arrives as a Uint8Array).
  *
  * Not piscina: its threads `import()` their file, which cannot load the TypeScript sources the tests and
@@ -59,13 +64,14 @@ export class WorkerThread<Input, Output> {
   private start(): Worker {
     const worker = new Worker(...workerEntry(this.file));
     worker.unref();
-    worker.on('message', ({ id, output, error }: Answer) => {
+    worker.on('message', ({ id, output, error, refused }: Answer) => {
       const job = this.jobs.get(id);
       this.jobs.delete(id);
       if (!this.jobs.size) this.rest(worker);
       if (!job) return;
-      if (error === undefined) job.done(output as Output);
-      else job.fail(new Error(error));
+      if (refused) job.fail(new AppException(refused.code, refused.details, refused.params));
+      else if (error !== undefined) job.fail(new Error(error));
+      else job.done(output as Output);
     });
     const gone = (error: Error) => {
       if (this.worker !== worker) return;
@@ -81,6 +87,7 @@ export class WorkerThread<Input, Output> {
   // Nothing left to do: the thread no longer keeps the process alive, and stops if nothing comes.
   private rest(worker: Worker): void {
     worker.unref();
+    if (this.idle) clearTimeout(this.idle);
     this.idle = setTimeout(() => void this.stop(new Error('the worker thread was idle')), this.idleMs);
     this.idle.unref();
   }
@@ -107,7 +114,12 @@ export function answerJobs<Input, Output>(handle: (input: Input) => Output | Pro
       .then(() => handle(input as Input))
       .then(
         (output) => parentPort!.postMessage({ id, output } satisfies Answer),
-        (error: unknown) => parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies Answer),
+        (error: unknown) =>
+          parentPort!.postMessage(
+            (error instanceof AppException
+              ? { id, refused: { code: error.code, details: error.details, params: error.params } }
+              : { id, error: error instanceof Error ? error.message : String(error) }) satisfies Answer,
+          ),
       );
   });
 }

@@ -15,9 +15,9 @@ import { isLoreBookJson, loreBookFromJson } from './parsers/lore-book-json';
 import { takeLoreBlocks } from './parsers/lore-blocks';
 import { checkDocxZip, docxToText } from './parsers/docx-to-text';
 import { sniffType } from './parsers/sniff-type';
-import { decodeText, type DecodedText } from './parsers/decode-text';
-import { rtfToText } from './parsers/rtf-to-text';
-import type { TextDone, TextJob } from './parsers/text.worker';
+import type { DecodedText } from './parsers/decode-text';
+import { readText, type TextKind } from './parsers/read-text';
+import type { TextJob } from './parsers/text.worker';
 
 // Smaller files are read on the app's thread (an RTF of this size in about 20 ms): the text thread starts
 // with the first larger one, in about 100 to 300 ms.
@@ -44,7 +44,7 @@ export class UploadParserService implements OnApplicationShutdown {
   // RTF and text are read on a thread of their own (WorkerThread): on the app's thread a 6 to 7 MB RTF
   // held every stream of the process for 2 to 3 s, a 3.6 MB GB18030 text about 190 ms. (Word files go to
   // mammoth's own thread, docxToText.)
-  private readonly text = new WorkerThread<TextJob, TextDone>(join(__dirname, 'parsers', 'text.worker'));
+  private readonly text = new WorkerThread<TextJob, DecodedText | null>(join(__dirname, 'parsers', 'text.worker'));
 
   async onApplicationShutdown(): Promise<void> {
     await this.text.close();
@@ -75,13 +75,9 @@ export class UploadParserService implements OnApplicationShutdown {
     };
   }
 
-  // An RTF's text, or a text file's in its encoding (null: none reads it); from THREAD_BYTES on, read on
-  // the text thread, whose refusals are the parsers' own coded ones.
-  private async read(kind: TextJob['kind'], buf: Buffer): Promise<DecodedText | null> {
-    if (buf.length < THREAD_BYTES) return kind === 'rtf' ? { text: rtfToText(buf), encoding: 'RTF' } : decodeText(buf);
-    const done = await this.text.run({ kind, bytes: buf });
-    if ('refused' in done) throw new AppException(done.refused.code, done.refused.details, done.refused.params);
-    return done.decoded;
+  // readText, from THREAD_BYTES on on the text thread (its refusals come back as the same AppExceptions).
+  private async read(kind: TextKind, buf: Buffer): Promise<DecodedText | null> {
+    return buf.length < THREAD_BYTES ? readText(kind, buf) : this.text.run({ kind, bytes: buf });
   }
 
   // The content decides the parser; a name that lies about a known format is read as what it is.
