@@ -8,7 +8,7 @@ import { acceptWide } from './common/accept-wide';
 import { takeTurns } from './common/request-turns';
 import { resolveConfig } from './config/app-config';
 import { ConfigError, validateEnv } from './config/env.validation';
-import { startDatabase } from './database/embedded-database';
+import { KeptDatabaseError, startDatabase } from './database/embedded-database';
 import { DataFolderInUseError } from './database/stand-in-journal';
 
 const LISTEN_BACKLOG = 4096;
@@ -18,18 +18,28 @@ async function main(): Promise<void> {
   loadDotenv({ path: [resolve(process.cwd(), '.env'), resolve(__dirname, '..', '..', '..', '.env')], quiet: true });
   const env = validateEnv(process.env);
   const config = resolveConfig(env);
+  // Several API processes on one port (API_WORKERS): this one keeps the database and forks them.
+  const primaryOfSeveral = cluster.isPrimary && workerCount(env) > 1;
+  // The app's modules load while the database starts on its own (the stand-in's thread boots on
+  // another core): about a second of a start. Not above: the first process of several never loads
+  // the app (its modules, the tokenizer's tables), which would cost it ~150 MB it does not use.
+  let loadingApp: Promise<typeof import('./app.factory')> | undefined;
   const database = await startDatabase({
     uri: env.MONGODB_URI,
     mode: env.EMBEDDED_DATABASE,
     dataDir: config.dataDir,
     log: (m) => console.log(m),
     debug: env.LOG_LEVEL === 'debug' || env.LOG_LEVEL === 'trace' ? (m) => console.log(`[database] ${m}`) : undefined,
+    meanwhile: primaryOfSeveral
+      ? undefined
+      : () => {
+          loadingApp = import('./app.factory');
+          // Awaited below; a failure is reported there, not as an unhandled rejection.
+          loadingApp.catch(() => undefined);
+        },
   });
-  // Several API processes on one port (API_WORKERS): this one keeps the database and forks them.
-  if (cluster.isPrimary && workerCount(env) > 1) return runPrimary(env, database);
-  // Loaded here, not above: the first process of several never loads the app (its modules, the
-  // tokenizer's tables), which would cost it ~150 MB it does not use.
-  const { createApp } = await import('./app.factory');
+  if (primaryOfSeveral) return runPrimary(env, database);
+  const { createApp } = await (loadingApp ?? import('./app.factory'));
   const app = await createApp(config, database);
   // Graceful stop: finish requests, close the connection, then stop an embedded database.
   let stopping = false;
@@ -72,7 +82,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataFolderInUseError) {
+  if (error instanceof ConfigError || error instanceof DataFolderInUseError || error instanceof KeptDatabaseError) {
     console.error(error.message);
   } else {
     console.error(error);

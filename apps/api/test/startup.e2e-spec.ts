@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { callJson, ensureBuilt, startAppProcess } from './support/app-process';
 
 // Starts the real entry point the way `pnpm dev` does, with broken configuration.
 function start(env: Record<string, string>) {
@@ -24,4 +25,47 @@ describe('start-up with bad configuration', () => {
     expect(result.stderr).toMatch(sentence);
     expect(result.stderr).not.toMatch(/\n\s+at /); // a sentence, not a stack trace
   });
+});
+
+// `pnpm start` with no MONGODB_URI picks an embedded database; a data folder keeps the one it picked.
+// MONGOMS_SYSTEM_BINARY at a missing file stands for "no mongod here" whether or not the machine is online.
+describe('the embedded database a data folder already keeps', () => {
+  const noMongod = { MONGOMS_SYSTEM_BINARY: join(tmpdir(), 'no-such-mongod'), LOG_LEVEL: 'debug' };
+  beforeAll(() => ensureBuilt());
+
+  it('starts the stand-in again for its data, without trying mongod first, and the data is there', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'taleloom-kept-'));
+    const first = await startAppProcess({ DATA_DIR: dataDir, ...noMongod });
+    expect(first.output).toMatch(/mongodb-memory-server could not start/);
+    expect(first.output).toMatch(/^Database: embedded stand-in .+, because mongodb-memory-server could not start/m);
+    const signedUp = await callJson(first, 'POST', '/api/user/login', undefined, { type: 'username', userName: 'keeper', password: 'secret1' });
+    expect(signedUp.status).toBe(200);
+    await first.stop();
+
+    const again = await startAppProcess({ DATA_DIR: dataDir, ...noMongod });
+    try {
+      expect(again.output).toMatch(/^Database: embedded stand-in \(CongoDB, offline\), data in .+, because this data folder holds its data\./m);
+      expect(again.output).not.toMatch(/mongodb-memory-server could not start/);
+      const signedIn = await callJson(again, 'POST', '/api/user/login', undefined, { type: 'username', userName: 'keeper', password: 'secret1' });
+      expect(signedIn.status).toBe(200);
+    } finally {
+      await again.stop();
+    }
+  }, 120_000);
+
+  it('refuses with one sentence, rather than start the stand-in empty, when the folder holds a mongod\'s data and mongod cannot start', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'taleloom-kept-'));
+    mkdirSync(join(dataDir, 'mongo'));
+    writeFileSync(join(dataDir, 'mongo', 'WiredTiger'), 'WiredTiger\nWiredTiger 11.2.0\n');
+    const result = spawnSync(process.execPath, [join(__dirname, '..', 'dist', 'main.js')], {
+      cwd: join(__dirname, '..'),
+      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, MONGOMS_SYSTEM_BINARY: noMongod.MONGOMS_SYSTEM_BINARY },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/The data folder .+ holds the data of a real mongod \(mongodb-memory-server\), which could not start here .+ EMBEDDED_DATABASE=stand-in starts the offline stand-in without that data\./);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stdout).not.toMatch(/^Database: embedded stand-in/m);
+  }, 70_000);
 });

@@ -29,6 +29,26 @@ export interface DatabaseOptions {
   debug?: (message: string) => void;
   /** The stand-in's journal is folded into its snapshot past this size (tests set it small). */
   journalCompactBytes?: number;
+  /**
+   * Work for the calling thread while the database starts on its own (a connection string, or the
+   * stand-in's thread booting on another core): the app loads its modules meanwhile.
+   */
+  meanwhile?: () => void;
+}
+
+/** The data folder holds a real mongod's data, and mongod cannot start here: one sentence, no stack. */
+export class KeptDatabaseError extends Error {}
+
+/**
+ * Which embedded database already keeps its data in this folder: the stand-in (its snapshot, or the
+ * folder of version 0.1), mongodb-memory-server's mongod (its WiredTiger files), or neither (or both:
+ * then the usual order decides). The other one would start empty here.
+ */
+export function keptIn(dataDir: string): 'stand-in' | 'memory-server' | undefined {
+  const standIn = existsSync(join(dataDir, 'stand-in-journal', 'snapshot.ejson')) || existsSync(join(dataDir, 'stand-in'));
+  const mongod = existsSync(join(dataDir, 'mongo', 'WiredTiger'));
+  if (standIn === mongod) return undefined;
+  return standIn ? 'stand-in' : 'memory-server';
 }
 
 // tsc turns import() into require() under CommonJS; the stand-in is ESM-only, so keep a real import().
@@ -60,25 +80,38 @@ export async function startDatabase(options: DatabaseOptions): Promise<DatabaseH
   const dbName = options.dbName ?? 'taleloom';
   if (options.uri) {
     log(`Database: MongoDB at ${redactUri(options.uri)} (MONGODB_URI)`);
+    options.meanwhile?.();
     return { uri: options.uri, kind: 'uri', stop: async () => undefined };
   }
   const where = options.dataDir ? `data in ${options.dataDir}` : 'in memory only';
   const mode = options.mode ?? 'auto';
-  let why = 'EMBEDDED_DATABASE=stand-in';
-  if (mode !== 'stand-in') {
+  // In auto mode the database that already keeps this folder's data starts again, whatever else has
+  // become available since (a mongod downloaded once the machine went online must not start empty
+  // beside the stand-in's data, nor the stand-in beside a mongod's).
+  const kept = mode === 'auto' && options.dataDir ? keptIn(options.dataDir) : undefined;
+  let why = kept === 'stand-in' ? 'this data folder holds its data' : 'EMBEDDED_DATABASE=stand-in';
+  if (mode !== 'stand-in' && kept !== 'stand-in') {
     try {
       const handle = await startMemoryServer(options.dataDir, dbName, debug);
       log(`Database: embedded MongoDB (mongodb-memory-server, a real mongod), ${where}`);
+      options.meanwhile?.();
       return handle;
     } catch (error) {
       if (mode === 'memory-server') throw error;
       debug(`mongodb-memory-server could not start: ${format(error)}`);
+      if (kept === 'memory-server') {
+        throw new KeptDatabaseError(
+          `The data folder ${options.dataDir} holds the data of a real mongod (mongodb-memory-server), which could not start here ` +
+            `(${firstLine(error)}): make a mongod binary available (MONGOMS_SYSTEM_BINARY) or set MONGODB_URI; ` +
+            'EMBEDDED_DATABASE=stand-in starts the offline stand-in without that data.',
+        );
+      }
       why = /download/i.test(firstLine(error))
         ? 'no mongod binary is installed here and none could be downloaded'
         : `mongodb-memory-server could not start (${firstLine(error)})`;
     }
   }
-  const handle = await startStandIn(options.dataDir, dbName, options.journalCompactBytes);
+  const handle = await startStandIn(options.dataDir, dbName, options.journalCompactBytes, options.meanwhile);
   log(
     `Database: embedded stand-in (CongoDB, offline), ${where}, because ${why}. ` +
       'For production set MONGODB_URI to a MongoDB replica set (docs/embedded-database.md).',
@@ -132,15 +165,18 @@ const STAND_IN_STOP_MS = 60_000;
  * before. The thread ends with the process (a crash, kill -9, loses nothing acknowledged, as before); if
  * it stops by itself, the app cannot go on and exits.
  */
-async function startStandIn(dataDir: string | undefined, dbName: string, compactBytes?: number): Promise<DatabaseHandle> {
+async function startStandIn(dataDir: string | undefined, dbName: string, compactBytes?: number, meanwhile?: () => void): Promise<DatabaseHandle> {
   const [entry, options] = workerEntry(join(__dirname, 'stand-in.worker'));
   const worker = new Worker(entry, { ...options, workerData: { dataDir, dbName, compactBytes } satisfies StandInThreadData });
   let stopping = false;
-  const uri = await new Promise<string>((done, fail) => {
+  const started = new Promise<string>((done, fail) => {
     worker.once('message', (m: StandInThreadMessage) => (m.uri ? done(m.uri) : fail(new Error(m.error ?? 'the embedded database did not start'))));
     worker.once('error', fail);
     worker.once('exit', (code) => fail(new Error(`the embedded database's thread stopped (${code}) before it started`)));
-  }).catch(async (error: unknown) => {
+  });
+  // The thread loads its modules and data on another core meanwhile.
+  meanwhile?.();
+  const uri = await started.catch(async (error: unknown) => {
     stopping = true;
     await worker.terminate();
     throw error;
