@@ -7,6 +7,7 @@ import { resolveConfig } from '../../src/config/app-config';
 import { validateEnv } from '../../src/config/env.validation';
 import type { DatabaseHandle } from '../../src/database/embedded-database';
 import { TEST_JWT_SECRET } from '../test-app';
+import { ensureBuilt } from './app-process';
 
 /**
  * The stand-in with data on disk, as `pnpm start` runs it offline, in a child process (it is ESM-only
@@ -14,7 +15,8 @@ import { TEST_JWT_SECRET } from '../test-app';
  */
 export async function startDiskStandIn(dataDir: string, options: { compactBytes?: number } = {}): Promise<DiskStandIn> {
   const args = [dataDir, ...(options.compactBytes ? [String(options.compactBytes)] : [])];
-  const server = spawn(process.execPath, ['-r', '@swc-node/register', 'test/support/disk-stand-in.ts', ...args], {
+  ensureBuilt();
+  const server = spawn(process.execPath, [join(__dirname, 'disk-stand-in.js'), ...args], {
     cwd: join(__dirname, '..', '..'),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
