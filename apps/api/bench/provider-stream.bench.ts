@@ -57,14 +57,14 @@ const readers: Record<string, Reader> = {
   },
   sdk: async (baseURL) => {
     let n = 0;
-    const client = sdkClients.get(baseURL) ?? providerClient(baseURL, '');
+    const client = sdkClients.get(baseURL) ?? (await providerClient(baseURL, ''));
     sdkClients.set(baseURL, client);
     const stream = await client.chat.completions.create({ model: 'free', messages, max_tokens: 512, stream: true, stream_options: { include_usage: true } });
     for await (const chunk of stream) if (chunk.choices?.[0]?.delta?.content) n++;
     return n;
   },
 };
-const sdkClients = new Map<string, ReturnType<typeof providerClient>>();
+const sdkClients = new Map<string, Awaited<ReturnType<typeof providerClient>>>();
 
 // The floor: the same request through undici, its body read and counted, nothing parsed.
 readers.raw = async (baseURL) => {

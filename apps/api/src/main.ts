@@ -68,9 +68,11 @@ async function main(): Promise<void> {
     const runner = app.get(TurnRunner);
     takeTurns(app.getHttpServer(), () => (runner.relaying > 0 ? 1 : env.REQUESTS_PER_TURN));
   }
-  // The tokenizer's tables are built once the server listens, before a first send needs them.
-  const { warmTokenizer } = await import('./generation/tokenizer');
+  // The tokenizer's tables are built once the server listens, before a first send needs them, and the
+  // openai SDK's client (custom models, pictures) is loaded then too.
+  const [{ warmTokenizer }, { warmOpenAI }] = await Promise.all([import('./generation/tokenizer'), import('./models/openai-sdk')]);
   setImmediate(warmTokenizer);
+  setImmediate(warmOpenAI);
   const shown = env.HOST === '0.0.0.0' ? 'localhost' : env.HOST;
   // The port it got: PORT=0 asks the system for a free one (tests start apps side by side that way).
   const { port } = app.getHttpServer().address() as AddressInfo;

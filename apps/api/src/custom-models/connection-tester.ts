@@ -34,7 +34,7 @@ export class ConnectionTester {
     await this.rateLimit.hit(`custom-model-test:${userID}`, TESTS_PER_WINDOW, WINDOW_SECONDS);
     const baseUrl = await this.customModels.checkedUrl(dto.base_url);
     const apiKey = dto.api_key || (await this.customModels.forUse(userID, dto.saved_name ?? '')).apiKey;
-    const client = providerClient(baseUrl, apiKey, this.transport);
+    const client = await providerClient(baseUrl, apiKey, this.transport);
 
     // Our own clock, so a timeout is told as one however the abort surfaces from fetch.
     const controller = new AbortController();

@@ -1,7 +1,9 @@
 import { ErrorCode } from '@taleloom/contracts';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { APIConnectionError, APIError, OpenAIError } from 'openai/error';
 import { VERSION as OPENAI_VERSION } from 'openai/version';
+import { loadOpenAI } from './openai-sdk';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { PlatformModel } from '../config/platform-models';
 import { classifyCustomModelFailure } from './provider-errors';
@@ -64,7 +66,7 @@ interface ReasoningDelta {
  * Platform models, the demo model and the test stub all go through this code path.
  */
 export class ChatProvider {
-  private readonly clients = new Map<string, OpenAI>();
+  private readonly clients = new Map<string, Promise<OpenAI>>();
   private readonly headers = new Map<string, Record<string, string>>();
 
   constructor(private readonly tokenFields: TokenLimitFields = tokenLimitFields) {}
@@ -324,8 +326,8 @@ export class ChatProvider {
 
   // A user's own model: the SDK makes the request through the model's transport (the address guard).
   private async viaSdk(req: ChatRequest, field: TokenLimitField, signal: AbortSignal): Promise<ProviderAnswer> {
-    const response = await this.client(req)
-      .chat.completions.create(
+    const response = await (await this.client(req)).chat.completions
+      .create(
         {
           model: req.model.model,
           messages: req.messages,
@@ -337,7 +339,7 @@ export class ChatProvider {
       )
       .asResponse();
     const body = response.body as unknown as AsyncIterable<Uint8Array> | null;
-    if (!body) throw new OpenAI.OpenAIError('Attempted to iterate over a response with no body');
+    if (!body) throw new OpenAIError('Attempted to iterate over a response with no body');
     return { headers: () => response.headers, body };
   }
 
@@ -377,14 +379,14 @@ export class ChatProvider {
         // goes out on it resets it before any byte of an answer. Nothing was read, so it is sent once
         // more (on a new connection) instead of failing the turn; a provider that cannot be reached is not.
         if (attempt === 1 && closedUnderRequest(error)) continue;
-        throw new OpenAI.APIConnectionError({ cause: error instanceof Error ? error : new Error(String(error)) });
+        throw new APIConnectionError({ cause: error instanceof Error ? error : new Error(String(error)) });
       }
     }
     const headers = () => headersOf(answer.headers);
     if (answer.statusCode < 200 || answer.statusCode > 299) {
       const text = await answer.body.text().catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
       const json = safeJSON(text);
-      throw OpenAI.APIError.generate(answer.statusCode, json as object | undefined, json ? undefined : text, headersOf(answer.headers));
+      throw APIError.generate(answer.statusCode, json as object | undefined, json ? undefined : text, headersOf(answer.headers));
     }
     return { headers, body: answer.body };
   }
@@ -403,7 +405,7 @@ export class ChatProvider {
     return headers;
   }
 
-  private client(req: Pick<ChatRequest, 'model' | 'apiKey' | 'custom'>): OpenAI {
+  private client(req: Pick<ChatRequest, 'model' | 'apiKey' | 'custom'>): Promise<OpenAI> {
     // Users' keys are not kept in a cache that outlives the request (a client is cheap to make).
     if (req.custom) return providerClient(req.model.baseURL, req.apiKey, req.custom.transport);
     const key = `${req.model.baseURL}\n${req.apiKey}`;
@@ -417,8 +419,9 @@ export class ChatProvider {
 }
 
 /** An SDK client for one provider. No SDK retries: a retried stream would repeat text the user already saw. */
-export function providerClient(baseURL: string, apiKey: string, transport?: ProviderTransport, timeoutMs?: number): OpenAI {
-  return new OpenAI({
+export async function providerClient(baseURL: string, apiKey: string, transport?: ProviderTransport, timeoutMs?: number): Promise<OpenAI> {
+  const { OpenAI: Client } = await loadOpenAI();
+  return new Client({
     baseURL,
     apiKey: apiKey || 'none',
     maxRetries: 0,
@@ -522,13 +525,13 @@ function parseEvent(event: EventSourceMessage, headers: () => Headers): OpenAI.C
   } catch {
     throw new SyntaxError('Error reading response: malformed server-sent event JSON.');
   }
-  if (event.event === 'error') throw new OpenAI.APIError(undefined, (data as { error?: unknown } | null)?.error ?? data ?? undefined, undefined, headers());
-  if (data && data.error) throw new OpenAI.APIError(undefined, data.error as object, undefined, headers());
+  if (event.event === 'error') throw new APIError(undefined, (data as { error?: unknown } | null)?.error ?? data ?? undefined, undefined, headers());
+  if (data && data.error) throw new APIError(undefined, data.error as object, undefined, headers());
   return data ?? ({} as OpenAI.Chat.ChatCompletionChunk);
 }
 
 function describe(error: unknown): string {
-  if (error instanceof OpenAI.APIError) return `${error.status ?? 'no status'}: ${error.message}`;
+  if (error instanceof APIError) return `${error.status ?? 'no status'}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
 }
 

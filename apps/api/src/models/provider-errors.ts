@@ -1,5 +1,5 @@
 import { ErrorCode } from '@taleloom/contracts';
-import OpenAI from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai/error';
 
 export interface ClassifiedFailure {
   code: ErrorCode;
@@ -32,8 +32,8 @@ export function classifyCustomModelFailure(error: unknown): ClassifiedFailure {
   if (all.some((e) => (e as { code?: unknown }).code === ErrorCode.CUSTOM_MODEL_ADDRESS_BLOCKED)) {
     return { code: ErrorCode.CUSTOM_MODEL_ADDRESS_BLOCKED, detail };
   }
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return { code: ErrorCode.CUSTOM_MODEL_TIMEOUT, detail };
-  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+  if (error instanceof APIConnectionTimeoutError) return { code: ErrorCode.CUSTOM_MODEL_TIMEOUT, detail };
+  if (error instanceof APIError && typeof error.status === 'number') {
     const status = error.status;
     const said = `${error.code ?? ''} ${error.message}`;
     if (status === 401 || status === 403) return { code: ErrorCode.CUSTOM_MODEL_KEY_REJECTED, status, detail };
@@ -49,7 +49,7 @@ export function classifyCustomModelFailure(error: unknown): ClassifiedFailure {
   if (codes.some((c) => UNREACHABLE.has(c) || c.startsWith('ERR_TLS') || c.includes('CERT'))) {
     return { code: ErrorCode.CUSTOM_MODEL_ADDRESS_UNREACHABLE, detail };
   }
-  if (error instanceof OpenAI.APIConnectionError) return { code: ErrorCode.CUSTOM_MODEL_ADDRESS_UNREACHABLE, detail };
+  if (error instanceof APIConnectionError) return { code: ErrorCode.CUSTOM_MODEL_ADDRESS_UNREACHABLE, detail };
   // A 200 that is not the API's JSON (an HTML page at that address) fails to parse.
   if (all.some((e) => e instanceof SyntaxError)) return { code: ErrorCode.CUSTOM_MODEL_ADDRESS_WRONG, detail };
   return { code: ErrorCode.CUSTOM_MODEL_PROVIDER_ERROR, detail };

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import { APIError } from 'openai/error';
 
 /** The request field that caps a reply's length. */
 export type TokenLimitField = 'max_tokens' | 'max_completion_tokens';
@@ -19,7 +19,7 @@ export function tokenLimit(field: TokenLimitField, n: number): { max_tokens: num
  * the field's value ("max_tokens is too large") is not a refusal of the field.
  */
 export function refusesTokenField(error: unknown, field: TokenLimitField): boolean {
-  if (!(error instanceof OpenAI.APIError) || (error.status !== 400 && error.status !== 422)) return false;
+  if (!(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return false;
   const said = `${error.code ?? ''} ${error.message}`;
   if (!/unsupported|not supported|unrecognized|unknown/i.test(said)) return false;
   // A provider that names the refused parameter (OpenAI's `param`) is taken at its word; otherwise

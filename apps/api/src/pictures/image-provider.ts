@@ -1,5 +1,7 @@
 import { ErrorCode } from '@taleloom/contracts';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { APIError } from 'openai/error';
+import { loadOpenAI } from '../models/openai-sdk';
 
 export interface ImageRequest {
   baseURL: string;
@@ -41,7 +43,7 @@ const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
  * operator's endpoint, the offline demo generator and the test stub all go through it.
  */
 export class ImageProvider {
-  private readonly clients = new Map<string, OpenAI>();
+  private readonly clients = new Map<string, Promise<OpenAI>>();
 
   async generate(req: ImageRequest): Promise<GeneratedImage> {
     // Our own timer, as the chat provider does: the SDK may report an aborted request as a connection error.
@@ -54,7 +56,7 @@ export class ImageProvider {
     const onAbort = () => controller.abort(req.signal?.reason);
     req.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const response = await this.client(req.baseURL, req.apiKey).images.generate(
+      const response = await (await this.client(req.baseURL, req.apiKey)).images.generate(
         {
           model: req.model,
           prompt: req.prompt,
@@ -87,12 +89,12 @@ export class ImageProvider {
     return { data, contentType: type, ...imageDimensions(data) };
   }
 
-  private client(baseURL: string, apiKey: string): OpenAI {
+  private client(baseURL: string, apiKey: string): Promise<OpenAI> {
     const key = `${baseURL}\n${apiKey}`;
     let client = this.clients.get(key);
     if (!client) {
       // No SDK retries: a retry would be paid twice by some providers; the user can retry.
-      client = new OpenAI({ baseURL, apiKey: apiKey || 'none', maxRetries: 0 });
+      client = loadOpenAI().then(({ OpenAI: Client }) => new Client({ baseURL, apiKey: apiKey || 'none', maxRetries: 0 }));
       this.clients.set(key, client);
     }
     return client;
@@ -132,6 +134,6 @@ export function imageDimensions(data: Buffer): { width: number; height: number }
 }
 
 function describe(error: unknown): string {
-  if (error instanceof OpenAI.APIError) return `${error.status ?? 'no status'}: ${error.message}`;
+  if (error instanceof APIError) return `${error.status ?? 'no status'}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
 }
