@@ -53,6 +53,27 @@ describe('the embedded database a data folder already keeps', () => {
     }
   }, 120_000);
 
+  it('exits with one sentence when the stand-in\'s thread stops by itself, and starts again on the data it kept', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'taleloom-kept-'));
+    const killFile = join(dataDir, 'kill-at');
+    const app = await startAppProcess({ DATA_DIR: dataDir, ...noMongod, LOG_LEVEL: 'warn' }, killFile);
+    const signedUp = await callJson(app, 'POST', '/api/user/login', undefined, { type: 'username', userName: 'orphan', password: 'secret1' });
+    expect(signedUp.status).toBe(200);
+    writeFileSync(killFile, 'stand-in-thread');
+    expect(await app.exited).toBe(1);
+    expect(app.output).toMatch(/^The embedded database's thread stopped by itself \(\d+\); the app cannot go on without it\.$/m);
+    expect(app.output).not.toMatch(/\n\s+at /);
+
+    const again = await startAppProcess({ DATA_DIR: dataDir, ...noMongod, LOG_LEVEL: 'warn' });
+    try {
+      const signedIn = await callJson(again, 'POST', '/api/user/login', undefined, { type: 'username', userName: 'orphan', password: 'secret1' });
+      expect(signedIn.status).toBe(200);
+      expect((signedIn.body.data as { userInfo: { userID: string } }).userInfo.userID).toBe((signedUp.body.data as { userInfo: { userID: string } }).userInfo.userID);
+    } finally {
+      await again.stop();
+    }
+  }, 120_000);
+
   it('refuses with one sentence, rather than start the stand-in empty, when the folder holds a mongod\'s data and mongod cannot start', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'taleloom-kept-'));
     mkdirSync(join(dataDir, 'mongo'));

@@ -7,13 +7,17 @@
 //                           entry-created:settle, user-updated:settle, entry-marked:settle
 //   branch:<step>           a step of a change of branch (see BranchStep in src/branches/branch-moves.ts),
 //                           e.g. branch:parked, branch:flipped
+//   stand-in-thread         the embedded stand-in's thread ends on its own (as an error in it would),
+//                           whatever the app is doing: the file is looked at every 50 ms
 'use strict';
 require('reflect-metadata');
 const { readFileSync, rmSync } = require('node:fs');
 const { join } = require('node:path');
 
 const file = process.env.TALELOOM_KILL_FILE;
-if (file) {
+// The app's own threads (the stand-in, pictures, exports) inherit `-r` and load this too: only the main
+// thread reads the file, or a thread could take a point meant for it and remove the file.
+if (file && require('node:worker_threads').isMainThread) {
   const dist = join(__dirname, '..', '..', 'dist');
   const armedAt = () => {
     try {
@@ -27,6 +31,20 @@ if (file) {
     rmSync(file, { force: true });
     process.kill(process.pid, 'SIGKILL');
   };
+  // Before the app loads: its stand-in thread is made through this class (startStandIn in embedded-database.ts).
+  const threads = require('node:worker_threads');
+  const standIns = [];
+  threads.Worker = class extends threads.Worker {
+    constructor(filename, options) {
+      super(filename, options);
+      if (String(filename).includes('stand-in.worker')) standIns.push(this);
+    }
+  };
+  setInterval(() => {
+    if (armedAt() !== 'stand-in-thread') return;
+    rmSync(file, { force: true });
+    for (const thread of standIns) void thread.terminate();
+  }, 50).unref();
   const { LedgerRepository } = require(join(dist, 'power', 'ledger.repository.js'));
   const fault = LedgerRepository.prototype.fault;
   LedgerRepository.prototype.fault = function (step, entry) {
