@@ -78,12 +78,7 @@ describe('the embedded database a data folder already keeps', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'taleloom-kept-'));
     mkdirSync(join(dataDir, 'mongo'));
     writeFileSync(join(dataDir, 'mongo', 'WiredTiger'), 'WiredTiger\nWiredTiger 11.2.0\n');
-    const result = spawnSync(process.execPath, [join(__dirname, '..', 'dist', 'main.js')], {
-      cwd: join(__dirname, '..'),
-      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, MONGOMS_SYSTEM_BINARY: noMongod.MONGOMS_SYSTEM_BINARY },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const result = start({ DATA_DIR: dataDir, MONGOMS_SYSTEM_BINARY: noMongod.MONGOMS_SYSTEM_BINARY });
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/The data folder .+ holds the data of a real mongod \(mongodb-memory-server\), which could not start here .+ EMBEDDED_DATABASE=stand-in starts the offline stand-in without that data\./);
     expect(result.stderr).not.toMatch(/\n\s+at /);

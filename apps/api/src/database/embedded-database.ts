@@ -6,7 +6,7 @@ import { format } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseKind } from '@taleloom/contracts';
 import { workerEntry } from '../common/worker-thread';
-import { attachJournal, type Bson, type JournalHandle, type MemoryStorage } from './stand-in-journal';
+import { attachJournal, SNAPSHOT_FILE, type Bson, type JournalHandle, type MemoryStorage } from './stand-in-journal';
 
 /** A running database the app or the tests connect to. */
 export interface DatabaseHandle {
@@ -36,6 +36,9 @@ export interface DatabaseOptions {
   meanwhile?: () => void;
 }
 
+/** Where each embedded database keeps its data in DATA_DIR (`legacyStandIn`: the stand-in's own format, version 0.1). */
+export const DATA_FOLDERS = { standIn: 'stand-in-journal', legacyStandIn: 'stand-in', mongod: 'mongo' } as const;
+
 /** The data folder holds a real mongod's data, and mongod cannot start here: one sentence, no stack. */
 export class KeptDatabaseError extends Error {}
 
@@ -45,8 +48,8 @@ export class KeptDatabaseError extends Error {}
  * then the usual order decides). The other one would start empty here.
  */
 export function keptIn(dataDir: string): 'stand-in' | 'memory-server' | undefined {
-  const standIn = existsSync(join(dataDir, 'stand-in-journal', 'snapshot.ejson')) || existsSync(join(dataDir, 'stand-in'));
-  const mongod = existsSync(join(dataDir, 'mongo', 'WiredTiger'));
+  const standIn = existsSync(join(dataDir, DATA_FOLDERS.standIn, SNAPSHOT_FILE)) || existsSync(join(dataDir, DATA_FOLDERS.legacyStandIn));
+  const mongod = existsSync(join(dataDir, DATA_FOLDERS.mongod, 'WiredTiger'));
   if (standIn === mongod) return undefined;
   return standIn ? 'stand-in' : 'memory-server';
 }
@@ -123,7 +126,7 @@ async function startMemoryServer(dataDir: string | undefined, dbName: string, de
   // One attempt: offline, three download retries only delay the fallback.
   process.env.MONGOMS_MAX_RETRIES ??= '0';
   const { MongoMemoryServer } = await import('mongodb-memory-server-core');
-  const dbPath = dataDir ? join(dataDir, 'mongo') : undefined;
+  const dbPath = dataDir ? join(dataDir, DATA_FOLDERS.mongod) : undefined;
   if (dbPath) mkdirSync(dbPath, { recursive: true });
   const server = await withMemoryServerDebug(debug, () =>
     MongoMemoryServer.create({
@@ -216,8 +219,8 @@ export async function runStandIn(dataDir: string | undefined, dbName: string, co
   const { server, port } = await listenStandIn(congodb);
   let journal: JournalHandle | null = null;
   if (dataDir) {
-    const legacy = join(dataDir, 'stand-in');
-    journal = await attachJournal(server.getStorage(), join(dataDir, 'stand-in-journal'), congodb.plugins.bson, async (storage) => {
+    const legacy = join(dataDir, DATA_FOLDERS.legacyStandIn);
+    journal = await attachJournal(server.getStorage(), join(dataDir, DATA_FOLDERS.standIn), congodb.plugins.bson, async (storage) => {
       if (existsSync(legacy)) await copyLegacy(new congodb.FileStorageAdapter(legacy), storage);
     }, { compactBytes });
   }

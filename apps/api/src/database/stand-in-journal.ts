@@ -11,6 +11,9 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** The snapshot's file in the journal's folder: a folder that was ever opened has one. */
+export const SNAPSHOT_FILE = 'snapshot.ejson';
+
 export const JOURNAL_COMPACT_BYTES = 64 * 1024 * 1024;
 
 type Doc = Record<string, unknown> & { _id: { toHexString(): string } };
@@ -89,7 +92,7 @@ export async function attachJournal(
   const parse = (text: string) => ejson.parse(text, { relaxed: false });
   mkdirSync(folder, { recursive: true });
   const releaseLock = lockFolder(folder);
-  const snapshotFile = join(folder, 'snapshot.ejson');
+  const snapshotFile = join(folder, SNAPSHOT_FILE);
   const journalFile = join(folder, 'journal.ejsonl');
   const original = bindAll(storage);
 

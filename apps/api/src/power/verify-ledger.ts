@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import mongoose, { Types, type mongo } from 'mongoose';
 import { validateEnv } from '../config/env.validation';
-import { startDatabase, type DatabaseHandle } from '../database/embedded-database';
+import { DATA_FOLDERS, startDatabase, type DatabaseHandle } from '../database/embedded-database';
 import { DataFolderInUseError } from '../database/stand-in-journal';
 
 export interface LedgerDrift {
@@ -128,7 +128,7 @@ async function openDatabase(): Promise<DatabaseHandle | null> {
   const env = validateEnv(process.env);
   if (env.MONGODB_URI) return startDatabase({ uri: env.MONGODB_URI });
   const dataDir = resolve(process.cwd(), env.DATA_DIR);
-  if (!existsSync(join(dataDir, 'stand-in-journal')) && !existsSync(join(dataDir, 'mongo'))) {
+  if (!existsSync(join(dataDir, DATA_FOLDERS.standIn)) && !existsSync(join(dataDir, DATA_FOLDERS.mongod))) {
     console.error(`No embedded database in ${dataDir}: set MONGODB_URI, or DATA_DIR to the folder the app keeps its data in.`);
     return null;
   }

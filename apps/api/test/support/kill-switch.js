@@ -14,10 +14,12 @@ require('reflect-metadata');
 const { readFileSync, rmSync } = require('node:fs');
 const { join } = require('node:path');
 
+const threads = require('node:worker_threads');
+
 const file = process.env.TALELOOM_KILL_FILE;
 // The app's own threads (the stand-in, pictures, exports) inherit `-r` and load this too: only the main
 // thread reads the file, or a thread could take a point meant for it and remove the file.
-if (file && require('node:worker_threads').isMainThread) {
+if (file && threads.isMainThread) {
   const dist = join(__dirname, '..', '..', 'dist');
   const armedAt = () => {
     try {
@@ -26,13 +28,16 @@ if (file && require('node:worker_threads').isMainThread) {
       return '';
     }
   };
-  const killIf = (point) => {
-    if (armedAt() !== point) return;
+  // True (and the file removed, so a restarted process runs normally) when armed at this point.
+  const taken = (point) => {
+    if (armedAt() !== point) return false;
     rmSync(file, { force: true });
-    process.kill(process.pid, 'SIGKILL');
+    return true;
+  };
+  const killIf = (point) => {
+    if (taken(point)) process.kill(process.pid, 'SIGKILL');
   };
   // Before the app loads: its stand-in thread is made through this class (startStandIn in embedded-database.ts).
-  const threads = require('node:worker_threads');
   const standIns = [];
   threads.Worker = class extends threads.Worker {
     constructor(filename, options) {
@@ -41,9 +46,7 @@ if (file && require('node:worker_threads').isMainThread) {
     }
   };
   setInterval(() => {
-    if (armedAt() !== 'stand-in-thread') return;
-    rmSync(file, { force: true });
-    for (const thread of standIns) void thread.terminate();
+    if (taken('stand-in-thread')) for (const thread of standIns) void thread.terminate();
   }, 50).unref();
   const { LedgerRepository } = require(join(dist, 'power', 'ledger.repository.js'));
   const fault = LedgerRepository.prototype.fault;
