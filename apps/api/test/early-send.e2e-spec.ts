@@ -2,6 +2,7 @@ import { ErrorCode, SEND_THROTTLE_MS } from '@taleloom/contracts';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { Types } from 'mongoose';
 import { requestsWaiting, takeTurns } from '../src/common/request-turns';
+import { PlayService } from '../src/play/play.service';
 import { SendGuesses } from '../src/play/send-guesses';
 import { TurnRepository } from '../src/play/turn.repository';
 import { TurnRunner } from '../src/play/turn.runner';
@@ -235,6 +236,65 @@ describe('early sends: the provider request starts on a guess the reads must con
     const next = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'free' });
     expect(textOf(next.events)).toBe(reply(2));
     expect(counts().guessed).toBe(1);
+  });
+
+  it('starts a send\'s provider request as the request arrives, before its guard, validation and handler run', async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
+    const { order, stop } = watchOrder('undici:request:create', 'provider request');
+    const play = t.app.get(PlayService);
+    const send = play.send.bind(play);
+    const handler = jest.spyOn(play, 'send').mockImplementation((...args) => {
+      order.push('handler reached');
+      return send(...args);
+    });
+    try {
+      const sent = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'I untie the boat.', model_name: 'free' });
+      expect(textOf(sent.events)).toBe(reply(1));
+      // The send took the request started on arrival: one request to the provider, its guess stood.
+      expect(handler.mock.calls[0][4]).not.toBeNull();
+    } finally {
+      handler.mockRestore();
+      stop();
+    }
+    expect(order).toEqual(['provider request', 'handler reached', 'turn claimed']);
+    expect(counts()).toEqual({ guessed: 1, stood: 1, dropped: 0 });
+    expect(stub.requests).toBe(1);
+  });
+
+  it('aborts the request started on arrival when validation refuses the body: 400, nothing stored, and the next send plays', async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
+    stub.set({ completionTokens: 20, firstDelayMs: 200 });
+    // A language the DTO does not know: the body looks like a send until the validation pipe reads it.
+    const refused = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'free', language: 'xx' } as never);
+    expect([refused.status, refused.body!.code]).toEqual([400, ErrorCode.VALIDATION_FAILED]);
+    expect(counts()).toEqual({ guessed: 1, stood: 0, dropped: 0 });
+    await drain();
+    // Nothing was claimed, written or relayed.
+    expect(await turns().findOne({ _id: new Types.ObjectId(id) })).toMatchObject({ state: 'idle', aiText: '' });
+    const next = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'free' });
+    expect(textOf(next.events)).toBe(reply(2));
+    expect(counts()).toEqual({ guessed: 2, stood: 1, dropped: 0 });
+    expect((await storyDoc(t, id))!.main_text).toBe('Mara waits at the pier.');
+  });
+
+  it('starts nothing on arrival for a body validation will refuse, another user\'s story or a token it cannot vouch for', async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
+    const bob = await signUp(t, 'bob');
+    // An unknown field, a content over its limit: refused by validation, no provider request.
+    for (const body of [{ content: 'Go', model_name: 'free', temperature: 2 }, { content: 'x'.repeat(10_001), model_name: 'free' }]) {
+      const res = await sendTurn(base, alice.token, id, body as never);
+      expect([res.status, res.body!.code]).toEqual([400, ErrorCode.VALIDATION_FAILED]);
+    }
+    // Another user's story: 404, as without the early start.
+    const other = await sendTurn(base, bob.token, id, { content: 'Go', model_name: 'free' });
+    expect([other.status, other.body!.code]).toEqual([404, ErrorCode.STORY_NOT_FOUND]);
+    // A forged token: passport answers it (401).
+    const forged = `${alice.token.slice(0, -4)}AAAA`;
+    const bad = await sendTurn(base, forged, id, { content: 'Go', model_name: 'free' });
+    expect(bad.status).toBe(401);
+    await drain();
+    expect(counts()).toEqual({ guessed: 0, stood: 0, dropped: 0 });
+    expect(stub.requests).toBe(0);
   });
 
   it('guesses a paid model once this process has seen a balance that covers it: held, gated and charged once, as a read send', async () => {

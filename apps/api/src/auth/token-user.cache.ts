@@ -35,14 +35,20 @@ export class TokenUsers {
   constructor(private readonly users: UserRepository) {}
 
   async get(userID: string): Promise<TokenUser | null> {
+    return this.peek(userID) ?? this.load(userID);
+  }
+
+  /**
+   * The user as this instance knows it, without a read (undefined: not known, or known for too long;
+   * `get` reads it then). A user seen again after a while is read again meanwhile, as by `get`.
+   */
+  peek(userID: string): TokenUser | undefined {
     const known = this.cache.get(userID);
     const age = known ? Date.now() - known.readAt : Infinity;
-    if (known && age < TOKEN_USER_TTL_MS) {
-      // Served (younger than the TTL); read again meanwhile, so that the next request finds it fresh.
-      if (age >= REFRESH_AFTER_MS && !this.reading.has(userID)) void this.load(userID).catch(() => undefined);
-      return known.user;
-    }
-    return this.load(userID);
+    if (!known || age >= TOKEN_USER_TTL_MS) return undefined;
+    // Served (younger than the TTL); read again meanwhile, so that the next request finds it fresh.
+    if (age >= REFRESH_AFTER_MS && !this.reading.has(userID)) void this.load(userID).catch(() => undefined);
+    return known.user;
   }
 
   /** Called when a user's tokens change (a password reset): the next request reads the user again. */

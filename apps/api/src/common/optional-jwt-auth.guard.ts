@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type ExecutionContext } from '@nestjs/common';
+import type { Observable } from 'rxjs';
 import { AuthGuard } from '@nestjs/passport';
-import { noTokenSent, tokenFailure } from './jwt-auth.guard';
+import { noTokenSent, tokenFailure, userCheckedOnArrival } from './jwt-auth.guard';
 
 /**
  * A token is optional: without one the request goes on anonymously and `request.user` stays unset.
@@ -9,6 +10,10 @@ import { noTokenSent, tokenFailure } from './jwt-auth.guard';
  */
 @Injectable()
 export class OptionalJwtAuthGuard extends AuthGuard('jwt') {
+  override canActivate(context: ExecutionContext): boolean | Promise<boolean> | Observable<boolean> {
+    return userCheckedOnArrival(context) || super.canActivate(context);
+  }
+
   override handleRequest<TUser>(err: unknown, user: TUser, info: unknown): TUser {
     if (user && !err) return user;
     if (!err && noTokenSent(info)) return undefined as TUser;

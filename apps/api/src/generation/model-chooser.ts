@@ -28,6 +28,11 @@ export class ModelChooser {
   /** The model a send names: one of the user's custom models (model_type compatible_openai), a platform model, or none. */
   async named(userID: string, request: { model_type?: string; model_name?: string }): Promise<ChosenModel | null> {
     if (request.model_type === CUSTOM_MODEL_TYPE) return this.custom(userID, request.model_name ?? '');
+    return this.namedPlatform(request);
+  }
+
+  /** The platform model a send names, known without a read (null: none); throws MODEL_NOT_FOUND for an unknown name. */
+  namedPlatform(request: { model_name?: string }): ChosenModel | null {
     return request.model_name ? this.platform(this.models.resolve(request.model_name)) : null;
   }
 

@@ -8,6 +8,7 @@ import { AuthUser, CurrentUser } from '../common/current-user.decorator';
 import { requestLanguage } from '../common/request-language';
 import { relayEvents } from '../common/sse-response';
 import { ApiDtoBody, ApiErrorResponses } from '../swagger/api-dto-body.decorator';
+import { EarlyLane } from './early-lane';
 import { PlayService } from './play.service';
 
 @ApiTags('play')
@@ -15,7 +16,10 @@ import { PlayService } from './play.service';
 @UseGuards(JwtAuthGuard)
 @Controller('llm')
 export class PlayController {
-  constructor(private readonly play: PlayService) {}
+  constructor(
+    private readonly play: PlayService,
+    private readonly lane: EarlyLane,
+  ) {}
 
   @Post(':id')
   @ApiOperation({
@@ -47,7 +51,7 @@ export class PlayController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const generation = await this.play.send(user, id, dto, requestLanguage(req));
+    const generation = await this.play.send(user, id, dto, requestLanguage(req), this.lane.take(req, user.userID, id, dto));
     // The browser going away stops only the relaying: the generation goes on and is stored.
     relayEvents(res, generation);
   }

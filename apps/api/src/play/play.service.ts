@@ -33,7 +33,7 @@ import { TurnRunner } from './turn.runner';
 import { takeIds, takeViews, turnBranchOf } from './turn-takes';
 import { TurnSend, type TurnSendDeps } from './turn-send';
 import { joinParts, userTextOf, type StoryText } from './turn-text';
-import { SendGuesses } from './send-guesses';
+import { SendGuesses, type EarlyStart } from './send-guesses';
 import { TurnContextRepository } from './turn-context.repository';
 import { TurnRepository } from './turn.repository';
 
@@ -67,7 +67,7 @@ export class PlayService {
       appendAccepted: (userID, storyId, branchId, piece, wait) => this.appendAccepted(userID, storyId, branchId, piece, wait),
       start: (send) => runner.start(send),
       guesses,
-      startEarly: (send, guess) => runner.startEarly(send, guess),
+      startEarly: (turn, guess) => runner.startEarly(turn, guess),
     };
   }
 
@@ -85,8 +85,8 @@ export class PlayService {
    * Streams a continuation (TurnSend: claim, hold, start, settle or undo); throws before anything is
    * streamed for an unknown story or model, too-fast or concurrent sends and NOT_ENOUGH_POWER.
    */
-  send(user: AuthUser, id: string, dto: SendTurnDto, language: Language): Promise<Generation> {
-    return new TurnSend(this.sendDeps, user, id, dto, language).begin();
+  send(user: AuthUser, id: string, dto: SendTurnDto, language: Language, arrived: EarlyStart | null = null): Promise<Generation> {
+    return new TurnSend(this.sendDeps, user, id, dto, language, arrived).begin();
   }
 
   /**

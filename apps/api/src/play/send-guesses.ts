@@ -11,6 +11,7 @@ import { PowerService } from '../power/power.service';
 import { playedBranchKey } from '../stories/played-branch';
 import { joinPiece, StoryRepository, type StoryForPlay } from '../stories/story.repository';
 import { joinParts } from './turn-text';
+import type { TurnSend } from './turn-send';
 
 /** An open target of the story's current task group, as the prompt names it. */
 export interface OpenTarget {
@@ -36,8 +37,8 @@ export interface SendGuess {
 
 /** A send's request started on a guess (TurnRunner.startEarly), until its checks are answered. */
 export interface EarlyStart {
-  /** The checks passed: the request becomes the turn's when the guess was right (true); else it is aborted (false). */
-  confirm(): Promise<boolean>;
+  /** The checks of `send` passed: the request becomes its turn's when the guess was right (true); else it is aborted (false). */
+  confirm(send: TurnSend): Promise<boolean>;
   /** The send was refused: the request is aborted. */
   drop(): Promise<void>;
   /** Resolves when the provider has sent its first chunk (held until `confirm`), or the request ended. */
@@ -132,7 +133,7 @@ export class SendGuesses {
   guess(
     userID: string,
     id: string,
-    dto: SendTurnDto,
+    dto: Pick<SendTurnDto, 'regenerate' | 'role' | 'content' | 'model_name'> & { accept?: { turnId: string; userContent: string; newContent: string } | null },
     named: ChosenModel | null,
     now: number,
   ): SendGuess | null {

@@ -57,7 +57,7 @@ export interface TurnSendDeps {
   /** What this process saw of the stories it played: the guess a send starts its request on. */
   guesses: SendGuesses;
   /** Starts the request on a guess before the checks are answered (TurnRunner.startEarly; null: not on this guess). */
-  startEarly(send: TurnSend, guess: SendGuess): EarlyStart | null;
+  startEarly(turn: { role: string; content: string }, guess: SendGuess): EarlyStart | null;
 }
 
 // Sends of this process between their start and the answers of their checks.
@@ -118,6 +118,8 @@ export class TurnSend {
     private readonly id: string,
     private readonly dto: SendTurnDto,
     readonly language: Language,
+    /** Its provider request, started as the request arrived (play/early-lane.ts; null: none). */
+    private readonly arrived: EarlyStart | null = null,
   ) {
     this.storyId = toObjectId(id);
     this.generation = new Generation(randomUUID(), id);
@@ -134,8 +136,8 @@ export class TurnSend {
     const now = Date.now();
     // What this process saw of the story may tell what the checks below will read: the request starts
     // on it now, and goes on only if they read exactly that (TurnRunner.startEarly).
-    const guess = deps.guesses.guess(user.userID, id, dto, named, now);
-    const early = guess ? deps.startEarly(this, guess) : null;
+    const guess = this.arrived ? null : deps.guesses.guess(user.userID, id, dto, named, now);
+    const early = this.arrived ?? (guess ? deps.startEarly(this, guess) : null);
     // undici writes a request on a kept-alive connection in the check phase of this turn (it first lets
     // the socket report a close that came while it was idle): a send alone makes its checks' commands
     // after it, so that their encoding and writes are not ahead of the provider request. Not in a burst:
@@ -236,7 +238,7 @@ export class TurnSend {
       this.holdName = () => void deps.power.nameHold(holdIdIfPaid, name).catch(() => undefined);
     }
     deps.guesses.sent(id, user.userID, this.story, generationId, now);
-    if (!(early && (await early.confirm()))) deps.start(this);
+    if (!(early && (await early.confirm(this)))) deps.start(this);
     if (this.hold) {
       try {
         await this.hold;

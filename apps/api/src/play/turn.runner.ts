@@ -107,9 +107,9 @@ export class TurnRunner extends JobRunner {
    * read: the same, and the request goes on as the turn's (true); else it is aborted (false: the caller
    * starts afresh). `drop`: the send was refused. Null when the guess needs a summary fold first.
    */
-  startEarly(send: TurnSend, guess: SendGuess): EarlyStart | null {
+  startEarly(turn: { role: string; content: string }, guess: SendGuess): EarlyStart | null {
     const story: PlayStory = { ...guess.story, lore: guess.lore, ...(guess.openTargets ? { open_targets: guess.openTargets } : {}) };
-    const prompt = assemblePrompt(story, { role: send.role, content: send.content }, guess.chosen.model, guess.summarizedChars);
+    const prompt = assemblePrompt(story, turn, guess.chosen.model, guess.summarizedChars);
     if (prompt.fold) return null;
     const opened = this.open(guess.chosen, prompt);
     this.guesses.counts.guessed++;
@@ -118,7 +118,12 @@ export class TurnRunner extends JobRunner {
       await opened.answered.catch(() => undefined);
     };
     return {
-      confirm: async () => {
+      confirm: async (send) => {
+        if (send.role !== turn.role || send.content !== turn.content) {
+          this.guesses.counts.dropped++;
+          await drop();
+          return false;
+        }
         if (await this.guessStood(send, guess)) {
           this.guesses.counts.stood++;
           this.start(send, { opened, story, prompt });

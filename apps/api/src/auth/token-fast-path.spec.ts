@@ -1,0 +1,51 @@
+import jwt from 'jsonwebtoken';
+import { Types } from 'mongoose';
+import type { IncomingMessage } from 'node:http';
+import { checkedUser } from '../common/early-auth';
+import type { AppConfig } from '../config/app-config';
+import { TokenFastPath } from './token-fast-path';
+import type { TokenUser, TokenUsers } from './token-user.cache';
+
+const SECRET = 'a-test-secret-of-some-length';
+
+describe('TokenFastPath: a bearer token checked on arrival, as the JWT strategy checks it', () => {
+  const userID = new Types.ObjectId().toHexString();
+  const known = new Map<string, TokenUser>();
+  const users = { peek: (id: string) => known.get(id) } as unknown as TokenUsers;
+  const fastPath = new TokenFastPath({ jwtSecret: SECRET } as AppConfig, users);
+  const run = fastPath.middleware();
+  const arrive = (authorization?: string) => {
+    const req = { headers: authorization ? { authorization } : {} } as unknown as IncomingMessage;
+    let nexts = 0;
+    run(req as never, {} as never, () => nexts++);
+    expect(nexts).toBe(1);
+    return checkedUser(req);
+  };
+  const sign = (payload: object, options: jwt.SignOptions = {}, secret = SECRET) => jwt.sign(payload, secret, { algorithm: 'HS256', expiresIn: 600, ...options });
+
+  beforeEach(() => {
+    known.clear();
+    known.set(userID, { userName: 'alice', validAfter: 0 });
+  });
+
+  it('notes the user of a valid token whose user this instance knows', () => {
+    expect(arrive(`Bearer ${sign({ userID, userName: 'alice' })}`)).toEqual({ userID, userName: 'alice' });
+  });
+
+  it('leaves to passport what it cannot vouch for: no token, another scheme, a bad signature, another algorithm, expiry, a bad id', () => {
+    expect(arrive()).toBeUndefined();
+    expect(arrive(`Basic ${sign({ userID })}`)).toBeUndefined();
+    expect(arrive(`Bearer ${sign({ userID }, {}, 'another-secret')}`)).toBeUndefined();
+    expect(arrive(`Bearer ${sign({ userID }, { algorithm: 'HS512' })}`)).toBeUndefined();
+    expect(arrive(`Bearer ${jwt.sign({ userID }, '', { algorithm: 'none' })}`)).toBeUndefined();
+    expect(arrive(`Bearer ${jwt.sign({ userID, exp: Math.floor(Date.now() / 1000) - 10 }, SECRET, { algorithm: 'HS256' })}`)).toBeUndefined();
+    expect(arrive(`Bearer ${sign({ userID: 'not-an-id' })}`)).toBeUndefined();
+  });
+
+  it('leaves to passport a user not known here, and a token issued before the user\'s last password change', () => {
+    const stranger = new Types.ObjectId().toHexString();
+    expect(arrive(`Bearer ${sign({ userID: stranger })}`)).toBeUndefined();
+    known.set(userID, { userName: 'alice', validAfter: Date.now() + 60_000 });
+    expect(arrive(`Bearer ${sign({ userID })}`)).toBeUndefined();
+  });
+});
