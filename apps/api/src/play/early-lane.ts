@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { checkedUser } from '../common/early-auth';
 import { ModelChooser } from '../generation/model-chooser';
 import { SendGuesses, type EarlyStart } from './send-guesses';
+import type { TurnSend } from './turn-send';
 import { TurnRunner } from './turn.runner';
 
 // POST /api/llm/{id}: a send.
@@ -18,7 +19,7 @@ interface Arrived {
   userID: string;
   storyId: string;
   fields: GuessFields;
-  early: EarlyStart;
+  early: EarlyStart<TurnSend>;
   taken: boolean;
 }
 
@@ -102,7 +103,7 @@ export class EarlyLane {
    * The provider request started as the send arrived, when it was started for this user, story and
    * body (null: none, or one for another body, which is aborted).
    */
-  take(req: IncomingMessage, userID: string, storyId: string, dto: SendTurnDto): EarlyStart | null {
+  take(req: IncomingMessage, userID: string, storyId: string, dto: SendTurnDto): EarlyStart<TurnSend> | null {
     const arrived = arrivals.get(req);
     if (!arrived || arrived.taken) return null;
     arrived.taken = true;

@@ -85,7 +85,7 @@ export class PlayService {
    * Streams a continuation (TurnSend: claim, hold, start, settle or undo); throws before anything is
    * streamed for an unknown story or model, too-fast or concurrent sends and NOT_ENOUGH_POWER.
    */
-  send(user: AuthUser, id: string, dto: SendTurnDto, language: Language, arrived: EarlyStart | null = null): Promise<Generation> {
+  send(user: AuthUser, id: string, dto: SendTurnDto, language: Language, arrived: EarlyStart<TurnSend> | null = null): Promise<Generation> {
     return new TurnSend(this.sendDeps, user, id, dto, language, arrived).begin();
   }
 

@@ -11,7 +11,6 @@ import { PowerService } from '../power/power.service';
 import { playedBranchKey } from '../stories/played-branch';
 import { joinPiece, StoryRepository, type StoryForPlay } from '../stories/story.repository';
 import { joinParts } from './turn-text';
-import type { TurnSend } from './turn-send';
 
 /** An open target of the story's current task group, as the prompt names it. */
 export interface OpenTarget {
@@ -35,10 +34,10 @@ export interface SendGuess {
   openTargets?: OpenTarget[];
 }
 
-/** A send's request started on a guess (TurnRunner.startEarly), until its checks are answered. */
-export interface EarlyStart {
+/** A send's request started on a guess (TurnRunner.startEarly), until the checks of its send (a TurnSend) are answered. */
+export interface EarlyStart<Send> {
   /** The checks of `send` passed: the request becomes its turn's when the guess was right (true); else it is aborted (false). */
-  confirm(send: TurnSend): Promise<boolean>;
+  confirm(send: Send): Promise<boolean>;
   /** The send was refused: the request is aborted. */
   drop(): Promise<void>;
   /** Resolves when the provider has sent its first chunk (held until `confirm`), or the request ended. */

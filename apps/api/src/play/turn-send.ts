@@ -57,7 +57,7 @@ export interface TurnSendDeps {
   /** What this process saw of the stories it played: the guess a send starts its request on. */
   guesses: SendGuesses;
   /** Starts the request on a guess before the checks are answered (TurnRunner.startEarly; null: not on this guess). */
-  startEarly(turn: { role: string; content: string }, guess: SendGuess): EarlyStart | null;
+  startEarly(turn: { role: string; content: string }, guess: SendGuess): EarlyStart<TurnSend> | null;
 }
 
 // Sends of this process between their start and the answers of their checks.
@@ -119,7 +119,7 @@ export class TurnSend {
     private readonly dto: SendTurnDto,
     readonly language: Language,
     /** Its provider request, started as the request arrived (play/early-lane.ts; null: none). */
-    private readonly arrived: EarlyStart | null = null,
+    private readonly arrived: EarlyStart<TurnSend> | null = null,
   ) {
     this.storyId = toObjectId(id);
     this.generation = new Generation(randomUUID(), id);

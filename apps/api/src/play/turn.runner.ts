@@ -107,7 +107,7 @@ export class TurnRunner extends JobRunner {
    * read: the same, and the request goes on as the turn's (true); else it is aborted (false: the caller
    * starts afresh). `drop`: the send was refused. Null when the guess needs a summary fold first.
    */
-  startEarly(turn: { role: string; content: string }, guess: SendGuess): EarlyStart | null {
+  startEarly(turn: { role: string; content: string }, guess: SendGuess): EarlyStart<TurnSend> | null {
     const story: PlayStory = { ...guess.story, lore: guess.lore, ...(guess.openTargets ? { open_targets: guess.openTargets } : {}) };
     const prompt = assemblePrompt(story, turn, guess.chosen.model, guess.summarizedChars);
     if (prompt.fold) return null;
