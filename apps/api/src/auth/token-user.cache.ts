@@ -31,6 +31,7 @@ interface Entry {
 export class TokenUsers {
   private readonly cache = new LRUCache<string, Entry>({ max: 50_000, ttl: TOKEN_USER_TTL_MS });
   private readonly reading = new Map<string, Promise<TokenUser | null>>();
+  private readonly refreshing = new Set<string>();
 
   constructor(private readonly users: UserRepository) {}
 
@@ -47,8 +48,19 @@ export class TokenUsers {
     const age = known ? Date.now() - known.readAt : Infinity;
     if (!known || age >= TOKEN_USER_TTL_MS) return undefined;
     // Served (younger than the TTL); read again meanwhile, so that the next request finds it fresh.
-    if (age >= REFRESH_AFTER_MS && !this.reading.has(userID)) void this.load(userID).catch(() => undefined);
+    if (age >= REFRESH_AFTER_MS) this.refreshSoon(userID);
     return known.user;
+  }
+
+  // The read again starts on a timer: after the I/O of the request that found the entry old (a send's
+  // provider request, written in the check phase of this turn, would otherwise go out behind it).
+  private refreshSoon(userID: string): void {
+    if (this.reading.has(userID) || this.refreshing.has(userID)) return;
+    this.refreshing.add(userID);
+    setTimeout(() => {
+      this.refreshing.delete(userID);
+      if (!this.reading.has(userID)) void this.load(userID).catch(() => undefined);
+    }, 0).unref();
   }
 
   /** Called when a user's tokens change (a password reset): the next request reads the user again. */
