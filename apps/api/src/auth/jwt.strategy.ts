@@ -1,14 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ErrorCode, type TokenPayload } from '@taleloom/contracts';
-import { Types } from 'mongoose';
 import { createSecretKey } from 'node:crypto';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppException } from '../common/app-exception';
 import { isDatabaseUnavailable } from '../common/database-errors';
 import type { AuthUser } from '../common/current-user.decorator';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { TokenUsers } from './token-user.cache';
+import { honours, namesUser, TokenUsers } from './token-user.cache';
 
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy) {
@@ -30,16 +29,13 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
 
   /** The token is honoured only while its user exists and it was issued after the last password change. */
   async validate(payload: TokenPayload): Promise<AuthUser> {
-    if (typeof payload.userID !== 'string' || !Types.ObjectId.isValid(payload.userID)) {
-      throw new AppException(ErrorCode.TOKEN_INVALID);
-    }
+    if (!namesUser(payload)) throw new AppException(ErrorCode.TOKEN_INVALID);
     // A database that cannot be reached is a 503, never a 401: a 401 would sign every user out.
     const user = await this.tokenUsers.get(payload.userID).catch((error: unknown) => {
       throw isDatabaseUnavailable(error) ? new AppException(ErrorCode.DATABASE_UNAVAILABLE) : error;
     });
     if (!user) throw new AppException(ErrorCode.TOKEN_INVALID);
-    const issuedAtMs = (payload.iat ?? 0) * 1000;
-    if (issuedAtMs < user.validAfter) throw new AppException(ErrorCode.TOKEN_INVALID);
+    if (!honours(user, payload)) throw new AppException(ErrorCode.TOKEN_INVALID);
     return { userID: payload.userID, userName: user.userName };
   }
 }

@@ -2,11 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { TokenPayload } from '@taleloom/contracts';
 import type { NextFunction, Request, Response } from 'express';
 import jwt from 'jsonwebtoken';
-import { Types } from 'mongoose';
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { tokenChecked } from '../common/early-auth';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { TokenUsers } from './token-user.cache';
+import { honours, namesUser, TokenUsers } from './token-user.cache';
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
 
@@ -46,9 +45,9 @@ export class TokenFastPath {
     } catch {
       return;
     }
-    if (typeof payload.userID !== 'string' || !Types.ObjectId.isValid(payload.userID)) return;
+    if (!namesUser(payload)) return;
     const user = this.users.peek(payload.userID);
-    if (!user || (payload.iat ?? 0) * 1000 < user.validAfter) return;
+    if (!user || !honours(user, payload)) return;
     tokenChecked(req, { userID: payload.userID, userName: user.userName });
   }
 }

@@ -1,6 +1,18 @@
 import { Injectable } from '@nestjs/common';
+import type { TokenPayload } from '@taleloom/contracts';
 import { LRUCache } from 'lru-cache';
+import { Types } from 'mongoose';
 import { UserRepository } from '../users/user.repository';
+
+/** Whether a token's payload names a user id at all (what the JWT strategy and the fast path require first). */
+export function namesUser(payload: TokenPayload): boolean {
+  return typeof payload.userID === 'string' && Types.ObjectId.isValid(payload.userID);
+}
+
+/** Whether the user still honours a token issued when its payload says (not before their last password change). */
+export function honours(user: TokenUser, payload: TokenPayload): boolean {
+  return (payload.iat ?? 0) * 1000 >= user.validAfter;
+}
 
 /** How long this instance trusts what it read of a token's user (its name and last password change). */
 export const TOKEN_USER_TTL_MS = 5_000;
@@ -59,7 +71,8 @@ export class TokenUsers {
     this.refreshing.add(userID);
     setTimeout(() => {
       this.refreshing.delete(userID);
-      if (!this.reading.has(userID)) void this.load(userID).catch(() => undefined);
+      // A read started meanwhile is shared (load).
+      void this.load(userID).catch(() => undefined);
     }, 0).unref();
   }
 

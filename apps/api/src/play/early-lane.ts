@@ -6,23 +6,26 @@ import { isDeepStrictEqual } from 'node:util';
 import { checkedUser } from '../common/early-auth';
 import { ModelChooser } from '../generation/model-chooser';
 import { SendGuesses, type EarlyStart } from './send-guesses';
-import type { TurnSend } from './turn-send';
+import { turnOf, type TurnSend } from './turn-send';
 import { TurnRunner } from './turn.runner';
 
 // POST /api/llm/{id}: a send.
 const SEND_PATH = /^\/api\/llm\/([0-9a-f]{24})$/;
 
-/** What of a send's body its guess depends on, beside its role and content (compared by `take`). */
-type GuessFields = { regenerate: boolean; accept: { turnId: string; userContent: string; newContent: string } | null; model_type: string; model_name: string };
+/** What of a send's body its early start was made on (compared by `take` with the validated body's). */
+type SendFields = ReturnType<typeof sendFieldsOf>;
+type SendFieldsInput = Pick<SendTurnDto, 'role' | 'content' | 'regenerate' | 'model_type' | 'model_name'> & {
+  accept?: { turnId: string; userContent: string; newContent: string };
+};
 
 interface Arrived {
   userID: string;
   storyId: string;
-  fields: GuessFields;
+  fields: SendFields;
   early: EarlyStart<TurnSend>;
-  taken: boolean;
 }
 
+// Requests whose provider request was started on arrival, until their send takes it or they end.
 const arrivals = new WeakMap<IncomingMessage, Arrived>();
 
 // The fields of SendTurnDto (and LocalizedDto's language).
@@ -31,41 +34,32 @@ const SEND_FIELDS = new Set(['role', 'content', 'regenerate', 'accept', 'model_t
 const isString = (v: unknown): v is string => typeof v === 'string';
 const optional = (v: unknown, is: (v: unknown) => boolean) => v === undefined || is(v);
 
-// The fields of a body as it came, when they have the types the send's DTO gives them (null: not so;
-// the validation pipe answers such a body).
-function fieldsOf(body: unknown): (GuessFields & { role: string; content: string }) | null {
+// What the guess and the prompt are made of: the turn (as TurnSend reads it), the pending turn's
+// acceptance and the model named.
+function sendFieldsOf(body: SendFieldsInput) {
+  const a = body.accept;
+  return {
+    ...turnOf(body),
+    regenerate: body.regenerate === true,
+    accept: a ? { turnId: a.turnId, userContent: a.userContent, newContent: a.newContent } : null,
+    model_type: body.model_type ?? '',
+    model_name: body.model_name ?? '',
+  };
+}
+
+// The fields of a body as it came, when it has only the send DTO's fields, with their types and length
+// limits (null: not so; the validation pipe answers such a body, and no provider request is made for it).
+function fieldsOf(body: unknown): SendFields | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
   const b = body as Record<string, unknown>;
-  // A field the DTO does not have is refused by validation: no provider request for such a body.
   for (const key in b) if (!SEND_FIELDS.has(key)) return null;
   if (!optional(b.role, (v) => isString(v) && v.length <= TURN_ROLE_MAX_LENGTH)) return null;
   if (!optional(b.content, (v) => isString(v) && v.length <= TURN_CONTENT_MAX_LENGTH)) return null;
   if (!optional(b.regenerate, (v) => typeof v === 'boolean')) return null;
   if (!optional(b.model_type, isString) || !optional(b.model_name, isString)) return null;
-  let accept: GuessFields['accept'] = null;
-  if (b.accept !== undefined) {
-    const a = b.accept as Record<string, unknown> | null;
-    if (typeof a !== 'object' || a === null || !isString(a.turnId) || !isString(a.userContent) || !isString(a.newContent)) return null;
-    accept = { turnId: a.turnId, userContent: a.userContent, newContent: a.newContent };
-  }
-  return {
-    role: isString(b.role) ? b.role.trim() : '',
-    content: isString(b.content) ? b.content : '',
-    regenerate: b.regenerate === true,
-    accept,
-    model_type: (b.model_type as string | undefined) ?? '',
-    model_name: (b.model_name as string | undefined) ?? '',
-  };
-}
-
-function guessFieldsOf(dto: SendTurnDto): GuessFields {
-  const a = dto.accept;
-  return {
-    regenerate: dto.regenerate === true,
-    accept: a ? { turnId: a.turnId, userContent: a.userContent, newContent: a.newContent } : null,
-    model_type: dto.model_type ?? '',
-    model_name: dto.model_name ?? '',
-  };
+  const a = b.accept as Record<string, unknown> | null | undefined;
+  if (a !== undefined && (typeof a !== 'object' || a === null || !isString(a.turnId) || !isString(a.userContent) || !isString(a.newContent))) return null;
+  return sendFieldsOf(b as SendFieldsInput);
 }
 
 /**
@@ -93,7 +87,11 @@ export class EarlyLane {
       if (!arrived) return next();
       arrivals.set(req, arrived);
       // A request that never reaches its send (refused, or its client gone) lets go of its provider request.
-      res.once('close', () => this.leave(arrived));
+      res.once('close', () => {
+        if (arrivals.get(req) !== arrived) return;
+        arrivals.delete(req);
+        void arrived.early.drop();
+      });
       // undici writes the request in the check phase of this turn: it goes out before the rest of the pipeline runs.
       setImmediate(next);
     };
@@ -105,10 +103,9 @@ export class EarlyLane {
    */
   take(req: IncomingMessage, userID: string, storyId: string, dto: SendTurnDto): EarlyStart<TurnSend> | null {
     const arrived = arrivals.get(req);
-    if (!arrived || arrived.taken) return null;
-    arrived.taken = true;
+    if (!arrived) return null;
     arrivals.delete(req);
-    if (arrived.userID === userID && arrived.storyId === storyId && isDeepStrictEqual(arrived.fields, guessFieldsOf(dto))) return arrived.early;
+    if (arrived.userID === userID && arrived.storyId === storyId && isDeepStrictEqual(arrived.fields, sendFieldsOf(dto))) return arrived.early;
     this.guesses.counts.dropped++;
     void arrived.early.drop();
     return null;
@@ -130,14 +127,6 @@ export class EarlyLane {
     }
     const guess = this.guesses.guess(user.userID, storyId, fields, named, Date.now());
     const early = guess ? this.runner.startEarly({ role: fields.role, content: fields.content }, guess) : null;
-    if (!early) return null;
-    const { role: _role, content: _content, ...rest } = fields;
-    return { userID: user.userID, storyId, fields: rest, early, taken: false };
-  }
-
-  private leave(arrived: Arrived): void {
-    if (arrived.taken) return;
-    arrived.taken = true;
-    void arrived.early.drop();
+    return early ? { userID: user.userID, storyId, fields, early } : null;
   }
 }

@@ -123,8 +123,7 @@ export class TurnSend {
   ) {
     this.storyId = toObjectId(id);
     this.generation = new Generation(randomUUID(), id);
-    this.role = (dto.role ?? '').trim();
-    this.content = dto.content ?? '';
+    ({ role: this.role, content: this.content } = turnOf(dto));
     this.held$ = new HeldPower(deps.power, deps.logger);
   }
 
@@ -419,6 +418,11 @@ export class TurnSend {
     if (this.hold) await this.hold.then((h) => deps.power.release(h), () => undefined).catch(() => undefined);
     if (taken) await deps.turns.restore(this.storyId, taken.before, this.generation.id);
   }
+}
+
+/** The role (trimmed) and the line a send's body plays its turn with. */
+export function turnOf(body: Pick<SendTurnDto, 'role' | 'content'>): { role: string; content: string } {
+  return { role: (body.role ?? '').trim(), content: body.content ?? '' };
 }
 
 // What a turn the first send created was before: idle, never sent.

@@ -119,11 +119,6 @@ export class TurnRunner extends JobRunner {
     };
     return {
       confirm: async (send) => {
-        if (send.role !== turn.role || send.content !== turn.content) {
-          this.guesses.counts.dropped++;
-          await drop();
-          return false;
-        }
         if (await this.guessStood(send, guess)) {
           this.guesses.counts.stood++;
           this.start(send, { opened, story, prompt });
