@@ -558,8 +558,13 @@ async function runLevel(level: number, stub: Stub, relay: Relay | null): Promise
         const relayed: StreamResult[] = [];
         const window0 = process.hrtime.bigint();
         const reached = new Map<Target, number[]>(targets.map((t) => [t, []]));
+        const directReached: number[] = [];
         for (let i = 0; i < n; i++) {
-          d.push(await openStream(directSpec(), Date.now() + STREAM_DEADLINE_MS));
+          await stub.arrivals();
+          const direct = await openStream(directSpec(), Date.now() + STREAM_DEADLINE_MS);
+          d.push(direct);
+          const [directAt] = await stub.arrivals();
+          if (directAt !== undefined) directReached.push(directAt - direct.openedAt);
           if (relay) relayed.push(await openStream(relaySpec(), Date.now() + STREAM_DEADLINE_MS));
           for (const t of order) {
             await stub.arrivals();
@@ -576,7 +581,9 @@ async function runLevel(level: number, stub: Stub, relay: Relay | null): Promise
         for (const w of watches) {
           const api = summarise(v.get(w.t)!, NaN);
           api.arrivals = reached.get(w.t)!;
-          w.t.rounds.push({ direct: summarise(d, NaN), relay: relayRound, api, apiStats: w.api.stop(), dbStats: w.db?.stop() ?? null, stubStats });
+          const direct = summarise(d, NaN);
+          direct.arrivals = directReached;
+          w.t.rounds.push({ direct, relay: relayRound, api, apiStats: w.api.stop(), dbStats: w.db?.stop() ?? null, stubStats });
         }
       } else {
         const stubWatch = new ProcessWatch(stub.pid);

@@ -1,12 +1,14 @@
 import { ErrorCode, SEND_THROTTLE_MS } from '@taleloom/contracts';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { Types } from 'mongoose';
+import { TOKEN_USER_TTL_MS } from '../src/auth/token-user.cache';
 import { requestsWaiting, takeTurns } from '../src/common/request-turns';
 import { PlayService } from '../src/play/play.service';
 import { SendGuesses } from '../src/play/send-guesses';
 import { TurnRepository } from '../src/play/turn.repository';
 import { TurnRunner } from '../src/play/turn.runner';
 import { PowerService } from '../src/power/power.service';
+import { UserRepository } from '../src/users/user.repository';
 import { verifyLedger } from '../src/power/verify-ledger';
 import { balanceOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
@@ -259,6 +261,52 @@ describe('early sends: the provider request starts on a guess the reads must con
     expect(order).toEqual(['provider request', 'handler reached', 'turn claimed']);
     expect(counts()).toEqual({ guessed: 1, stood: 1, dropped: 0 });
     expect(stub.requests).toBe(1);
+  });
+
+  it('starts on arrival the send of a player who paused longer than the token-user TTL, and its guard still refuses a token revoked meanwhile', async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
+    const reads = jest.spyOn(t.app.get(UserRepository), 'tokenFields');
+    // Only the clock moves: the player read for longer than the TTL before sending.
+    const pause = () =>
+      jest.useFakeTimers({
+        now: Date.now() + TOKEN_USER_TTL_MS + 1000,
+        advanceTimers: true,
+        doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+      });
+    const { order, stop } = watchOrder('undici:request:create', 'provider request');
+    const play = t.app.get(PlayService);
+    const send = play.send.bind(play);
+    const handler = jest.spyOn(play, 'send').mockImplementation((...args) => {
+      order.push('handler reached');
+      return send(...args);
+    });
+    try {
+      pause();
+      const sent = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'I untie the boat.', model_name: 'free' });
+      expect(textOf(sent.events)).toBe(reply(1));
+      expect(order).toEqual(['provider request', 'handler reached', 'turn claimed']);
+      // The guard read the user again (the entry was too old to vouch for the token).
+      expect(reads).toHaveBeenCalledTimes(1);
+      expect(counts()).toEqual({ guessed: 1, stood: 1, dropped: 0 });
+      await drain();
+      await waitThrottle();
+      // Meanwhile the password changed on another instance: tokens issued before now are refused.
+      await t.connection.db!.collection('users').updateOne({ _id: new Types.ObjectId(alice.userID) }, { $set: { tokensValidAfter: new Date(Date.now() + 60_000) } });
+      pause();
+      const refused = await sendTurn(base, alice.token, id, { content: 'Go on', model_name: 'free' });
+      expect([refused.status, refused.body!.code]).toEqual([401, ErrorCode.TOKEN_INVALID]);
+      await drain();
+      // Started on the likely user, then let go of when the guard refused: nothing claimed, stored or relayed.
+      expect(counts()).toEqual({ guessed: 2, stood: 1, dropped: 0 });
+      expect(refused.events).toEqual([]);
+      expect(await turns().findOne({ _id: new Types.ObjectId(id) })).toMatchObject({ state: 'done', aiText: reply(1) });
+      expect((await storyDoc(t, id))!.main_text).toBe('Mara waits at the pier.');
+    } finally {
+      jest.useRealTimers();
+      reads.mockRestore();
+      handler.mockRestore();
+      stop();
+    }
   });
 
   it('aborts the request started on arrival when validation refuses the body: 400, nothing stored, and the next send plays', async () => {

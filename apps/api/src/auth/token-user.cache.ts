@@ -18,6 +18,11 @@ export function honours(user: TokenUser, payload: TokenPayload): boolean {
 export const TOKEN_USER_TTL_MS = 5_000;
 // A user seen again after this long is read again in the background while the entry still serves.
 const REFRESH_AFTER_MS = TOKEN_USER_TTL_MS / 2;
+/**
+ * How long what was read of a user is kept as a likely answer (`lastKnown`) once it no longer serves:
+ * a player reads and writes for minutes between two sends.
+ */
+export const TOKEN_USER_KEEP_MS = 30 * 60_000;
 
 export interface TokenUser {
   userName: string;
@@ -41,7 +46,7 @@ interface Entry {
  */
 @Injectable()
 export class TokenUsers {
-  private readonly cache = new LRUCache<string, Entry>({ max: 50_000, ttl: TOKEN_USER_TTL_MS });
+  private readonly cache = new LRUCache<string, Entry>({ max: 50_000, ttl: TOKEN_USER_KEEP_MS });
   private readonly reading = new Map<string, Promise<TokenUser | null>>();
   private readonly refreshing = new Set<string>();
 
@@ -62,6 +67,16 @@ export class TokenUsers {
     // Served (younger than the TTL); read again meanwhile, so that the next request finds it fresh.
     if (age >= REFRESH_AFTER_MS) this.refreshSoon(userID);
     return known.user;
+  }
+
+  /**
+   * The user as this instance last read them, however long ago within TOKEN_USER_KEEP_MS (undefined:
+   * not read here, or forgotten): a likely answer for work the request's own checks can still undo
+   * (see common/early-auth.ts), never a check. `get` reads a user older than the TTL again.
+   */
+  lastKnown(userID: string): TokenUser | undefined {
+    const known = this.cache.get(userID);
+    return known && Date.now() - known.readAt < TOKEN_USER_KEEP_MS ? known.user : undefined;
   }
 
   // The read again starts on a timer: after the I/O of the request that found the entry old (a send's
@@ -101,7 +116,7 @@ export class TokenUsers {
     // new Date(): the offline stand-in's file storage hands Dates back as strings.
     const found = { userName: user.userName, validAfter: user.tokensValidAfter ? new Date(user.tokensValidAfter).getTime() : 0 };
     // Not cached when forgotten while reading: the read may predate the change.
-    if (current()) this.cache.set(userID, { user: found, readAt }, { ttl: Math.max(1, TOKEN_USER_TTL_MS - (Date.now() - readAt)) });
+    if (current()) this.cache.set(userID, { user: found, readAt });
     return found;
   }
 }

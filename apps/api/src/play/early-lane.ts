@@ -3,7 +3,7 @@ import { CUSTOM_MODEL_TYPE, TURN_CONTENT_MAX_LENGTH, TURN_ROLE_MAX_LENGTH, type 
 import type { NextFunction, Request, Response } from 'express';
 import type { IncomingMessage } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
-import { checkedUser } from '../common/early-auth';
+import { likelyUser } from '../common/early-auth';
 import { ModelChooser } from '../generation/model-chooser';
 import { SendGuesses, type EarlyStart } from './send-guesses';
 import { turnOf, type TurnSend } from './turn-send';
@@ -64,7 +64,7 @@ function fieldsOf(body: unknown): SendFields | null {
 
 /**
  * A send's provider request, started as the request arrives: once its body is parsed and its token
- * checked (auth/token-fast-path.ts), before the router, guards, validation and the send's own checks
+ * checked (auth/token-fast-path.ts; also on a user read longer ago than the TTL, whom the guard reads again), before the router, guards, validation and the send's own checks
  * run (about a millisecond and a half of a lone send's way to its first token, measured). It is the
  * same early start a send makes on a guess of what its reads will answer (SendGuesses,
  * TurnRunner.startEarly), only made sooner, on the body as it came: the send takes it (`take`) only
@@ -114,7 +114,8 @@ export class EarlyLane {
   private arrive(req: Request): Arrived | null {
     const storyId = SEND_PATH.exec(req.path)?.[1];
     if (!storyId) return null;
-    const user = checkedUser(req);
+    // A user read longer ago than the TTL is only likely: the guard checks the token again, and a refusal undoes this start.
+    const user = likelyUser(req);
     if (!user) return null;
     const fields = fieldsOf(req.body);
     if (!fields || fields.model_type === CUSTOM_MODEL_TYPE) return null;
