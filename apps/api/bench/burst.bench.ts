@@ -19,7 +19,7 @@
  *   BENCH_API_NODE_ARGS / BENCH_DB_NODE_ARGS / BENCH_RELAY_NODE_ARGS   e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
  *   BENCH_BURST_HEAP_DIR=/tmp/heap      after the rounds, one more burst with a heap snapshot of the API
  *                                       taken idle and with every stream open (not timed)
- *   BENCH_BURST_TIMELINE=1              prints the API and database CPU, API RSS and first tokens every 250 ms
+ *   BENCH_BURST_TIMELINE=1              prints the API and database CPU, API RSS, first tokens and the chunks' p99 latency every 250 ms
  *   BENCH_BURST_PROBE=1                 level 1: prints each API send's open, provider-reached and first-token times (wall ms)
  *   BENCH_WINDOW=1                      prints each API burst's window (monotonic µs), to cut a profile
  *   BENCH_BURST_BUILDS="base=bench-builds/base/main.js,new="   builds compared in the same rounds (see BUILDS)
@@ -355,6 +355,8 @@ function stampOf(event: string): number {
 let clientCpu = NaN;
 // First tokens received so far (the timeline counts them).
 let firstTokensSeen = 0;
+// The chunk latencies seen since the timeline's last line (only while a timeline runs).
+let windowLatencies: number[] | null = null;
 
 /**
  * With BENCH_BURST_TIMELINE: every 250 ms, the API's and the database's CPU (% of one core) over the
@@ -369,15 +371,18 @@ function timeline(pids: { api: number; db: number | null }): () => void {
   const apiRss = () => processTree(pids.api).reduce((sum, pid) => sum + rssBytes(pid), 0);
   let last = { api: apiCpu(), db: pids.db ? cpuSeconds(pids.db) : NaN };
   const lines: string[] = [];
+  windowLatencies = [];
   const timer = setInterval(() => {
     const now = { api: apiCpu(), db: pids.db ? cpuSeconds(pids.db) : NaN };
     lines.push(
-      `${f((performance.now() - t0) / 1000, 2)}s api ${f((now.api - last.api) * 400, 0)}% db ${f((now.db - last.db) * 400, 0)}% rss ${f(mb(apiRss()), 0)} first ${firstTokensSeen - seen0}`,
+      `${f((performance.now() - t0) / 1000, 2)}s api ${f((now.api - last.api) * 400, 0)}% db ${f((now.db - last.db) * 400, 0)}% rss ${f(mb(apiRss()), 0)} first ${firstTokensSeen - seen0} chunk p99 ${f(pct(windowLatencies!, 99), 0)}`,
     );
+    windowLatencies = [];
     last = now;
   }, 250);
   return () => {
     clearInterval(timer);
+    windowLatencies = null;
     console.log(`   timeline: ${lines.join(' | ')}`);
   };
 }
@@ -420,6 +425,7 @@ function openStream(spec: StreamSpec, deadline: number): Promise<StreamResult> {
           if (!chunk) continue;
           const stamp = stampOf(event);
           out.latencies.push(at - stamp);
+          windowLatencies?.push(at - stamp);
           if (Number.isNaN(out.firstToken)) {
             out.firstToken = at - t0;
             firstTokensSeen++;
