@@ -68,25 +68,31 @@ async function startApp() {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const baseURL = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${baseURL}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('the app did not become healthy within 60 s');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return {
-    baseURL,
-    stop: async () => {
+  const stop = async () => {
+    if (child.exitCode === null) {
       child.kill('SIGTERM');
       await new Promise((r) => setTimeout(r, 500));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    }
+    rmSync(dataDir, { recursive: true, force: true });
   };
+  const deadline = Date.now() + 60_000;
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`);
+      try {
+        if ((await fetch(`${baseURL}/api/health`)).ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error('the app did not become healthy within 60 s');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  } catch (error) {
+    // The bench stops by itself: an app that never became healthy is not left running.
+    await stop();
+    throw error;
+  }
+  return { baseURL, stop };
 }
 
 function launch() {
@@ -240,9 +246,12 @@ const kb = (n) => `${(n / 1024).toFixed(1)} kB`;
 async function main() {
   const started = Date.now();
   const app = await startApp();
-  const browser = await launch();
+  let browser;
   const results = { at: new Date().toISOString(), label: LABEL || 'this build', cpus: cpus().length, node: process.version, runs: RUNS, login: [], routes: [] };
   try {
+    // Inside the try: without Chromium the app it started is stopped too (it was left running, and
+    // turbo waited for it).
+    browser = await launch();
     // One warm-up load so the server's first-request costs do not count.
     await coldLogin(browser, app.baseURL, 'en', VIEWPORTS.desktop);
     for (const lang of ['en', 'zh-CN']) {
@@ -265,7 +274,7 @@ async function main() {
     }
     results.routes = await routes(browser, app.baseURL);
   } finally {
-    await browser.close();
+    await browser?.close();
     await app.stop();
   }
 
