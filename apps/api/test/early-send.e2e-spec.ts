@@ -55,6 +55,16 @@ describe('early sends: the provider request starts on a guess the reads must con
     return { order, stop };
   };
 
+  // Adds 'handler reached' to `order` when the send's handler runs (the caller restores the spy).
+  const watchHandler = (order: string[]) => {
+    const play = t.app.get(PlayService);
+    const send = play.send.bind(play);
+    return jest.spyOn(play, 'send').mockImplementation((...args) => {
+      order.push('handler reached');
+      return send(...args);
+    });
+  };
+
   beforeAll(async () => {
     stub = await startOpenAIStub();
     t = await createTestApp({
@@ -243,12 +253,7 @@ describe('early sends: the provider request starts on a guess the reads must con
   it('starts a send\'s provider request as the request arrives, before its guard, validation and handler run', async () => {
     const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
     const { order, stop } = watchOrder('undici:request:create', 'provider request');
-    const play = t.app.get(PlayService);
-    const send = play.send.bind(play);
-    const handler = jest.spyOn(play, 'send').mockImplementation((...args) => {
-      order.push('handler reached');
-      return send(...args);
-    });
+    const handler = watchHandler(order);
     try {
       const sent = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'I untie the boat.', model_name: 'free' });
       expect(textOf(sent.events)).toBe(reply(1));
@@ -274,12 +279,7 @@ describe('early sends: the provider request starts on a guess the reads must con
         doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
       });
     const { order, stop } = watchOrder('undici:request:create', 'provider request');
-    const play = t.app.get(PlayService);
-    const send = play.send.bind(play);
-    const handler = jest.spyOn(play, 'send').mockImplementation((...args) => {
-      order.push('handler reached');
-      return send(...args);
-    });
+    const handler = watchHandler(order);
     try {
       pause();
       const sent = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'I untie the boat.', model_name: 'free' });
