@@ -3,10 +3,12 @@ import { TOKEN_USER_KEEP_MS, TOKEN_USER_TTL_MS, TokenUsers } from './token-user.
 
 // A user repository whose reads the test answers by hand.
 function fakeUsers() {
-  const reads: { userID: string; answer: (validAfter: number) => void }[] = [];
+  const reads: { userID: string; answer: (validAfter: number) => void; gone: () => void }[] = [];
   const repo = {
     tokenFields: (userID: string) =>
-      new Promise((done) => reads.push({ userID, answer: (validAfter) => done({ userName: 'mara', tokensValidAfter: validAfter ? new Date(validAfter) : null }) })),
+      new Promise((done) =>
+        reads.push({ userID, answer: (validAfter) => done({ userName: 'mara', tokensValidAfter: validAfter ? new Date(validAfter) : null }), gone: () => done(null) }),
+      ),
   } as unknown as UserRepository;
   return { repo, reads };
 }
@@ -93,6 +95,16 @@ describe('TokenUsers', () => {
     reads[2].answer(0);
     await third;
     jest.advanceTimersByTime(TOKEN_USER_KEEP_MS + 1);
+    expect(users.lastKnown('u1')).toBeUndefined();
+    // A user a read no longer finds is no longer likely either.
+    const fourth = users.get('u1');
+    reads[3].answer(0);
+    await fourth;
+    jest.advanceTimersByTime(TOKEN_USER_TTL_MS + 1);
+    expect(users.lastKnown('u1')).toEqual({ userName: 'mara', validAfter: 0 });
+    const fifth = users.get('u1');
+    reads[4].gone();
+    expect(await fifth).toBeNull();
     expect(users.lastKnown('u1')).toBeUndefined();
     expect(TOKEN_USER_KEEP_MS).toBeGreaterThan(TOKEN_USER_TTL_MS);
   });

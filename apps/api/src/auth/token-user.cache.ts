@@ -112,7 +112,11 @@ export class TokenUsers {
   private async read(userID: string, current: () => boolean): Promise<TokenUser | null> {
     const readAt = Date.now();
     const user = await this.users.tokenFields(userID);
-    if (!user) return null;
+    if (!user) {
+      // Gone: no longer a likely user either (lastKnown).
+      if (current()) this.cache.delete(userID);
+      return null;
+    }
     // new Date(): the offline stand-in's file storage hands Dates back as strings.
     const found = { userName: user.userName, validAfter: user.tokensValidAfter ? new Date(user.tokensValidAfter).getTime() : 0 };
     // Not cached when forgotten while reading: the read may predate the change.
