@@ -565,30 +565,30 @@ async function runLevel(level: number, stub: Stub, relay: Relay | null): Promise
         const window0 = process.hrtime.bigint();
         const reached = new Map<Target, number[]>(targets.map((t) => [t, []]));
         const directReached: number[] = [];
-        for (let i = 0; i < n; i++) {
+        // One stream alone, into `results`, and when its request reached the stub (into `reachedAt`).
+        const alone = async (spec: StreamSpec, results: StreamResult[], reachedAt: number[]) => {
           await stub.arrivals();
-          const direct = await openStream(directSpec(), Date.now() + STREAM_DEADLINE_MS);
-          d.push(direct);
-          const [directAt] = await stub.arrivals();
-          if (directAt !== undefined) directReached.push(directAt - direct.openedAt);
+          const result = await openStream(spec, Date.now() + STREAM_DEADLINE_MS);
+          results.push(result);
+          const [at] = await stub.arrivals();
+          if (at !== undefined) reachedAt.push(at - result.openedAt);
+          return { result, at };
+        };
+        for (let i = 0; i < n; i++) {
+          await alone(directSpec(), d, directReached);
           if (relay) relayed.push(await openStream(relaySpec(), Date.now() + STREAM_DEADLINE_MS));
           for (const t of order) {
-            await stub.arrivals();
-            const result = await openStream(apiSpec(t.api, sends.get(t)![i]), Date.now() + STREAM_DEADLINE_MS);
-            v.get(t)!.push(result);
-            const [at] = await stub.arrivals();
-            if (at !== undefined) reached.get(t)!.push(at - result.openedAt);
+            const { result, at } = await alone(apiSpec(t.api, sends.get(t)![i]), v.get(t)!, reached.get(t)!);
             if (process.env.BENCH_BURST_PROBE) console.log(`SEND ${t.build.label} ${result.openedAt.toFixed(3)} ${at?.toFixed(3)} ${(result.openedAt + result.firstToken).toFixed(3)}`);
           }
         }
         if (process.env.BENCH_WINDOW) console.log(`WINDOW ${level} ${window0 / 1000n} ${process.hrtime.bigint() / 1000n}`);
         const stubStats = stubWatch.stop();
         const relayRound = relayWatch ? { result: summarise(relayed, NaN), stats: relayWatch.stop() } : null;
+        const direct = { ...summarise(d, NaN), arrivals: directReached };
         for (const w of watches) {
           const api = summarise(v.get(w.t)!, NaN);
           api.arrivals = reached.get(w.t)!;
-          const direct = summarise(d, NaN);
-          direct.arrivals = directReached;
           w.t.rounds.push({ direct, relay: relayRound, api, apiStats: w.api.stop(), dbStats: w.db?.stop() ?? null, stubStats });
         }
       } else {
