@@ -13,6 +13,7 @@ import { ApiExceptionFilter } from './common/api-exception.filter';
 import { BootQuietLogger } from './common/boot-quiet-logger';
 import { bodyParserErrors } from './common/body-parser-errors';
 import { createValidationPipe } from './common/validation.pipe';
+import { SharedShapesExpressAdapter } from './common/express-adapter';
 import { AppConfig } from './config/app-config';
 import { EarlyLane } from './play/early-lane';
 import type { DatabaseHandle } from './database/embedded-database';
@@ -47,7 +48,7 @@ export interface CreateAppOptions {
 
 /** Builds the whole HTTP app (used by main.ts and by every API test). */
 export async function createApp(config: AppConfig, database: DatabaseHandle, options: CreateAppOptions = {}): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database, options.logStream), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database, options.logStream), new SharedShapesExpressAdapter(), {
     bufferLogs: true,
     bodyParser: false,
   });

@@ -1,0 +1,47 @@
+import type { NestApplicationOptions } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import type { Express } from 'express';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * A constructor for `base`'s objects born with `proto` as their prototype: a function whose
+ * `prototype` is `proto` and which runs `base` on the new object. Not Reflect.construct with it as
+ * new.target: V8 gives each object made that way a map of its own too.
+ */
+function bornWith<C extends typeof IncomingMessage | typeof ServerResponse>(base: C, proto: object): C {
+  function Born(this: object, ...args: unknown[]): void {
+    Reflect.apply(base, this, args);
+  }
+  Born.prototype = proto;
+  return Born as unknown as C;
+}
+
+// Node's IncomingMessage and ServerResponse are plain functions (callable on an object made elsewhere), not classes.
+const callable = (f: object) => !Function.prototype.toString.call(f).startsWith('class');
+
+/**
+ * Nest's Express adapter, with requests and responses that share their shapes.
+ *
+ * Express moves every request and response it handles onto its own prototypes
+ * (`Object.setPrototypeOf(req, app.request)`, the same for `res`). In V8 an object whose prototype
+ * was changed gets a map (a hidden class) of its own for each property added to it afterwards: each
+ * request and each response then had a shape no other had (169 response shapes over 200 streams,
+ * measured with %HaveSameMap), so every property read of them, in Node's http code, in Express and
+ * in the stream writes (common/sse-response.ts), missed its inline cache and went the slow way: a
+ * tenth of the API's CPU while 500 streams relay, in `perf`. Here Node makes them with those
+ * prototypes from the start (http.createServer's `IncomingMessage` and `ServerResponse` options):
+ * Express's setPrototypeOf then finds the prototype it sets and changes nothing.
+ */
+export class SharedShapesExpressAdapter extends ExpressAdapter {
+  override initHttpServer(options: NestApplicationOptions): void {
+    // HTTPS and the tracking of open connections are left to Nest's own (neither is used by the app).
+    if (options?.httpsOptions || options?.forceCloseConnections || !callable(IncomingMessage) || !callable(ServerResponse)) {
+      return super.initHttpServer(options);
+    }
+    const app = this.getInstance<Express>();
+    this.httpServer = createServer(
+      { IncomingMessage: bornWith(IncomingMessage, app.request), ServerResponse: bornWith(ServerResponse, app.response) },
+      app,
+    );
+  }
+}
