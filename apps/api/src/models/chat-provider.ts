@@ -4,7 +4,7 @@ import type OpenAI from 'openai';
 import { APIConnectionError, APIError, OpenAIError } from 'openai/error';
 import { VERSION as OPENAI_VERSION } from 'openai/version';
 import { loadOpenAI } from './openai-sdk';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, errors, request, type Dispatcher } from 'undici';
 import type { PlatformModel } from '../config/platform-models';
 import { classifyCustomModelFailure } from './provider-errors';
 import { streamFetch } from './stream-fetch';
@@ -78,7 +78,7 @@ export class ChatProvider {
     // either. Opened when the generator first runs, as before.
     let asked: ChatRequest | null = req;
     return this.read(() => {
-      const read = this.open(asked!, (chunk) => out.push(chunk));
+      const read = this.open(asked!, (chunk) => out.push(chunk), false);
       asked = null;
       return read;
     }, out);
@@ -100,7 +100,9 @@ export class ChatProvider {
     };
     let body: AsyncIterable<unknown> | null = null;
     try {
-      body = await read.body();
+      const answer = await read.body();
+      if (answer instanceof PushedBody) throw new Error('a pushed body is only for relay');
+      body = answer;
       // Leaving the loop does not destroy an undici answer: one that ended with [DONE] is read to its
       // end unseen and its connection kept, as in relayRead; any other is destroyed below.
       for await (const bytes of isReadable(body) ? body.iterator({ destroyOnReturn: false }) : body) {
@@ -128,13 +130,37 @@ export class ChatProvider {
    */
   relay(req: ChatRequest, onChunk: (chunk: ProviderChunk) => void): Promise<void> {
     // The relay's frame lives as long as the stream: it holds the reading, not the request (its prompt).
-    return this.relayRead(this.open(req, onChunk));
+    return this.relayRead(this.open(req, onChunk, true));
   }
 
   private async relayRead(read: ProviderRead): Promise<void> {
     try {
       const body = await read.body();
-      if (isReadable(body)) {
+      if (body instanceof PushedBody) {
+        // Each piece of the answer comes as undici parses it, in the same call (no stream between).
+        await new Promise<void>((resolve, reject) => {
+          body.read({
+            data: (bytes) => {
+              try {
+                read.feed(bytes);
+              } catch (error) {
+                body.drop();
+                return reject(error);
+              }
+              // [DONE]: the answer is whole; what follows is read to its end unseen (the connection is kept).
+              if (read.ended()) {
+                body.settle();
+                resolve();
+              } else if (read.stopped()) {
+                body.drop();
+                resolve();
+              }
+            },
+            end: resolve,
+            error: reject,
+          });
+        });
+      } else if (isReadable(body)) {
         await new Promise<void>((resolve, reject) => {
           const off = () => {
             body.off('data', onData);
@@ -203,28 +229,38 @@ export class ChatProvider {
    * runs every chunk through a chain of nested async generators, which cost more per chunk than
    * everything else the relay does.
    */
-  private open(request: ChatRequest, sink: (chunk: ProviderChunk) => void): ProviderRead {
+  private open(request: ChatRequest, sink: (chunk: ProviderChunk) => void, pushed: boolean): ProviderRead {
     // The request with its messages (the whole prompt) is needed until the provider answers; from then
     // on, while the answer streams, only these few fields are (an open stream holds no prompt).
     let pending: ChatRequest | null = request;
     const req = { model: request.model, custom: request.custom, apiKey: request.apiKey, idleTimeoutMs: request.idleTimeoutMs, signal: request.signal };
     const controller = new AbortController();
-    const onAbort = () => controller.abort(req.signal?.reason);
+    // Whether `controller` was aborted (only this reading aborts it), read per chunk: a plain variable,
+    // not the signal's getter (whose loads are megamorphic across a process's signals, in perf).
+    let aborted = false;
+    const abort = (reason?: unknown) => {
+      aborted = true;
+      controller.abort(reason);
+    };
+    const onAbort = () => abort(req.signal?.reason);
     req.signal?.addEventListener('abort', onAbort, { once: true });
     let timedOut = false;
-    let timer: NodeJS.Timeout | undefined;
-    // One timer, pushed back on progress (refresh() is far cheaper per chunk than a new timer).
-    const arm = () => {
-      if (timer) {
-        timer.refresh();
+    // The idle timer: progress only notes when it came (a chunk costs a clock read, not a timer
+    // refresh); the timer, when it fires, waits out what is left of the idle time since then.
+    let progressAt = performance.now();
+    const onIdle = () => {
+      const quiet = performance.now() - progressAt;
+      if (quiet < req.idleTimeoutMs) {
+        timer = setTimeout(onIdle, req.idleTimeoutMs - quiet);
         return;
       }
-      timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, req.idleTimeoutMs);
+      timedOut = true;
+      abort();
     };
-    arm();
+    let timer = setTimeout(onIdle, req.idleTimeoutMs);
+    const arm = () => {
+      progressAt = performance.now();
+    };
     const timeoutCode = req.custom ? ErrorCode.CUSTOM_MODEL_TIMEOUT : ErrorCode.PROVIDER_TIMEOUT;
     // A reasoning model served without a reasoning field may put a <think> block in the content.
     const splitter = req.model.enableReasoning ? new ThinkSplitter() : null;
@@ -266,7 +302,7 @@ export class ChatProvider {
         const answer = await this.tokenFields
           .send(req.model.baseURL, req.model.model, (field) =>
             // A base URL with a query (an api-version) is left to the SDK, which keeps its query.
-            req.custom || req.model.baseURL.includes('?') ? this.viaSdk(asked, field, controller.signal) : this.direct(asked, field, controller.signal),
+            req.custom || req.model.baseURL.includes('?') ? this.viaSdk(asked, field, controller.signal) : this.direct(asked, field, controller.signal, pushed),
           )
           .finally(() => (pending = null));
         headers = answer.headers;
@@ -278,10 +314,10 @@ export class ChatProvider {
       },
       // Methods, not getters: an object literal with getters is made in dictionary mode (its getters are
       // new closures each time), and every read of one per chunk went the slow way (IC misses in perf).
-      stopped: () => ended || controller.signal.aborted,
-      ended: () => ended && !controller.signal.aborted,
+      stopped: () => ended || aborted,
+      ended: () => ended && !aborted,
       drain: () => {
-        if (ended || controller.signal.aborted) return;
+        if (ended || aborted) return;
         // A last event without its closing blank line still counts (as the SDK's reader has it).
         parser.feed(decoder.decode());
         parser.reset({ consume: true });
@@ -290,7 +326,7 @@ export class ChatProvider {
       check: () => {
         // An aborted stream can end quietly instead of throwing.
         if (timedOut) throw new ProviderFailure(timeoutCode, `no data for ${req.idleTimeoutMs} ms`);
-        if (controller.signal.aborted) throw new ProviderFailure(ErrorCode.PROVIDER_ERROR, 'aborted');
+        if (aborted) throw new ProviderFailure(ErrorCode.PROVIDER_ERROR, 'aborted');
         // Every OpenAI-compatible stream ends its answer with a finish_reason. A body that ends without
         // one was cut short (a dropped connection, a proxy's time limit) or was not a stream at all
         // (an HTML page, a JSON error under status 200): its text is not a whole answer.
@@ -348,7 +384,7 @@ export class ChatProvider {
    * provider cannot be reached). The SDK's per-request work (building, encoding and logging the
    * request, wrapping the answer) cost a tenth of a send's CPU before its first token.
    */
-  private async direct(req: ChatRequest, field: TokenLimitField, signal: AbortSignal): Promise<ProviderAnswer> {
+  private async direct(req: ChatRequest, field: TokenLimitField, signal: AbortSignal, pushed: boolean): Promise<ProviderAnswer> {
     // As bytes: undici keeps the body it was given until the answer ends (a string it would keep beside
     // its own copy in bytes), so an open stream holds its prompt's JSON once.
     const body = Buffer.from(
@@ -360,16 +396,13 @@ export class ChatProvider {
         stream_options: { include_usage: true },
       }),
     );
-    let answer: Dispatcher.ResponseData;
+    let answer: Pick<Dispatcher.ResponseData, 'statusCode' | 'headers'> & { body: Dispatcher.ResponseData['body'] | PushedBody };
+    const url = chatCompletionsURL(req.model.baseURL);
+    const headers = { ...this.platformHeaders(req.apiKey), 'content-length': String(body.length) };
     for (let attempt = 1; ; attempt++) {
       try {
-        answer = await request(chatCompletionsURL(req.model.baseURL), {
-          method: 'POST',
-          headers: { ...this.platformHeaders(req.apiKey), 'content-length': String(body.length) },
-          body,
-          signal,
-          dispatcher: platformAgent,
-        });
+        // A turn's relay takes the answer as undici reads it (pushed); anything else as a Node stream.
+        answer = pushed ? await dispatchPost(url, headers, body, signal) : await request(url, { method: 'POST', headers, body, signal, dispatcher: platformAgent });
         break;
       } catch (error) {
         if (signal.aborted) throw error;
@@ -380,13 +413,12 @@ export class ChatProvider {
         throw new APIConnectionError({ cause: error instanceof Error ? error : new Error(String(error)) });
       }
     }
-    const headers = () => headersOf(answer.headers);
     if (answer.statusCode < 200 || answer.statusCode > 299) {
       const text = await answer.body.text().catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
       const json = safeJSON(text);
       throw APIError.generate(answer.statusCode, json as object | undefined, json ? undefined : text, headersOf(answer.headers));
     }
-    return { headers, body: answer.body };
+    return { headers: () => headersOf(answer.headers), body: answer.body };
   }
 
   // What the SDK sends with a request of a platform model (its user agent, the key as a bearer token).
@@ -434,7 +466,7 @@ const platformFetch = streamFetch();
 /** A provider's answer to a chat request: its headers (made when asked for) and its body. */
 interface ProviderAnswer {
   headers: () => Headers;
-  body: AsyncIterable<Uint8Array>;
+  body: AsyncIterable<Uint8Array> | PushedBody;
 }
 
 // The SDK's URL for chat completions under a base URL (one slash between them).
@@ -462,7 +494,7 @@ function safeJSON(text: string): unknown {
 /** One provider answer being read (ChatProvider.open). */
 interface ProviderRead {
   /** Makes the request; its answer's body. */
-  body(): Promise<AsyncIterable<Uint8Array>>;
+  body(): Promise<AsyncIterable<Uint8Array> | PushedBody>;
   /** Bytes of the answer: the chunks they complete go to the sink. */
   feed(bytes: Uint8Array): void;
   /** [DONE] came, or the request was aborted: read no further. */
@@ -531,6 +563,139 @@ function parseEvent(event: EventSourceMessage, headers: () => Headers): OpenAI.C
 function describe(error: unknown): string {
   if (error instanceof APIError) return `${error.status ?? 'no status'}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Where the pieces of a pushed body go (PushedBody.read). */
+interface BodyReader {
+  data(bytes: Buffer): void;
+  end(): void;
+  error(error: unknown): void;
+}
+
+/**
+ * An answer's body handed over piece by piece as undici parses it (Dispatcher.dispatch), instead of
+ * through a Node stream (undici's `request` answers a Readable: each piece pushed into it, emitted
+ * as a data event and followed by a read-more tick, a twentieth of the API's CPU while 500 streams
+ * relay, in perf). Pieces that come before a reader are kept for it.
+ */
+class PushedBody {
+  private reader: BodyReader | null = null;
+  private early: Buffer[] | null = [];
+  private outcome: { error: unknown } | 'end' | null = null;
+  private afterDone: NodeJS.Timeout | null = null;
+
+  constructor(private readonly controller: Dispatcher.DispatchController) {}
+
+  /** Hands what came so far to `reader`, then every piece as it comes, then the end or the failure. */
+  read(reader: BodyReader): void {
+    this.reader = reader;
+    const early = this.early ?? [];
+    this.early = null;
+    for (const bytes of early) {
+      if (this.reader !== reader) return;
+      reader.data(bytes);
+    }
+    if (this.reader !== reader || !this.outcome) return;
+    this.reader = null;
+    if (this.outcome === 'end') reader.end();
+    else reader.error(this.outcome.error);
+  }
+
+  /** The whole body as text (an answer that is not 2xx). */
+  text(): Promise<string> {
+    const parts: Buffer[] = [];
+    return new Promise((resolve, reject) => this.read({ data: (b) => parts.push(b), end: () => resolve(Buffer.concat(parts).toString('utf8')), error: reject }));
+  }
+
+  /**
+   * Read no further, and keep the connection: the rest of the answer (after its [DONE], normally its
+   * end in the same packet) is let through unseen; one that does not end within AFTER_DONE_MS is closed.
+   */
+  settle(): void {
+    this.reader = null;
+    if (this.outcome) return;
+    this.afterDone = setTimeout(() => this.controller.abort(new Error('the answer did not end after its [DONE]')), AFTER_DONE_MS);
+    this.afterDone.unref();
+  }
+
+  /** Read no further: the rest of the answer is dropped, with its connection. */
+  drop(): void {
+    this.reader = null;
+    if (!this.outcome) this.controller.abort(new Error('the rest of the answer is not wanted'));
+  }
+
+  // From the dispatch handler.
+  onData(bytes: Buffer): void {
+    if (this.reader) this.reader.data(bytes);
+    else this.early?.push(bytes);
+  }
+
+  onEnd(outcome: { error: unknown } | 'end'): void {
+    if (this.outcome) return;
+    this.outcome = outcome;
+    if (this.afterDone) clearTimeout(this.afterDone);
+    const reader = this.reader;
+    this.reader = null;
+    if (!reader) return;
+    if (outcome === 'end') reader.end();
+    else reader.error(outcome.error);
+  }
+}
+
+// Parsed once per base URL: a send's request needs only its origin and path.
+const targets = new Map<string, { origin: string; path: string }>();
+function targetOf(url: string): { origin: string; path: string } {
+  let target = targets.get(url);
+  if (!target) {
+    const parsed = new URL(url);
+    target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+    // Keyed by the platform models' base URLs: a handful, from the operator's configuration.
+    targets.set(url, target);
+  }
+  return target;
+}
+
+/**
+ * A POST to a platform provider through undici's dispatcher, answered once its status and headers
+ * are in, with a body pushed as it is read (PushedBody). It fails as undici's `request` would: with
+ * the signal's reason (aborted), or with undici's error before any answer (a refused or reset
+ * connection); after the headers, a failure goes to the body's reader.
+ */
+function dispatchPost(url: string, headers: Record<string, string>, body: Buffer, signal: AbortSignal): Promise<{ statusCode: number; headers: Record<string, string | string[] | undefined>; body: PushedBody }> {
+  return new Promise((resolve, reject) => {
+    const reason = () => (signal.reason as unknown) ?? new errors.RequestAbortedError();
+    if (signal.aborted) return reject(reason());
+    let controller: Dispatcher.DispatchController | null = null;
+    let pushed: PushedBody | null = null;
+    const onAbort = () => controller?.abort(reason() as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    const done = () => signal.removeEventListener('abort', onAbort);
+    platformAgent.dispatch(
+      { ...targetOf(url), method: 'POST', headers, body },
+      {
+        onRequestStart: (c) => {
+          controller = c;
+          if (signal.aborted) c.abort(reason() as Error);
+        },
+        onResponseStart: (c, statusCode, answerHeaders) => {
+          // 1xx: informational, the answer is still to come.
+          if (statusCode < 200) return;
+          pushed = new PushedBody(c);
+          resolve({ statusCode, headers: answerHeaders, body: pushed });
+        },
+        onResponseData: (_c, bytes) => pushed?.onData(bytes),
+        onResponseEnd: () => {
+          done();
+          pushed?.onEnd('end');
+        },
+        onResponseError: (_c, error) => {
+          done();
+          if (pushed) pushed.onEnd({ error });
+          else reject(error);
+        },
+      },
+    );
+  });
 }
 
 /**
