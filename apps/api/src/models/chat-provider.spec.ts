@@ -304,6 +304,25 @@ describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', (
     }
   }, 15_000);
 
+  it('relays an answer whose [DONE] is not followed by its end at once, and closes it 5 s later', async () => {
+    const { own, relay } = await ownProvider({ openAfterDone: true });
+    try {
+      const t0 = performance.now();
+      expect(await relay()).toBe('kept');
+      // The relay does not wait for the end that never comes...
+      expect(performance.now() - t0).toBeLessThan(2000);
+      // ...and the answer still holds its connection: the next request goes out on another one.
+      expect(await relay()).toBe('kept');
+      expect(own.connections).toBe(2);
+      expect(own.open).toBe(2);
+      // 5 s after their [DONE], both answers are closed by the client (none is left to a provider that never ends).
+      await pause(5500);
+      expect(own.open).toBe(0);
+    } finally {
+      await own.close();
+    }
+  }, 15_000);
+
   it("sends a platform model's request as the SDK would (URL, body, key) and fails as the SDK does", async () => {
     const viaSdk = { transport: { key: 'plain', fetch: globalThis.fetch, fetchOptions: {} } };
     const run = async (over: Partial<ChatRequest>) => {

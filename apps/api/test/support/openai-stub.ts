@@ -59,6 +59,8 @@ export interface StubBehaviour {
    * and never closes one; by default it says 60 s and keeps them that long.
    */
   keepAliveHint?: boolean;
+  /** The stream's answer is not ended after its [DONE] (its connection stays busy until the client closes it). */
+  openAfterDone?: boolean;
 }
 
 /** Behaviour of the images route. A prompt containing `[[fail]]` is answered 500. */
@@ -286,7 +288,8 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     res.write(frame({}, 'stop'));
     const completion = b.completionTokens ?? chunks.length;
     res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage: { prompt_tokens: 10, completion_tokens: completion, total_tokens: 10 + completion } })}\n\n`);
-    res.end('data: [DONE]\n\n');
+    if (b.openAfterDone) res.write('data: [DONE]\n\n');
+    else res.end('data: [DONE]\n\n');
   }
 
   async function handleImage(req: IncomingMessage, res: ServerResponse): Promise<void> {
