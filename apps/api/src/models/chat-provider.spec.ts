@@ -323,6 +323,25 @@ describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', (
     }
   }, 15_000);
 
+  it('relays a platform model whose base URL has a query through the SDK, keeping the query and the connection', async () => {
+    const { own } = await ownProvider({ chunks: ['With', ' a query'] });
+    try {
+      const relay = async () => {
+        const seen: ProviderChunk[] = [];
+        await provider.relay(request({ baseURL: `${own.baseURL}?api-version=2024-06-01` }), (c) => seen.push(c));
+        return seen.filter((c) => c.type === 'delta').map((c) => (c as { text: string }).text).join('');
+      };
+      expect(await relay()).toBe('With a query');
+      await pause(50);
+      expect(await relay()).toBe('With a query');
+      expect(own.urls).toEqual(['/v1/chat/completions?api-version=2024-06-01', '/v1/chat/completions?api-version=2024-06-01']);
+      // Read to its [DONE], the answer's connection went back to the pool.
+      expect(own.connectionRequests).toEqual([1, 2]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it("sends a platform model's request as the SDK would (URL, body, key) and fails as the SDK does", async () => {
     const viaSdk = { transport: { key: 'plain', fetch: globalThis.fetch, fetchOptions: {} } };
     const run = async (over: Partial<ChatRequest>) => {

@@ -136,76 +136,35 @@ export class ChatProvider {
   private async relayRead(read: ProviderRead): Promise<void> {
     try {
       const body = await read.body();
-      if (body instanceof PushedBody) {
-        // Each piece of the answer comes as undici parses it, in the same call (no stream between).
+      if (body instanceof PushedBody || isReadable(body)) {
+        // A turn's answer is pushed as undici parses it; a platform model asked through the SDK (a base
+        // URL with a query) answers a Node stream, read through its data events. Either way each piece
+        // is fed in the same call, no promise per chunk.
+        const source = body instanceof PushedBody ? body : new StreamedBody(body);
         await new Promise<void>((resolve, reject) => {
-          body.read({
+          source.read({
             data: (bytes) => {
               try {
                 read.feed(bytes);
               } catch (error) {
-                body.drop();
+                source.drop();
                 return reject(error);
               }
-              // [DONE]: the answer is whole; what follows is read to its end unseen (the connection is kept).
               if (read.ended()) {
-                body.settle();
+                // [DONE]: the answer is whole. What follows ([DONE] is the last event) is read to its end
+                // unseen, so the provider's connection goes back to the pool for the next request instead
+                // of being closed: a new connection (a TLS handshake with a real provider) per send is
+                // what destroying the body here cost.
+                source.settle();
                 resolve();
               } else if (read.stopped()) {
-                body.drop();
+                source.drop();
                 resolve();
               }
             },
             end: resolve,
             error: reject,
           });
-        });
-      } else if (isReadable(body)) {
-        await new Promise<void>((resolve, reject) => {
-          const off = () => {
-            body.off('data', onData);
-            body.off('end', onEnd);
-            body.off('close', onEnd);
-            body.off('error', onError);
-          };
-          const onEnd = () => {
-            off();
-            resolve();
-          };
-          const onError = (error: unknown) => {
-            off();
-            reject(error);
-          };
-          // Read no further: the rest of the answer is dropped.
-          const drop = () => {
-            off();
-            dropBody(body);
-          };
-          const onData = (bytes: Uint8Array) => {
-            try {
-              read.feed(bytes);
-            } catch (error) {
-              drop();
-              return reject(error);
-            }
-            if (read.ended()) {
-              // [DONE]: the answer is whole. What follows ([DONE] is the last event) is read to its end
-              // unseen, so the provider's connection goes back to the pool for the next request instead
-              // of being closed: a new connection (a TLS handshake with a real provider) per send is
-              // what destroying the body here cost.
-              off();
-              settleBody(body);
-              resolve();
-            } else if (read.stopped()) {
-              drop();
-              resolve();
-            }
-          };
-          body.on('data', onData);
-          body.once('end', onEnd);
-          // Destroyed without an end (an abort): what happened is told by check().
-          body.once('close', onEnd);
-          body.once('error', onError);
         });
       } else {
         for await (const bytes of body) {
@@ -639,6 +598,52 @@ class PushedBody {
     if (!reader) return;
     if (outcome === 'end') reader.end();
     else reader.error(outcome.error);
+  }
+}
+
+/** A Node stream's answer (undici's Readable) read the way a PushedBody is. */
+class StreamedBody {
+  private off: (() => void) | null = null;
+
+  constructor(private readonly body: NodeJS.ReadableStream & { destroy(): void; off(event: string, listener: (...args: never[]) => void): unknown }) {}
+
+  read(reader: BodyReader): void {
+    const { body } = this;
+    const end = () => {
+      this.detach();
+      reader.end();
+    };
+    const error = (failure: unknown) => {
+      this.detach();
+      reader.error(failure);
+    };
+    const data = (bytes: Buffer) => reader.data(bytes);
+    this.off = () => {
+      body.off('data', data);
+      body.off('end', end);
+      body.off('close', end);
+      body.off('error', error);
+    };
+    body.on('data', data);
+    body.once('end', end);
+    // Destroyed without an end (an abort): what happened is told by check().
+    body.once('close', end);
+    body.once('error', error);
+  }
+
+  settle(): void {
+    this.detach();
+    settleBody(this.body);
+  }
+
+  drop(): void {
+    this.detach();
+    dropBody(this.body);
+  }
+
+  private detach(): void {
+    this.off?.();
+    this.off = null;
   }
 }
 

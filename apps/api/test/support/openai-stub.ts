@@ -98,6 +98,8 @@ export interface StubRequestBody {
 
 export interface OpenAIStub {
   baseURL: string;
+  /** The path (with its query) of each request to /chat/completions (the last 200). */
+  readonly urls: string[];
   /** Requests received so far (every POST to /chat/completions). */
   readonly requests: number;
   readonly bodies: StubRequestBody[];
@@ -152,6 +154,7 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
   const served = new Map<string, Buffer>();
   const keys: string[] = [];
   const connectionRequests: number[] = [];
+  const urls: string[] = [];
   const servedOn = new WeakMap<object, number>();
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy());
@@ -187,7 +190,8 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
       res.end(JSON.stringify({ object: 'list', data: behaviour.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'stub' })) }));
       return;
     }
-    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+    // A query (an api-version) may follow the path.
+    if (req.method !== 'POST' || !req.url?.split('?')[0].endsWith('/chat/completions')) {
       res.writeHead(404, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'not found' } }));
       return;
@@ -200,6 +204,8 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     servedOn.set(req.socket, nth);
     connectionRequests.push(nth);
     if (connectionRequests.length > 200) connectionRequests.shift();
+    urls.push(req.url);
+    if (urls.length > 200) urls.shift();
     if (behaviour.resetReusedConnections && nth > 1) {
       req.socket.destroy();
       return;
@@ -340,6 +346,7 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
       return connections;
     },
     connectionRequests,
+    urls,
     bodies,
     keys,
     set: (next) => {
