@@ -1,59 +1,40 @@
-import { ExpressAdapter } from '@nestjs/platform-express';
-import type { Express, Request, Response } from 'express';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { SharedShapesExpressAdapter } from './express-adapter';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 
-// V8's own answer to whether two objects have the same hidden class (map).
-setFlagsFromString('--allow-natives-syntax');
-const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
-const shapes = (objects: object[]) => objects.reduce<object[]>((kinds, o) => (kinds.some((k) => sameMap(k, o)) ? kinds : [...kinds, o]), []).length;
+interface Probe {
+  bornWith: boolean[];
+  answer: unknown;
+  reqShapes: number;
+  resShapes: number;
+}
 
-// Serves `n` requests through the adapter's server and Express (a middleware adding properties, as the
-// app's do), and answers what the route saw.
-async function serve(adapter: ExpressAdapter, n: number) {
-  adapter.initHttpServer({});
-  const app = adapter.getInstance<Express>();
-  const server = adapter.getHttpServer() as Server;
-  const bornWith: boolean[] = [];
-  // Before Express's own listener: the prototypes the objects were made with.
-  server.prependListener('request', (req, res) => bornWith.push(Object.getPrototypeOf(req) === app.request && Object.getPrototypeOf(res) === app.response));
-  const seen: { req: Request; res: Response }[] = [];
-  app.use((req: Request & { added?: unknown }, res: Response & { added?: unknown }, next: () => void) => {
-    req.added = { at: Date.now() };
-    res.added = () => undefined;
-    next();
+// 20 requests through an adapter, in a fresh process that can ask V8 whether two objects share a
+// hidden class (%HaveSameMap): test/support/shapes-probe.ts.
+function probe(adapter: 'shared' | 'plain'): Probe {
+  const run = spawnSync(process.execPath, ['--allow-natives-syntax', '-r', '@swc-node/register', 'test/support/shapes-probe.ts', adapter], {
+    cwd: join(__dirname, '..', '..'),
+    encoding: 'utf8',
+    timeout: 60_000,
   });
-  app.get('/item/:id', (req, res) => {
-    seen.push({ req, res });
-    res.json({ id: req.params.id, query: req.query.q });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const answers: unknown[] = [];
-  try {
-    for (let i = 0; i < n; i++) answers.push(await (await fetch(`http://127.0.0.1:${port}/item/${i}?q=x`)).json());
-  } finally {
-    await new Promise((resolve) => server.close(resolve));
-  }
-  return { bornWith, answers, reqShapes: shapes(seen.map((s) => s.req)), resShapes: shapes(seen.map((s) => s.res)) };
+  if (run.status !== 0) throw new Error(`shapes-probe ${adapter} exited with ${run.status}: ${run.stderr}`);
+  return JSON.parse(run.stdout) as Probe;
 }
 
 describe('SharedShapesExpressAdapter', () => {
-  it('makes requests and responses with Express\'s prototypes, so that they share one shape', async () => {
-    const { bornWith, answers, reqShapes, resShapes } = await serve(new SharedShapesExpressAdapter(), 20);
+  it("makes requests and responses with Express's prototypes, so that they share their shapes", () => {
+    const { bornWith, answer, reqShapes, resShapes } = probe('shared');
     expect(bornWith).toEqual(Array(20).fill(true));
-    expect(reqShapes).toBe(1);
-    expect(resShapes).toBe(1);
+    // One map each (at most a couple while V8 still generalises a field), not one per request.
+    expect(reqShapes).toBeLessThanOrEqual(2);
+    expect(resShapes).toBeLessThanOrEqual(2);
     // Express works as before on them (params, query, res.json).
-    expect(answers[7]).toEqual({ id: '7', query: 'x' });
-  });
+    expect(answer).toEqual({ id: '7', query: 'x' });
+  }, 60_000);
 
-  it('is what Nest\'s own adapter does not: there each request and response has a shape of its own', async () => {
-    const { bornWith, reqShapes, resShapes } = await serve(new ExpressAdapter(), 20);
+  it("is what Nest's own adapter does not: there each request and response has a shape of its own", () => {
+    const { bornWith, reqShapes, resShapes } = probe('plain');
     expect(bornWith.some(Boolean)).toBe(false);
     expect(reqShapes).toBeGreaterThan(10);
     expect(resShapes).toBeGreaterThan(10);
-  });
+  }, 60_000);
 });

@@ -304,6 +304,18 @@ describe('ChatProvider (openai SDK against a local OpenAI-compatible server)', (
     }
   }, 15_000);
 
+  it('sends a request made right after a relay ended on the same connection', async () => {
+    const { own, relay } = await ownProvider({});
+    try {
+      // One after the other, with nothing between them (a fresh provider: no connection in the pool before).
+      for (let i = 0; i < 4; i++) expect(await relay()).toBe('kept');
+      expect(own.connections).toBe(1);
+      expect(own.connectionRequests).toEqual([1, 2, 3, 4]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('relays an answer whose [DONE] is not followed by its end at once, and closes it 5 s later', async () => {
     const { own, relay } = await ownProvider({ openAfterDone: true });
     try {

@@ -154,9 +154,11 @@ export class ChatProvider {
                 // [DONE]: the answer is whole. What follows ([DONE] is the last event) is read to its end
                 // unseen, so the provider's connection goes back to the pool for the next request instead
                 // of being closed: a new connection (a TLS handshake with a real provider) per send is
-                // what destroying the body here cost.
+                // what destroying the body here cost. The relay ends on the next turn: by then undici has
+                // read the answer's end (it comes with the [DONE]) and freed the connection, so that a
+                // request made right after goes out on it instead of opening another.
                 source.settle();
-                resolve();
+                setImmediate(resolve);
               } else if (read.stopped()) {
                 source.drop();
                 resolve();
