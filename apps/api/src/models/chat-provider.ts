@@ -494,10 +494,14 @@ function dropBody(body: NodeJS.ReadableStream & { destroy(): void }): void {
   body.destroy();
 }
 
-// undici's answers (platform models) are Node streams: read through their data events.
-function isReadable(
-  body: unknown,
-): body is NodeJS.ReadableStream & { destroy(): void; off(event: string, listener: (...args: never[]) => void): unknown; iterator(options: { destroyOnReturn: boolean }): AsyncIterable<unknown> } {
+/** undici's answer as a Node stream (its `request`; the SDK's platform fetch), read through its data events. */
+type NodeBody = NodeJS.ReadableStream & {
+  destroy(): void;
+  off(event: string, listener: (...args: never[]) => void): unknown;
+  iterator(options: { destroyOnReturn: boolean }): AsyncIterable<unknown>;
+};
+
+function isReadable(body: unknown): body is NodeBody {
   return typeof body === 'object' && body !== null && typeof (body as { on?: unknown }).on === 'function' && typeof (body as { destroy?: unknown }).destroy === 'function';
 }
 
@@ -558,8 +562,7 @@ class PushedBody {
     }
     if (this.reader !== reader || !this.outcome) return;
     this.reader = null;
-    if (this.outcome === 'end') reader.end();
-    else reader.error(this.outcome.error);
+    tell(reader, this.outcome);
   }
 
   /** The whole body as text (an answer that is not 2xx). */
@@ -597,17 +600,21 @@ class PushedBody {
     if (this.afterDone) clearTimeout(this.afterDone);
     const reader = this.reader;
     this.reader = null;
-    if (!reader) return;
-    if (outcome === 'end') reader.end();
-    else reader.error(outcome.error);
+    if (reader) tell(reader, outcome);
   }
+}
+
+// How a body ended, told to its reader.
+function tell(reader: BodyReader, outcome: { error: unknown } | 'end'): void {
+  if (outcome === 'end') reader.end();
+  else reader.error(outcome.error);
 }
 
 /** A Node stream's answer (undici's Readable) read the way a PushedBody is. */
 class StreamedBody {
   private off: (() => void) | null = null;
 
-  constructor(private readonly body: NodeJS.ReadableStream & { destroy(): void; off(event: string, listener: (...args: never[]) => void): unknown }) {}
+  constructor(private readonly body: NodeBody) {}
 
   read(reader: BodyReader): void {
     const { body } = this;
