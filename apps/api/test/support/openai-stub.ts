@@ -179,8 +179,7 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     }
     if (req.method === 'POST' && req.url?.endsWith('/images/generations')) return handleImage(req, res);
     const key = /^Bearer (.*)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
-    keys.push(key);
-    if (keys.length > 200) keys.shift();
+    keepLast(keys, key);
     if (behaviour.requireKey !== undefined && key !== behaviour.requireKey) {
       fail(res, 401, { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' });
       return;
@@ -198,14 +197,11 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     }
     const body = JSON.parse(await readBody(req)) as StubRequestBody;
     const n = ++requests;
-    bodies.push(body);
-    if (bodies.length > 200) bodies.shift();
+    keepLast(bodies, body);
     const nth = (servedOn.get(req.socket) ?? 0) + 1;
     servedOn.set(req.socket, nth);
-    connectionRequests.push(nth);
-    if (connectionRequests.length > 200) connectionRequests.shift();
-    urls.push(req.url);
-    if (urls.length > 200) urls.shift();
+    keepLast(connectionRequests, nth);
+    keepLast(urls, req.url);
     if (behaviour.resetReusedConnections && nth > 1) {
       req.socket.destroy();
       return;
@@ -301,8 +297,7 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
   async function handleImage(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = JSON.parse(await readBody(req)) as StubImageRequestBody;
     const n = ++imageRequests;
-    imageBodies.push(body);
-    if (imageBodies.length > 200) imageBodies.shift();
+    keepLast(imageBodies, body);
     const b = behaviour.images ?? {};
     if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
     const status = body.prompt?.includes(STUB_MARKERS.fail) ? 500 : b.httpStatus;
@@ -472,4 +467,11 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
     req.on('error', fail);
   });
+}
+
+// What the stub remembers of its requests: the last 200 of each kind.
+const KEPT = 200;
+function keepLast<T>(list: T[], value: T): void {
+  list.push(value);
+  if (list.length > KEPT) list.shift();
 }
