@@ -34,6 +34,11 @@ const expected = groups.flat().map((e) => `data: ${JSON.stringify(e)}\n\n`).join
 
 // An HTTP/1.1 chunked body, checked chunk by chunk: each size line names exactly the bytes that follow.
 function dechunk(raw: Buffer): string {
+  return chunksOf(raw).join('');
+}
+
+// The chunks of an HTTP/1.1 chunked body, each as its text.
+function chunksOf(raw: Buffer): string[] {
   const parts: Buffer[] = [];
   let at = 0;
   for (;;) {
@@ -42,7 +47,7 @@ function dechunk(raw: Buffer): string {
     const size = parseInt(raw.subarray(at, eol).toString('latin1'), 16);
     if (Number.isNaN(size)) throw new Error(`bad size line at ${at}`);
     at = eol + 2;
-    if (size === 0) return Buffer.concat(parts).toString('utf8');
+    if (size === 0) return parts.map((part) => part.toString('utf8'));
     parts.push(raw.subarray(at, at + size));
     at += size;
     if (raw.subarray(at, at + 2).toString('latin1') !== '\r\n') throw new Error(`chunk of ${size} bytes not followed by CRLF`);
@@ -85,6 +90,13 @@ describe('relayEvents', () => {
     expect(head.toLowerCase()).toContain('transfer-encoding: chunked');
     expect(head.toLowerCase()).toContain('content-type: text/event-stream');
     expect(dechunk(Buffer.from(rest.join('\r\n\r\n'), 'latin1'))).toBe(expected);
+  });
+
+  it('writes the events that come in one go (one provider read, usage and done) as one chunk, the last with the end', async () => {
+    const raw = await exchange(port, 'GET /stream HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const body = Buffer.from(raw.slice(raw.indexOf('\r\n\r\n') + 4), 'latin1');
+    expect(chunksOf(body)).toEqual(groups.map((group) => group.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')));
+    expect(raw.endsWith('\r\n0\r\n\r\n')).toBe(true);
   });
 
   it('reads the same through an HTTP client', async () => {
