@@ -41,8 +41,13 @@ export function relayEvents(res: Response, source: EventSource): void {
       const pending = frames;
       frames = '';
       if (res.destroyed || res.writableEnded) return;
-      if (last) res.end(pending);
-      else writeChunk(res, pending);
+      // A write that throws ends the answer, not the process (it runs in a promise's callback).
+      try {
+        if (last) res.end(pending);
+        else writeChunk(res, pending);
+      } catch {
+        res.destroy();
+      }
     };
     unsubscribe = source.subscribe((event: StreamEvent) => {
       if (last) return;
