@@ -30,7 +30,9 @@ const groups: StreamEvent[][] = [
   ...Array.from({ length: 20 }, (_, i) => deltas(3 + i, 1)),
   [...deltas(23, 2), { type: 'usage', promptTokens: 1, completionTokens: 25, cost: 0 }, { type: 'done', turnId: 't' }],
 ];
-const expected = groups.flat().map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
+// An event as relayEvents writes it.
+const frameOf = (e: StreamEvent) => `data: ${JSON.stringify(e)}\n\n`;
+const expected = groups.flat().map(frameOf).join('');
 
 // An HTTP/1.1 chunked body, checked chunk by chunk: each size line names exactly the bytes that follow.
 function dechunk(raw: Buffer): string {
@@ -95,7 +97,7 @@ describe('relayEvents', () => {
   it('writes the events that come in one go (one provider read, usage and done) as one chunk, the last with the end', async () => {
     const raw = await exchange(port, 'GET /stream HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     const body = Buffer.from(raw.slice(raw.indexOf('\r\n\r\n') + 4), 'latin1');
-    expect(chunksOf(body)).toEqual(groups.map((group) => group.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')));
+    expect(chunksOf(body)).toEqual(groups.map((group) => group.map(frameOf).join('')));
     expect(raw.endsWith('\r\n0\r\n\r\n')).toBe(true);
   });
 
