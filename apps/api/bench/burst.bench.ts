@@ -2,18 +2,20 @@
  * Streams opened in a burst (issue #17): N streams opened at the same instant, each on a fresh story
  * with a ~2.3 KB prologue, against a stub that answers like a real model (first token after 200 ms,
  * then 200 chunks 20 ms apart), beside the same burst sent straight to the stub in the same run.
- * Levels: 1 (sequential sends), 100, 500, 1000 at once. Each level gets a fresh database process and a
- * fresh API process (the built `dist/main.js`, as `pnpm start` runs it), a warm-up burst, then rounds.
+ * Levels: 1 (sequential sends), 100, 500, 1000 at once, then 100 and 500 at once to a paid model (each
+ * send holds power, then settles it). Each level gets a fresh database process and a fresh API process
+ * (the built `dist/main.js`, as `pnpm start` runs it), a warm-up burst, then rounds.
  * Per level it prints the first token and the per-chunk latency added by the API (medians and p99s,
  * per round and the median of rounds), errors, and the CPU and peak RSS of the API and database
  * processes. Loopback only; every stream has a deadline; never fails on a time.
  *
  *   pnpm --filter @taleloom/api bench:burst
- *   BENCH_BURST_LEVELS=1,100,500,1000   levels (1 = sequential)
+ *   BENCH_BURST_LEVELS=1,100,500,1000,100p,500p   levels (1 = sequential; `p`: to the paid model)
  *   BENCH_BURST_ROUNDS=3                rounds per level (each: direct burst, then the API burst)
  *   BENCH_BURST_SEQ=20                  sends per side at level 1
  *   BENCH_BURST_CHUNKS=200 BENCH_BURST_CHUNK_MS=20 BENCH_BURST_FIRST_MS=200   the stub's answer
  *   BENCH_BURST_MODEL=free|paid         the platform model sent to (paid holds and settles power)
+ *   BENCH_BURST_PER_USER=20             streams per user (1: every stream a user of its own)
  *   BENCH_BURST_LOG_LEVEL=info          the API's LOG_LEVEL (its default); its stdout is discarded, or
  *   BENCH_BURST_API_LOG=<file>          appended to this file
  *   BENCH_API_NODE_ARGS / BENCH_DB_NODE_ARGS / BENCH_RELAY_NODE_ARGS   e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
@@ -41,18 +43,26 @@ import { record } from './support/report';
 import { pct } from './support/stats';
 import { startFlags } from './support/start-flags';
 
-const LEVELS = (process.env.BENCH_BURST_LEVELS ?? '1,100,500,1000').split(',').map(Number).filter((n) => n > 0);
+// A level with a `p` (`500p`) sends to the paid platform model: each send holds power and settles it.
+const LEVELS = (process.env.BENCH_BURST_LEVELS ?? '1,100,500,1000,100p,500p')
+  .split(',')
+  .map((l) => /^(\d+)(p?)$/.exec(l.trim()))
+  .filter((m): m is RegExpExecArray => m !== null && Number(m[1]) > 0)
+  .map((m) => ({ n: Number(m[1]), paid: m[2] === 'p' }));
 const ROUNDS = Number(process.env.BENCH_BURST_ROUNDS ?? 3);
 const SEQ_N = Number(process.env.BENCH_BURST_SEQ ?? 20);
 const CHUNKS = Number(process.env.BENCH_BURST_CHUNKS ?? 200);
 const CHUNK_MS = Number(process.env.BENCH_BURST_CHUNK_MS ?? 20);
 const FIRST_MS = Number(process.env.BENCH_BURST_FIRST_MS ?? 200);
 const MODEL = process.env.BENCH_BURST_MODEL === 'paid' ? 'paid' : 'free';
+// The model of the level being run (MODEL, or paid for a `p` level).
+let levelModel: 'free' | 'paid' = MODEL;
+const modelNote = () => (levelModel === 'paid' ? ', paid model' : '');
 const LOG_LEVEL = process.env.BENCH_BURST_LOG_LEVEL ?? 'info';
 const HEAP_DIR = process.env.BENCH_BURST_HEAP_DIR;
 const API_LOG = process.env.BENCH_BURST_API_LOG;
 // As the independent harness: 20 streams per user (the per-user send limit raised).
-const STREAMS_PER_USER = 20;
+const STREAMS_PER_USER = Number(process.env.BENCH_BURST_PER_USER ?? 20);
 const WARM_STREAMS = 100;
 const WITH_RELAY = process.env.BENCH_BURST_RELAY !== '0';
 let relayWarm = false;
@@ -289,7 +299,7 @@ async function signIn(api: Api, n: number, level: number): Promise<string[]> {
       body: JSON.stringify({ type: 'username', userName: `burst${level}u${i}`, password: 'secret1' }),
     });
     const token = ((await login.json()) as { data: { token: string } }).data.token;
-    if (MODEL === 'paid') {
+    if (levelModel === 'paid') {
       await fetch(`${api.base}/api/user/check-in`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' });
     }
     tokens.push(token);
@@ -499,7 +509,7 @@ interface Round {
 const apiSpec = (api: Api, send: Send): StreamSpec => ({
   url: `${api.base}/api/llm/${send.story}`,
   headers: { Authorization: `Bearer ${send.token}`, 'Content-Type': 'application/json' },
-  body: JSON.stringify({ role: 'Mara', content: 'I open the shutter and signal twice toward the water.', model_name: MODEL }),
+  body: JSON.stringify({ role: 'Mara', content: 'I open the shutter and signal twice toward the water.', model_name: levelModel }),
   kind: 'api',
 });
 
@@ -514,7 +524,7 @@ interface Target {
 async function runLevel(level: number, stub: Stub, relay: Relay | null): Promise<void> {
   const sequential = level === 1;
   const n = sequential ? SEQ_N : level;
-  console.log(`\n--- ${sequential ? `sequential (${SEQ_N} sends per side)` : `${level} streams opened at once`} ---`);
+  console.log(`\n--- ${sequential ? `sequential (${SEQ_N} sends per side)` : `${level} streams opened at once`}${modelNote()} ---`);
   const targets: Target[] = [];
   const stopAll = async () => {
     for (const t of targets) {
@@ -766,7 +776,7 @@ function reportRelay(level: number, rounds: Round[]): void {
 
 function report(level: number, rounds: Round[], build: Build): void {
   const of = (pick: (r: Round) => number) => median(rounds.map(pick));
-  const label = (level === 1 ? `sequential (${SEQ_N} sends)` : `${level} opened at once`) + (BUILDS.length > 1 ? ` [${build.label}]` : '');
+  const label = (level === 1 ? `sequential (${SEQ_N} sends)` : `${level} opened at once`) + modelNote() + (BUILDS.length > 1 ? ` [${build.label}]` : '');
   const { d50, d99, a50, a99, add50, add99, c50, c99, dc50, dc99, addC99, errors, streams, rounded } = sideFigures(rounds, (r) => r.api);
   const apiCpu = of((r) => r.apiStats.cpuPercent);
   const perStream = (r: Round, s: { cpuSeconds: number } | null) => (s ? (s.cpuSeconds * 1000) / Math.max(1, r.api.firstTokens.length + r.api.errors) : NaN);
@@ -865,13 +875,17 @@ export async function run(): Promise<void> {
   for (const build of BUILDS) if (!existsSync(build.main)) throw new Error(`${build.main} does not exist (apps/api not built? run pnpm build)`);
   const started = Date.now();
   console.log(
-    `Burst benchmark: levels ${LEVELS.join(', ')}; ${ROUNDS} round(s) each; stub: first token after ${FIRST_MS} ms, ${CHUNKS} chunks ${CHUNK_MS} ms apart;` +
+    `Burst benchmark: levels ${LEVELS.map((l) => `${l.n}${l.paid ? ' (paid)' : ''}`).join(', ')}; ${ROUNDS} round(s) each; stub: first token after ${FIRST_MS} ms, ${CHUNKS} chunks ${CHUNK_MS} ms apart;` +
       ` model ${MODEL}; prologue ${PROLOGUE.length} chars; ${STREAMS_PER_USER} streams per user; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} CPUs`,
   );
   const stub = await startStub();
   const relay = WITH_RELAY ? await startRelay(stub) : null;
   try {
-    for (const level of LEVELS) await runLevel(level, stub, relay);
+    for (const level of LEVELS) {
+      levelModel = level.paid ? 'paid' : MODEL;
+      // The bare relay has no model: its figures are those of the free levels.
+      await runLevel(level.n, stub, level.paid ? null : relay);
+    }
   } finally {
     await relay?.stop();
     await stub.stop();

@@ -46,6 +46,20 @@ describe('the power ledger (PowerService)', () => {
       await noDrift();
     });
 
+    it('grants asked for together, repeats among them, credit each key once (their steps share bulk writes)', async () => {
+      const [ann, bob] = [await insertUser(t, 'ann'), await insertUser(t, 'bob')];
+      const asked = [
+        [ann, 100, 'k1'], [ann, 100, 'k1'], [ann, 20, 'k2'], [bob, 3, 'k1'], [bob, 3, 'k1'], [bob, 3, 'k1'], [bob, 40, 'k2'], [ann, 7, 'k3'],
+      ] as const;
+      const results = await Promise.all(asked.map(([user, amount, key]) => power.grant(user, amount, PowerReason.INIT_POINTS, key)));
+      expect(results.map((r) => r.created).filter(Boolean)).toHaveLength(5);
+      expect(await balanceOf(t, ann)).toBe(127);
+      expect(await balanceOf(t, bob)).toBe(43);
+      expect(await entriesOf(t, ann)).toHaveLength(3);
+      expect(await entriesOf(t, bob)).toHaveLength(2);
+      await noDrift();
+    });
+
     it('refuses negative or fractional amounts and unknown users', async () => {
       const user = await insertUser(t, 'bob');
       await expect(power.grant(user, -5, 'x', 'k')).rejects.toThrow(RangeError);

@@ -1,6 +1,8 @@
 /** A write error of one operation of a bulk write (the driver's and mongoose's bulk errors carry them). */
 interface IndexedWriteError {
   index: number;
+  code?: unknown;
+  errmsg?: unknown;
 }
 
 /**
@@ -8,20 +10,23 @@ interface IndexedWriteError {
  * second), sent together: those asked for in one turn of the event loop go out as one bulk write (one
  * command, one socket write) instead of a command each. Each operation is applied as it would be alone
  * (an unordered bulk write); each caller's promise rejects with the bulk's error when its own operation
- * failed (or the whole bulk did). Large documents go in small bulks (`maxBatch`): one bulk of hundreds of
+ * failed (or the whole bulk did): with the server's error for that operation (its code, e.g. a duplicate
+ * key), or the bulk's own. Large documents go in small bulks (`maxBatch`): one bulk of hundreds of
  * prompts held up the reads and claims of the sends behind it (first tokens later under a burst, measured).
+ * `doneOf` tells each caller what the bulk's result says of its operation (see everyModified).
  */
-export class BatchedWrites<Op> {
-  private queue: { op: Op; done: () => void; fail: (error: unknown) => void }[] = [];
+export class BatchedWrites<Op, Done = void> {
+  private queue: { op: Op; done: (value: Done) => void; fail: (error: unknown) => void }[] = [];
 
   /** `maxBatch`: more operations than this in one turn go out as several bulk writes (of larger documents). */
   constructor(
     private readonly write: (ops: Op[]) => Promise<unknown>,
     private readonly maxBatch = Infinity,
+    private readonly doneOf: (result: unknown, operations: number) => Done = () => undefined as Done,
   ) {}
 
-  add(op: Op): Promise<void> {
-    return new Promise<void>((done, fail) => {
+  add(op: Op): Promise<Done> {
+    return new Promise<Done>((done, fail) => {
       if (this.queue.push({ op, done, fail }) === 1) setImmediate(this.flush);
     });
   }
@@ -40,21 +45,48 @@ export class BatchedWrites<Op> {
       written = Promise.reject(error);
     }
     written.then(
-      () => {
-        for (const b of batch) b.done();
+      (result) => {
+        const value = this.doneOf(result, batch.length);
+        for (const b of batch) b.done(value);
       },
       (error: unknown) => {
-        const failed = writeErrorIndexes(error);
-        batch.forEach((b, i) => (failed && !failed.has(i) ? b.done() : b.fail(error)));
+        const failed = writeErrorsByIndex(error);
+        // The operations that went through: what the bulk's result says of them is not known here.
+        const value = this.doneOf(undefined, batch.length);
+        batch.forEach((b, i) => {
+          if (!failed) return b.fail(error);
+          const own = failed.get(i);
+          if (!own) return b.done(value);
+          b.fail(new BulkOperationError(own, error));
+        });
       },
     );
   }
 }
 
-// The operations a bulk write error names (null: the whole bulk failed, e.g. the database is away).
-function writeErrorIndexes(error: unknown): Set<number> | null {
+/** The server's error for one operation of a bulk write (its `code`, e.g. 11000 for a duplicate key); `cause`: the bulk's error. */
+export class BulkOperationError extends Error {
+  readonly code: unknown;
+
+  constructor(own: IndexedWriteError, bulk: unknown) {
+    super(typeof own.errmsg === 'string' ? own.errmsg : `operation ${own.index} of a bulk write failed`, { cause: bulk });
+    this.name = 'BulkOperationError';
+    this.code = own.code;
+  }
+}
+
+/**
+ * For a bulk of conditional single-document updates: true when every one of them changed its document
+ * (so this one did); false when some did not, which of them is not told (a bulk of one: exactly this one).
+ */
+export function everyModified(result: unknown, operations: number): boolean {
+  return (result as { modifiedCount?: unknown } | undefined)?.modifiedCount === operations;
+}
+
+// The operations a bulk write error names, by index (null: the whole bulk failed, e.g. the database is away).
+function writeErrorsByIndex(error: unknown): Map<number, IndexedWriteError> | null {
   const errors = (error as { writeErrors?: unknown } | null)?.writeErrors;
   if (!Array.isArray(errors) || !errors.length) return null;
-  const indexes = (errors as IndexedWriteError[]).map((e) => e?.index);
-  return indexes.every((i) => typeof i === 'number') ? new Set(indexes) : null;
+  const list = errors as IndexedWriteError[];
+  return list.every((e) => typeof e?.index === 'number') ? new Map(list.map((e) => [e.index, e])) : null;
 }

@@ -4,6 +4,8 @@ import { ErrorCode } from '@taleloom/contracts';
 import { createHash, randomUUID } from 'node:crypto';
 import { Model, Types, type mongo } from 'mongoose';
 import { AppException } from '../common/app-exception';
+import { BatchedReads } from '../common/batched-reads';
+import { BatchedWrites, everyModified } from '../common/batched-writes';
 import { isDuplicateKey } from '../common/database-errors';
 import { UserBalances, type BalanceView } from '../users/user-balance.repository';
 import { LedgerEntry, type LedgerEntryState } from './ledger-entry.schema';
@@ -50,16 +52,29 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * The `ledger_entries` collection, and the single-document steps every movement is made of (the
  * design is described in power.service.ts). Only this class moves a balance (through UserBalances).
+ * The steps of the movements in one turn of the event loop (a burst's holds, the settles of streams
+ * that end together) go out together: the inserts, the marks and the hints each as one unordered bulk
+ * write, the reads by `_id` as one `find`; every step is still its own single-document write.
  */
 @Injectable()
 export class LedgerRepository {
   faults?: FaultHook;
   readonly entries: mongo.Collection<LedgerEntry>;
+  private readonly reads: BatchedReads<LedgerEntry>;
+  private readonly inserts: BatchedWrites<mongo.AnyBulkWriteOperation<LedgerEntry>>;
+  private readonly marks: BatchedWrites<mongo.AnyBulkWriteOperation<LedgerEntry>, boolean>;
+  private readonly hints: BatchedWrites<mongo.AnyBulkWriteOperation<LedgerEntry>>;
+
   constructor(
     @InjectModel(LedgerEntry.name) entryModel: Model<LedgerEntry>,
     readonly balances: UserBalances,
   ) {
     this.entries = entryModel.collection as unknown as mongo.Collection<LedgerEntry>;
+    this.reads = new BatchedReads((ids) => this.entries.find({ _id: { $in: ids } }).toArray());
+    const bulk = (ops: mongo.AnyBulkWriteOperation<LedgerEntry>[]) => this.entries.bulkWrite(ops, { ordered: false });
+    this.inserts = new BatchedWrites(bulk);
+    this.marks = new BatchedWrites(bulk, Infinity, everyModified);
+    this.hints = new BatchedWrites(bulk);
   }
 
   /** The entry id of a movement: the same (user, namespace, key) always gives the same id. */
@@ -76,8 +91,14 @@ export class LedgerRepository {
     return this.balances.read(userID);
   }
 
+  /** Read after the call (with the other reads of this turn): never an earlier answer. */
   find(id: Types.ObjectId): Promise<LedgerEntry | null> {
-    return this.entries.findOne({ _id: id });
+    return this.reads.get(id);
+  }
+
+  /** Sets fields of an entry that are not money (a story's name, a hold's `closed` hint for repair). */
+  async hint(id: Types.ObjectId, filter: mongo.Filter<LedgerEntry>, set: Partial<LedgerEntry> & Record<string, unknown>): Promise<void> {
+    await this.hints.add({ updateOne: { filter: { ...filter, _id: id }, update: { $set: set } } });
   }
 
   /**
@@ -88,7 +109,7 @@ export class LedgerRepository {
     const claim = randomUUID();
     const claimed = { ...entry, claim, claimedAt: Date.now() };
     try {
-      await this.entries.insertOne(claimed);
+      await this.inserts.add({ insertOne: { document: claimed } });
       return { entry: claimed, claim };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
@@ -155,7 +176,7 @@ export class LedgerRepository {
       if (!view) {
         // Balance first, claim second: a takeover after this read bumps the fence we read.
         view = await this.readBalance(entry.userID);
-        const stored = await this.entries.findOne({ _id: entry._id }, { projection: { state: 1, claim: 1 } });
+        const stored = await this.find(entry._id);
         if (!stored) throw new Error(`ledger entry ${id} vanished`);
         if (stored.state !== 'pending') return stored.state;
         if (stored.claim !== claim) return this.settleEntry(entry, null, options);
@@ -189,8 +210,13 @@ export class LedgerRepository {
   // Records the decision on the entry, then drops its id from the balance document: once marked, no
   // claimant can decide it again (a stale one is fenced out), so the id is no longer needed there.
   private async mark(entry: LedgerEntry, claim: string, state: Outcome): Promise<Outcome> {
-    const marked = await this.entries.updateOne({ _id: entry._id, state: 'pending', claim }, { $set: { state, resolvedAt: new Date() } });
-    if (marked.modifiedCount !== 1) return state;
+    const all = await this.marks.add({ updateOne: { filter: { _id: entry._id, state: 'pending', claim }, update: { $set: { state, resolvedAt: new Date() } } } });
+    // A bulk in which some mark did not land: this one did when the entry says so under this claim
+    // (only the claimant marks; a takeover changes the claim first).
+    if (!all) {
+      const stored = await this.find(entry._id);
+      if (stored?.state !== state || stored.claim !== claim) return state;
+    }
     this.fault('entry-marked', entry);
     await this.balances.forget(entry.userID, entry._id.toHexString(), state);
     return state;
@@ -198,7 +224,7 @@ export class LedgerRepository {
 
   /** Marks the hold a settle or release closed (a hint for repair, not money). */
   async closeHold(close: LedgerEntry): Promise<void> {
-    await this.entries.updateOne({ _id: oid(close.holdID!) }, { $set: { closed: true } });
+    await this.hint(oid(close.holdID!), {}, { closed: true });
   }
 
   /** Drops ids of marked entries a crash left on a balance document (repair). */

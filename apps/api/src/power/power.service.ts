@@ -153,7 +153,7 @@ export class PowerService {
   /** Names the story a hold is for, when it was taken before the story was read (what repair's settle shows). */
   async nameHold(holdId: string, storyName: string): Promise<void> {
     if (!Types.ObjectId.isValid(holdId)) return;
-    await this.store.entries.updateOne({ _id: new Types.ObjectId(holdId), kind: 'hold' }, { $set: { 'storyInfo.storyName': storyName } });
+    await this.store.hint(new Types.ObjectId(holdId), { kind: 'hold' }, { 'storyInfo.storyName': storyName });
   }
 
   /** The id the hold taken with this key has (or will have). */

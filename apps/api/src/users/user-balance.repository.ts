@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types, type mongo } from 'mongoose';
+import { BatchedReads } from '../common/batched-reads';
+import { BatchedWrites, everyModified } from '../common/batched-writes';
 import { User } from './user.schema';
 
 /** What a movement of power needs to know of a balance. */
@@ -24,18 +26,29 @@ const fenceIs = (fence: number | undefined) =>
 /**
  * The balance fields of the `users` collection (`points` and the ledger's bookkeeping beside it).
  * Only the power ledger calls this (power/ledger.repository.ts says how a movement uses these steps);
- * each is one single-document update through the native driver (on the path of every paid send).
+ * each is one single-document update through the native driver (on the path of every paid send). The
+ * reads, decisions and forgets of the sends in one turn of the event loop (a burst's holds, the
+ * settles of streams that end together) go out together: one `find` by `_id`, one bulk write each
+ * (every operation in it applied as it would be alone).
  */
 @Injectable()
 export class UserBalances {
   private readonly users: mongo.Collection<User>;
+  private readonly reads: BatchedReads<BalanceView>;
+  private readonly decisions: BatchedWrites<mongo.AnyBulkWriteOperation<User>, boolean>;
+  private readonly forgets: BatchedWrites<mongo.AnyBulkWriteOperation<User>>;
 
   constructor(@InjectModel(User.name) model: Model<User>) {
     this.users = model.collection as unknown as mongo.Collection<User>;
+    this.reads = new BatchedReads((ids) => this.users.find({ _id: { $in: ids } } as never, { projection: BALANCE_PROJECTION }).toArray() as unknown as Promise<BalanceView[]>);
+    const bulk = (ops: mongo.AnyBulkWriteOperation<User>[]) => this.users.bulkWrite(ops, { ordered: false });
+    this.decisions = new BatchedWrites(bulk, Infinity, everyModified);
+    this.forgets = new BatchedWrites(bulk);
   }
 
+  /** Read after the call (with the other reads of this turn): never an earlier answer. */
   read(userID: string): Promise<BalanceView | null> {
-    return this.users.findOne({ _id: oid(userID) }, { projection: BALANCE_PROJECTION }) as Promise<BalanceView | null>;
+    return this.reads.get(oid(userID));
   }
 
   /** Moves the balance's fence: any decision prepared against the old fence can no longer match. */
@@ -46,7 +59,9 @@ export class UserBalances {
   /**
    * Decides entry `entryId` once: matched only while the id is in neither list, the fence is `fence`
    * and (with `min`) the points are at least `min.points` (or, to void for too little, below it).
-   * True when this call decided it.
+   * True when this call decided it; false when it did not, or when that is not known (a bulk of several
+   * in which some did not change their document): the caller reads the balance again either way, and
+   * finds its entry's id on it when it was decided after all.
    */
   async decide(userID: string, entryId: string, fence: number | undefined, decision: BalanceDecision, min?: { points: number; covered: boolean }): Promise<boolean> {
     const filter = {
@@ -57,15 +72,14 @@ export class UserBalances {
       ...(min ? { points: min.covered ? { $gte: min.points } : { $lt: min.points } } : {}),
     };
     const update = decision === 'void' ? { $push: { powerVoided: entryId } } : { $inc: { points: decision.apply }, $push: { powerApplied: entryId } };
-    const result = await this.users.updateOne(filter, update as never);
-    return result.modifiedCount === 1;
+    return this.decisions.add({ updateOne: { filter: filter as never, update: update as never } });
   }
 
   /** Drops a marked entry's id from the list that decided it. */
   async forget(userID: string, entryId: string, decided: 'applied' | 'voided'): Promise<void> {
-    await this.users.updateOne({ _id: oid(userID) }, {
-      $pull: decided === 'applied' ? { powerApplied: entryId } : { powerVoided: entryId },
-    } as never);
+    await this.forgets.add({
+      updateOne: { filter: { _id: oid(userID) } as never, update: { $pull: decided === 'applied' ? { powerApplied: entryId } : { powerVoided: entryId } } as never },
+    });
   }
 
   /** Users with ids left in either list (a crash between marking an entry and forgetting its id), at most `limit`. */
