@@ -134,6 +134,26 @@ describe('the power ledger (PowerService)', () => {
       await noDrift();
     });
 
+    it("holds and settles of many users at once (a burst's streams, then their ends) move each balance exactly once", async () => {
+      const users = [await insertUser(t, 'jo'), await insertUser(t, 'kit'), await insertUser(t, 'lea')];
+      await Promise.all(users.map((u) => power.grant(u, 100, PowerReason.DAILY_CHECK_IN, 'seed')));
+      // 12 holds of 10 on each balance of 100, all in one turn: 10 stand, 2 are refused, on each.
+      const asked = users.flatMap((u) => Array.from({ length: 12 }, (_, i) => ({ u, key: `turn-${i}` })));
+      const held = await Promise.allSettled(asked.map(({ u, key }) => power.hold(u, 10, key)));
+      const ids = held.flatMap((h, i) => (h.status === 'fulfilled' ? [{ u: asked[i].u, id: h.value }] : []));
+      expect(ids).toHaveLength(30);
+      for (const h of held) if (h.status === 'rejected') expect((h.reason as AppException).code).toBe(ErrorCode.NOT_ENOUGH_POWER);
+      // Every hold settled at 3 together, twice over (a retry among them): 30 charged once each, the rest given back.
+      const settled = await Promise.all([...ids, ...ids].map(({ id }) => power.settle(id, 3)));
+      expect(settled.map((r) => r.charged)).toEqual(Array(60).fill(3));
+      for (const u of users) {
+        expect(await balanceOf(t, u)).toBe(70);
+        expect(await ledgerSum(t, u)).toBe(70);
+        expect(await entriesOf(t, u, { kind: 'settle' })).toHaveLength(10);
+      }
+      await noDrift();
+    });
+
     it('1000 concurrent holds of random sizes on one balance never go below zero', async () => {
       const user = await insertUser(t, 'ivy');
       await power.grant(user, 50_000, PowerReason.DAILY_CHECK_IN, 'seed');

@@ -67,6 +67,22 @@ describe('SendGuesses', () => {
     expect(g.guess('u1', id, { content: 'More' }, null, now + 2000)).toBeNull();
   });
 
+  it('keeps at most its size in text, the pieces of the turns done counted (the oldest stories go first)', () => {
+    const { g } = guesses();
+    // Ten stories whose turns each stored a million characters: more than the 8,000,000 it keeps.
+    const ids = Array.from({ length: 10 }, (_, i) => {
+      const s = story();
+      const id = s._id.toHexString();
+      g.created(id, 'u1', s);
+      g.sent(id, 'u1', s, `gen-${i}`, now);
+      g.done(id, `gen-${i}`, 'x'.repeat(1_000_000));
+      return id;
+    });
+    expect(g.guess('u1', ids[0], { content: 'More' }, null, now + 2000)).toBeNull();
+    expect(g.guess('u1', ids[1], { content: 'More' }, null, now + 2000)).toBeNull();
+    expect(g.guess('u1', ids[9], { content: 'More' }, null, now + 2000)!.story.main_text).toHaveLength('Start.'.length + 1 + 1_000_000);
+  });
+
   it('forgets a story this process writes, and guesses nothing when SEND_EARLY is off', () => {
     const { g, written } = guesses();
     const s = story();

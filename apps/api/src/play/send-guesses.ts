@@ -109,7 +109,8 @@ export class SendGuesses {
   /** Generation `generationId` stored its whole text: the next send accepts `piece` (its user and AI parts). */
   done(id: string, generationId: string, piece: string): void {
     const known = this.known.peek(id);
-    if (known?.turn.generationId === generationId) known.turn = { ...known.turn, state: 'done', piece };
+    // Set again, not changed in place: the cache's size counts the piece (texts of up to maxOutput tokens).
+    if (known?.turn.generationId === generationId) this.known.set(id, { ...known, turn: { ...known.turn, state: 'done', piece } });
   }
 
   /** The open targets a send of the story read for branch `key` (its hex id). */
