@@ -1,4 +1,6 @@
 import { countTokens } from 'gpt-tokenizer';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { TokenCounter } from './token-counter';
 
 const paragraph = (i: number) =>
@@ -29,6 +31,34 @@ describe('TokenCounter', () => {
     expect(counter.tailThatFits('short text', 100)).toEqual({ start: 0, tokens: 2 });
     expect(counter.tailThatFits(text, 0).start).toBe(text.length);
     expect(counter.tailThatFits(text, 1_000_000, 5000).start).toBe(5000);
+  });
+
+  it('keeps no version of a long story alive through its cache (a 1,000,000-character story sent 40 times)', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const counter = new TokenCounter();
+    let story = 'The lighthouse keeper watched the tide. '.repeat(25_000);
+    counter.tailThatFits(story, 8000);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 40; i++) {
+      // Each send reads the story anew from the database: a new string, with the last turn appended.
+      story = Buffer.from(`${story} Turn ${i}: the boat came back before the storm.`).toString();
+      counter.tailThatFits(story, 8000);
+    }
+    story = '';
+    gc();
+    // Keys that were views of each version kept about 40 MB here; keys of their own keep well under 1.
+    expect((process.memoryUsage().heapUsed - before) / 1e6).toBeLessThan(10);
+  });
+
+  it('finds a chunk cut inside a surrogate pair in its cache again (its key is the same text)', () => {
+    const counter = new TokenCounter();
+    const text = `${'a'.repeat(2047)}😀${'b'.repeat(100)}`;
+    const first = counter.count(text);
+    const entries = counter['cache'].size;
+    expect(counter.count(text.slice(0))).toBe(first);
+    expect(counter['cache'].size).toBe(entries);
   });
 
   it('handles Chinese text', () => {
