@@ -1,3 +1,5 @@
+import type { mongo } from 'mongoose';
+
 /** A write error of one operation of a bulk write (the driver's and mongoose's bulk errors carry them). */
 interface IndexedWriteError {
   index: number;
@@ -62,6 +64,18 @@ export class BatchedWrites<Op, Done = void> {
       },
     );
   }
+}
+
+/**
+ * The writes to `collection` of one turn of the event loop as unordered bulk writes: each operation
+ * applied as it would be alone, and a failed one named by its index (what BatchedWrites relies on).
+ */
+export function bulkWritesTo<T extends mongo.Document, Done = void>(
+  collection: mongo.Collection<T>,
+  maxBatch = Infinity,
+  doneOf?: (result: unknown, operations: number) => Done,
+): BatchedWrites<mongo.AnyBulkWriteOperation<T>, Done> {
+  return new BatchedWrites((ops) => collection.bulkWrite(ops, { ordered: false }), maxBatch, doneOf);
 }
 
 /** The server's error for one operation of a bulk write (its `code`, e.g. 11000 for a duplicate key); `cause`: the bulk's error. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { PromptContextData, PromptPart } from '@taleloom/contracts';
 import { Model, Types, type mongo } from 'mongoose';
-import { BatchedWrites } from '../common/batched-writes';
+import { bulkWritesTo } from '../common/batched-writes';
 import { TurnContext } from './turn-context.schema';
 
 // Characters kept at each end of the story-text window: enough to tell whether the text was edited since.
@@ -44,7 +44,7 @@ export class TurnContextRepository {
 
   // The prompts of the sends in one turn of the event loop, a few to a bulk write: one bulk of hundreds
   // held up the reads and claims of the sends behind it.
-  private readonly saves = new BatchedWrites<mongo.AnyBulkWriteOperation>((ops) => this.contexts.collection.bulkWrite(ops, { ordered: false }), SAVES_PER_BULK);
+  private readonly saves = bulkWritesTo<mongo.Document>(this.contexts.collection, SAVES_PER_BULK);
 
   /** The branch's latest prompt (the caller checked the story is the user's), the window filled from `storyText` when unchanged. */
   async latest(branchKey: Types.ObjectId, userID: string, storyText: string): Promise<PromptContextData | null> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { SEND_THROTTLE_MS, TAKES_PER_TURN_MAX } from '@taleloom/contracts';
 import { Model, Types, type mongo } from 'mongoose';
-import { BatchedWrites } from '../common/batched-writes';
+import { bulkWritesTo } from '../common/batched-writes';
 import { isDuplicateKey } from '../common/database-errors';
 import { PlayTurn, type StoredTake } from './play-turn.schema';
 
@@ -100,7 +100,7 @@ export class TurnRepository {
 
   // The flushes of every running generation that fall in one turn of the event loop: one bulk write.
   // At most TEXT_WRITES_PER_BULK to a bulk: a stream's text grows to kilobytes.
-  private readonly textWrites = new BatchedWrites<mongo.AnyBulkWriteOperation>((ops) => this.turns.collection.bulkWrite(ops, { ordered: false }), TEXT_WRITES_PER_BULK);
+  private readonly textWrites = bulkWritesTo<mongo.Document>(this.turns.collection, TEXT_WRITES_PER_BULK);
 
   /**
    * The last write of generation `generationId`: its outcome, and (when it is done) its take added to
@@ -114,7 +114,7 @@ export class TurnRepository {
     await this.finishes.add({ updateOne: { filter: { _id: storyId, generationId, state: 'generating' }, update } });
   }
 
-  private readonly finishes = new BatchedWrites<mongo.AnyBulkWriteOperation>((ops) => this.turns.collection.bulkWrite(ops, { ordered: false }));
+  private readonly finishes = bulkWritesTo<mongo.Document>(this.turns.collection);
 
   /** Adds a take the turn had before takes were kept (its newest one), while generation `generationId` owns the turn. */
   async keepTake(storyId: Types.ObjectId, generationId: string, take: StoredTake): Promise<void> {

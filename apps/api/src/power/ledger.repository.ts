@@ -5,7 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Model, Types, type mongo } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import { BatchedReads } from '../common/batched-reads';
-import { BatchedWrites, everyModified } from '../common/batched-writes';
+import { bulkWritesTo, everyModified, type BatchedWrites } from '../common/batched-writes';
 import { isDuplicateKey } from '../common/database-errors';
 import { UserBalances, type BalanceView } from '../users/user-balance.repository';
 import { LedgerEntry, type LedgerEntryState } from './ledger-entry.schema';
@@ -71,10 +71,9 @@ export class LedgerRepository {
   ) {
     this.entries = entryModel.collection as unknown as mongo.Collection<LedgerEntry>;
     this.reads = new BatchedReads((ids) => this.entries.find({ _id: { $in: ids } }).toArray());
-    const bulk = (ops: mongo.AnyBulkWriteOperation<LedgerEntry>[]) => this.entries.bulkWrite(ops, { ordered: false });
-    this.inserts = new BatchedWrites(bulk);
-    this.marks = new BatchedWrites(bulk, Infinity, everyModified);
-    this.hints = new BatchedWrites(bulk);
+    this.inserts = bulkWritesTo(this.entries);
+    this.marks = bulkWritesTo(this.entries, Infinity, everyModified);
+    this.hints = bulkWritesTo(this.entries);
   }
 
   /** The entry id of a movement: the same (user, namespace, key) always gives the same id. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types, type mongo } from 'mongoose';
 import { BatchedReads } from '../common/batched-reads';
-import { BatchedWrites, everyModified } from '../common/batched-writes';
+import { bulkWritesTo, everyModified, type BatchedWrites } from '../common/batched-writes';
 import { User } from './user.schema';
 
 /** What a movement of power needs to know of a balance. */
@@ -41,9 +41,8 @@ export class UserBalances {
   constructor(@InjectModel(User.name) model: Model<User>) {
     this.users = model.collection as unknown as mongo.Collection<User>;
     this.reads = new BatchedReads((ids) => this.users.find({ _id: { $in: ids } } as never, { projection: BALANCE_PROJECTION }).toArray() as unknown as Promise<BalanceView[]>);
-    const bulk = (ops: mongo.AnyBulkWriteOperation<User>[]) => this.users.bulkWrite(ops, { ordered: false });
-    this.decisions = new BatchedWrites(bulk, Infinity, everyModified);
-    this.forgets = new BatchedWrites(bulk);
+    this.decisions = bulkWritesTo(this.users, Infinity, everyModified);
+    this.forgets = bulkWritesTo(this.users);
   }
 
   /** Read after the call (with the other reads of this turn): never an earlier answer. */
