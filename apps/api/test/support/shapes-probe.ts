@@ -1,7 +1,8 @@
 // Run with `node --allow-natives-syntax -r @swc-node/register test/support/shapes-probe.ts <shared|plain>`:
 // serves 20 requests through Nest's Express adapter (the app's SharedShapesExpressAdapter, or Nest's own)
 // and prints, as JSON, whether the requests and responses were made with Express's prototypes, how many
-// hidden classes (V8 maps) they ended with, and one answer. A process of its own: what a test worker ran
+// hidden classes (V8 maps) they ended with, how many still have fast properties (not a dictionary),
+// and one answer. A process of its own: what a test worker ran
 // before (its other files' servers and objects) must not count.
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express, Request, Response } from 'express';
@@ -10,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { SharedShapesExpressAdapter } from '../../src/common/express-adapter';
 
 const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+const fastProperties = new Function('o', 'return %HasFastProperties(o)') as (o: object) => boolean;
 // An object whose map was deprecated since (a field's representation generalised) is moved to the current one.
 const migrate = new Function('o', '%TryMigrateInstance(o)') as (o: object) => void;
 const shapes = (objects: object[]) => {
@@ -41,7 +43,16 @@ async function main(): Promise<void> {
   const answers: unknown[] = [];
   for (let i = 0; i < 20; i++) answers.push(await (await fetch(`http://127.0.0.1:${port}/item/${i}?q=x`)).json());
   await new Promise((resolve) => server.close(resolve));
-  process.stdout.write(JSON.stringify({ bornWith, answer: answers[7], reqShapes: shapes(seen.map((s) => s.req)), resShapes: shapes(seen.map((s) => s.res)) }));
+  process.stdout.write(
+    JSON.stringify({
+      bornWith,
+      answer: answers[7],
+      reqShapes: shapes(seen.map((s) => s.req)),
+      resShapes: shapes(seen.map((s) => s.res)),
+      fastReqs: seen.filter((s) => fastProperties(s.req)).length,
+      fastRess: seen.filter((s) => fastProperties(s.res)).length,
+    }),
+  );
 }
 
 void main();
