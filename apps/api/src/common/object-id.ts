@@ -8,5 +8,19 @@ export const isHexId = (id: unknown): id is string => typeof id === 'string' && 
 /** A malformed id is answered like an unknown one (404 `notFound`), never a 500. */
 export function toObjectId(id: string, notFound: ErrorCode = ErrorCode.STORY_NOT_FOUND): Types.ObjectId {
   if (!isHexId(id)) throw new AppException(notFound);
-  return new Types.ObjectId(id);
+  const bytes = Buffer.alloc(12);
+  bytes.write(id, 'hex');
+  return new Types.ObjectId(bytes);
+}
+
+/**
+ * The same id in a buffer of its own. The 12 bytes of an ObjectId read from the database (or made
+ * from hex) are a view of one of Node's shared 8 KB buffer slabs (Buffer.allocUnsafe): an id kept for
+ * long (a cache entry, a stream's whole life) keeps the whole slab from being freed, and every other
+ * small buffer that was cut from it. `toObjectId` makes its ids this way.
+ */
+export function ownObjectId(id: Types.ObjectId): Types.ObjectId {
+  const bytes = Buffer.alloc(12);
+  bytes.set(id.id);
+  return new Types.ObjectId(bytes);
 }

@@ -1,4 +1,4 @@
-import { Types } from 'mongoose';
+import { mongo, Types } from 'mongoose';
 import type { AppConfig } from '../config/app-config';
 import type { ChosenModel, ModelChooser } from '../generation/model-chooser';
 import type { CompiledLore } from '../lore/lore-activation';
@@ -38,6 +38,20 @@ function guesses(mode: 'auto' | 'on' | 'off' = 'auto') {
 
 describe('SendGuesses', () => {
   const now = 1_000_000;
+
+  it("keeps a story's id in a buffer of its own (an id read from the database is a view of a shared 8 KB slab)", () => {
+    const { g } = guesses();
+    const read = (mongo.BSON.deserialize(mongo.BSON.serialize({ _id: new Types.ObjectId() })) as { _id: Types.ObjectId })._id;
+    expect(read.id.buffer.byteLength).toBeGreaterThan(12);
+    const id = read.toHexString();
+    g.created(id, 'u1', story({ _id: read }));
+    expect(g.guess('u1', id, { content: 'Go' }, null, now)!.story._id.id.buffer.byteLength).toBe(12);
+    g.sent(id, 'u1', story({ _id: read }), 'gen-1', now);
+    g.done(id, 'gen-1', 'Go\nOn.');
+    const kept = g.guess('u1', id, { content: 'More' }, null, now + 2000)!.story._id;
+    expect(kept.id.buffer.byteLength).toBe(12);
+    expect(kept.equals(read)).toBe(true);
+  });
 
   it('guesses a story it made, then the pending turn accepted as sent or as edited; not while generating or within the throttle', () => {
     const { g, seen } = guesses();

@@ -10,6 +10,7 @@ import { LoreService } from '../lore/lore.service';
 import { PowerService } from '../power/power.service';
 import { playedBranchKey } from '../stories/played-branch';
 import { joinPiece, StoryRepository, type StoryForPlay } from '../stories/story.repository';
+import { ownObjectId } from '../common/object-id';
 import { joinParts } from './turn-text';
 
 /** An open target of the story's current task group, as the prompt names it. */
@@ -97,13 +98,13 @@ export class SendGuesses {
 
   /** A story made here: its first send starts at once. */
   created(id: string, userID: string, story: StoryForPlay): void {
-    this.known.set(id, { userID, story, turn: { generationId: null, state: 'idle', piece: '', lastSendAt: 0 } });
+    this.known.set(id, { userID, story: kept(story), turn: { generationId: null, state: 'idle', piece: '', lastSendAt: 0 } });
   }
 
   /** A send was claimed on `story` (as read, the pending turn it accepted appended). */
   sent(id: string, userID: string, story: StoryForPlay, generationId: string, at: number): void {
     const targets = this.known.get(id)?.targets;
-    this.known.set(id, { userID, story, turn: { generationId, state: 'generating', piece: '', lastSendAt: at }, ...(targets ? { targets } : {}) });
+    this.known.set(id, { userID, story: kept(story), turn: { generationId, state: 'generating', piece: '', lastSendAt: at }, ...(targets ? { targets } : {}) });
   }
 
   /** Generation `generationId` stored its whole text: the next send accepts `piece` (its user and AI parts). */
@@ -173,4 +174,9 @@ export function sameStory(read: StoryForPlay, guessed: StoryForPlay): boolean {
   const { _id: _a, updatedAt: _b, ...a } = read;
   const { _id: _c, updatedAt: _d, ...b } = guessed;
   return isDeepStrictEqual(a, b);
+}
+
+// A story as the cache keeps it: its id in a buffer of its own (see ownObjectId); the entry lives long.
+function kept(story: StoryForPlay): StoryForPlay {
+  return { ...story, _id: ownObjectId(story._id) };
 }
