@@ -1,6 +1,5 @@
 import { countTokens } from 'gpt-tokenizer';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { collectGarbage } from '../../test/support/collect-garbage';
 import { TokenCounter } from './token-counter';
 
 const paragraph = (i: number) =>
@@ -34,12 +33,10 @@ describe('TokenCounter', () => {
   });
 
   it('keeps no version of a long story alive through its cache (a 1,000,000-character story sent 40 times)', () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
     const counter = new TokenCounter();
     let story = 'The lighthouse keeper watched the tide. '.repeat(25_000);
     counter.tailThatFits(story, 8000);
-    gc();
+    collectGarbage();
     const before = process.memoryUsage().heapUsed;
     for (let i = 0; i < 40; i++) {
       // Each send reads the story anew from the database: a new string, with the last turn appended.
@@ -47,7 +44,7 @@ describe('TokenCounter', () => {
       counter.tailThatFits(story, 8000);
     }
     story = '';
-    gc();
+    collectGarbage();
     // Keys that were views of each version kept about 40 MB here; keys of their own keep well under 1.
     expect((process.memoryUsage().heapUsed - before) / 1e6).toBeLessThan(10);
   });

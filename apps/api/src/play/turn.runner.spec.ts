@@ -1,6 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Types } from 'mongoose';
+import { collectGarbage } from '../../test/support/collect-garbage';
 import type { AppConfig } from '../config/app-config';
 import type { ChosenModel } from '../generation/model-chooser';
 import type { ModelsService } from '../models/models.service';
@@ -31,12 +30,10 @@ function runner(): TurnRunner {
 }
 
 describe('TurnRunner.startEarly', () => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
   // A WeakRef holds its target until the current job ends: collect in a later turn.
   const collected = async (ref: WeakRef<object>) => {
     await new Promise((resolve) => setImmediate(resolve));
-    gc();
+    collectGarbage();
     return ref.deref() === undefined;
   };
 
