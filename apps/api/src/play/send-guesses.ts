@@ -3,6 +3,7 @@ import cluster from 'node:cluster';
 import { SEND_THROTTLE_MS, STORY_TEXT_MAX_LENGTH, type SendTurnDto } from '@taleloom/contracts';
 import { LRUCache } from 'lru-cache';
 import { isDeepStrictEqual } from 'node:util';
+import { ownObjectId } from '../common/object-id';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ModelChooser, type ChosenModel } from '../generation/model-chooser';
 import type { CompiledLore } from '../lore/lore-activation';
@@ -10,7 +11,6 @@ import { LoreService } from '../lore/lore.service';
 import { PowerService } from '../power/power.service';
 import { playedBranchKey } from '../stories/played-branch';
 import { joinPiece, StoryRepository, type StoryForPlay } from '../stories/story.repository';
-import { ownObjectId } from '../common/object-id';
 import { joinParts } from './turn-text';
 
 /** An open target of the story's current task group, as the prompt names it. */
