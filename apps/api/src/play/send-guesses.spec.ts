@@ -1,24 +1,18 @@
 import { mongo, Types } from 'mongoose';
+import { storyForPlay } from '../../test/support/story-for-play';
 import type { AppConfig } from '../config/app-config';
 import type { ChosenModel, ModelChooser } from '../generation/model-chooser';
 import type { CompiledLore } from '../lore/lore-activation';
 import type { LoreService } from '../lore/lore.service';
 import type { PowerService } from '../power/power.service';
-import type { StoryForPlay, StoryRepository } from '../stories/story.repository';
+import type { StoryRepository } from '../stories/story.repository';
 import { sameStory, SendGuesses } from './send-guesses';
 
 const free = { model: { value: 'free', points: 0 }, apiKey: 'k', statusKey: 'free' } as unknown as ChosenModel;
 const paid = { model: { value: 'paid', points: 50 }, apiKey: 'k', statusKey: 'paid' } as unknown as ChosenModel;
 const chooser = { storyPlatform: () => free } as unknown as ModelChooser;
 
-function story(fields: Partial<StoryForPlay> = {}): StoryForPlay {
-  return {
-    _id: new Types.ObjectId(), userID: 'u1', name: '', main_text: 'Start.', prologue_and_characters: 'Start.', hidden_settings: '', goal: '',
-    author_remark: '', previous_summary: '', summarized_chars: 0, play_mode: 'fly_free', settings_system_prompt_switch: 'default',
-    settings_system_prompt_text: '', settings_user_prompt_switch: 'default', settings_user_prompt_text: '', model_name: '', model_type: '',
-    lineage: [], branchId: null, ...fields,
-  } as StoryForPlay;
-}
+const story = storyForPlay;
 
 // What the lore cache and the power service know (undefined: nothing), as each test sets it.
 interface Seen {

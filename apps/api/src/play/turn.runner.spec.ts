@@ -1,9 +1,10 @@
 import { Types } from 'mongoose';
 import { collectGarbage } from '../../test/support/collect-garbage';
+import { storyForPlay } from '../../test/support/story-for-play';
 import type { AppConfig } from '../config/app-config';
 import type { ChosenModel } from '../generation/model-chooser';
 import type { ModelsService } from '../models/models.service';
-import type { StoryForPlay, StoryRepository } from '../stories/story.repository';
+import type { StoryRepository } from '../stories/story.repository';
 import type { TaskRepository } from '../tasks/task.repository';
 import type { SendGuess, SendGuesses } from './send-guesses';
 import type { TurnContextRepository } from './turn-context.repository';
@@ -12,13 +13,8 @@ import { TurnRunner } from './turn.runner';
 
 const chosen = { model: { value: 'free', points: 0, contextWindow: 8192, maxOutput: 512 }, apiKey: 'k', statusKey: 'free' } as unknown as ChosenModel;
 
-function story(): StoryForPlay {
-  return {
-    _id: new Types.ObjectId(), userID: 'u1', name: 'Tide', main_text: 'The keeper climbed the stairs. '.repeat(200), prologue_and_characters: 'A lighthouse. '.repeat(100),
-    hidden_settings: '', goal: '', author_remark: '', previous_summary: '', summarized_chars: 0, play_mode: 'fly_free', settings_system_prompt_switch: 'default',
-    settings_system_prompt_text: '', settings_user_prompt_switch: 'default', settings_user_prompt_text: '', model_name: '', model_type: '', lineage: [], branchId: null,
-  } as StoryForPlay;
-}
+// A story whose prompt is some kilobytes, as a real one's is.
+const story = () => storyForPlay({ name: 'Tide', main_text: 'The keeper climbed the stairs. '.repeat(200), prologue_and_characters: 'A lighthouse. '.repeat(100) });
 
 // A runner whose provider request never answers until it is aborted (what startEarly needs of its parts).
 function runner(): TurnRunner {
