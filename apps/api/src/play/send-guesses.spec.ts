@@ -12,8 +12,6 @@ const free = { model: { value: 'free', points: 0 }, apiKey: 'k', statusKey: 'fre
 const paid = { model: { value: 'paid', points: 50 }, apiKey: 'k', statusKey: 'paid' } as unknown as ChosenModel;
 const chooser = { storyPlatform: () => free } as unknown as ModelChooser;
 
-const story = storyForPlay;
-
 // What the lore cache and the power service know (undefined: nothing), as each test sets it.
 interface Seen {
   lore: CompiledLore | null | undefined;
@@ -38,9 +36,9 @@ describe('SendGuesses', () => {
     const read = (mongo.BSON.deserialize(mongo.BSON.serialize({ _id: new Types.ObjectId() })) as { _id: Types.ObjectId })._id;
     expect(read.id.buffer.byteLength).toBeGreaterThan(12);
     const id = read.toHexString();
-    g.created(id, 'u1', story({ _id: read }));
+    g.created(id, 'u1', storyForPlay({ _id: read }));
     expect(g.guess('u1', id, { content: 'Go' }, null, now)!.story._id.id.buffer.byteLength).toBe(12);
-    g.sent(id, 'u1', story({ _id: read }), 'gen-1', now);
+    g.sent(id, 'u1', storyForPlay({ _id: read }), 'gen-1', now);
     g.done(id, 'gen-1', 'Go\nOn.');
     const kept = g.guess('u1', id, { content: 'More' }, null, now + 2000)!.story._id;
     expect(kept.id.buffer.byteLength).toBe(12);
@@ -49,7 +47,7 @@ describe('SendGuesses', () => {
 
   it('guesses a story it made, then the pending turn accepted as sent or as edited; not while generating or within the throttle', () => {
     const { g, seen } = guesses();
-    const s = story();
+    const s = storyForPlay();
     const id = s._id.toHexString();
     g.created(id, 'u1', s);
     expect(g.guess('u1', id, { content: 'Go' }, null, now)).toMatchObject({ story: { main_text: 'Start.' }, chosen: free, summarizedChars: 0, lore: null });
@@ -79,7 +77,7 @@ describe('SendGuesses', () => {
     const { g } = guesses();
     // Ten stories whose turns each stored a million characters: more than the 8,000,000 it keeps.
     const ids = Array.from({ length: 10 }, (_, i) => {
-      const s = story();
+      const s = storyForPlay();
       const id = s._id.toHexString();
       g.created(id, 'u1', s);
       g.sent(id, 'u1', s, `gen-${i}`, now);
@@ -93,7 +91,7 @@ describe('SendGuesses', () => {
 
   it('forgets a story this process writes, and guesses nothing when SEND_EARLY is off', () => {
     const { g, written } = guesses();
-    const s = story();
+    const s = storyForPlay();
     const id = s._id.toHexString();
     g.created(id, 'u1', s);
     written(id);
@@ -105,7 +103,7 @@ describe('SendGuesses', () => {
 
   it('a task play mode is guessed only with the targets read for the branch it plays', () => {
     const { g } = guesses();
-    const s = story({ play_mode: 'tasks_guider' });
+    const s = storyForPlay({ play_mode: 'tasks_guider' });
     const id = s._id.toHexString();
     g.created(id, 'u1', s);
     expect(g.guess('u1', id, { content: 'Go' }, null, now)).toBeNull();
@@ -114,7 +112,7 @@ describe('SendGuesses', () => {
   });
 
   it('sameStory: equal play fields, whatever their update time; any other difference is not the same story', () => {
-    const s = story({ updatedAt: new Date(1) });
+    const s = storyForPlay({ updatedAt: new Date(1) });
     expect(sameStory({ ...s, _id: new Types.ObjectId(s._id.toHexString()), updatedAt: new Date(2), lineage: [] }, s)).toBe(true);
     expect(sameStory({ ...s, main_text: 'Start!' }, s)).toBe(false);
     expect(sameStory({ ...s, _id: new Types.ObjectId() }, s)).toBe(false);
