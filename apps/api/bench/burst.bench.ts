@@ -24,6 +24,8 @@
  *   BENCH_BURST_TIMELINE=1              prints the API and database CPU, API RSS, first tokens and the chunks' p99 latency every 250 ms
  *   BENCH_BURST_PROBE=1                 level 1: prints each API send's open, provider-reached and first-token times (wall ms)
  *   BENCH_WINDOW=1                      prints each API burst's window (monotonic µs), to cut a profile
+ *   BENCH_BURST_DECILES=1               prints each API round's provider-reached and first-token deciles, and the
+ *                                       per-chunk p99 of the streams' 1st, 2nd-5th, 6th-20th and later chunks
  *   BENCH_BURST_BUILDS="base=bench-builds/base/main.js,new="   builds compared in the same rounds (see BUILDS)
  *   BENCH_BURST_RELAY=0                 without the bare relay (by default each round also sends the burst through a
  *                                       bare streaming relay, support/relay-process.ts: what a chat front end's proxy
@@ -467,7 +469,13 @@ interface BurstResult {
   errors: number;
   errorKinds: Map<string, number>;
   seconds: number;
+  /** Per-chunk latencies by the chunk's place in its stream (BENCH_BURST_DECILES): 1st, 2nd-5th, 6th-20th, the rest. */
+  byPlace: number[][];
 }
+
+// The places BurstResult.byPlace groups the chunks by: a chunk goes in the first group whose end is past its index.
+const PLACE_ENDS = [1, 5, 20, Infinity];
+const PLACE_NAMES = ['1st', '2nd-5th', '6th-20th', 'later'];
 
 function summarise(results: StreamResult[], seconds: number): BurstResult {
   const errorKinds = new Map<string, number>();
@@ -479,7 +487,9 @@ function summarise(results: StreamResult[], seconds: number): BurstResult {
     }
     for (const l of r.latencies) latencies.push(l);
   }
-  return { arrivals: [], firstTokens: results.map((r) => r.firstToken).filter(Number.isFinite), latencies, errors: results.filter((r) => r.error).length, errorKinds, seconds };
+  const byPlace: number[][] = PLACE_ENDS.map(() => []);
+  for (const r of results) r.latencies.forEach((l, i) => byPlace[PLACE_ENDS.findIndex((end) => i < end)].push(l));
+  return { arrivals: [], firstTokens: results.map((r) => r.firstToken).filter(Number.isFinite), latencies, errors: results.filter((r) => r.error).length, errorKinds, seconds, byPlace };
 }
 
 /** Every stream opened in the same tick of the event loop; with the stub, when each request reached it. */
@@ -633,6 +643,9 @@ async function runLevel(level: number, stub: Stub, relay: Relay | null): Promise
         if (process.env.BENCH_BURST_DECILES) {
           const d = (v: number[]) => [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 100].map((p) => f(pct(v, p), 0)).join(' ');
           console.log(`   deciles (0 10 .. 90 95 99 100): provider reached ${d(round.api.arrivals)}; first token ${d(round.api.firstTokens)}`);
+          const over = pct(round.api.latencies, 99);
+          const places = round.api.byPlace.map((l, i) => `${PLACE_NAMES[i]}: p99 ${f(pct(l, 99), 1)} ms, ${l.filter((v) => v > over).length} of ${l.length} over the p99`);
+          console.log(`   chunks by their place in the stream (the round's p99 ${f(over, 1)} ms): ${places.join('; ')}`);
         }
       }
       await sleep(1500);
