@@ -250,6 +250,80 @@ async function benchTtft(api: Api, stub: OpenAIStub) {
   }
 }
 
+/** Builds a story of `text` (its first 50,000 characters as the prologue, the rest accepted in 100,000-character turns). */
+async function longStory(api: Api, text: string): Promise<string> {
+  const [id] = await createStories(api, 1, text.slice(0, 50_000));
+  for (let at = 50_000; at < text.length; at += 100_000) {
+    await fetch(`${api.base}/api/llm/${id}/accept`, { method: 'POST', headers: authJson(api), body: JSON.stringify({ userContent: '', newContent: text.slice(at, at + 100_000) }) });
+  }
+  return id;
+}
+
+/**
+ * 1b. Time to first token on a story of 1,000,000 characters (a long session's story): sequential sends
+ * over a few such stories (each 1.2 s after its last), regenerates and then continues (each accepting
+ * the last reply into the text), beside the direct baseline with the prompt the API sends for them.
+ */
+async function benchLongTtft(api: Api, stub: OpenAIStub, text: string) {
+  stub.set({ delayMs: 0 });
+  const n = Math.max(10, Math.round(TTFT_N / 10));
+  const stories: string[] = [];
+  for (let i = 0; i < 5; i++) stories.push(await longStory(api, text));
+  // Sends on a story come at least a second apart (SEND_TOO_FAST): its creation's turns were sends too.
+  const gapMs = 1200;
+  await new Promise((r) => setTimeout(r, gapMs));
+  for (const story of stories) await apiFirstToken(api, story, 'free');
+  const body = JSON.stringify(stub.bodies.at(-1));
+  const saved = directBody;
+  directBody = body;
+  const rows = { regenerate: { direct: [] as number[], api: [] as number[] }, continue: { direct: [] as number[], api: [] as number[] } };
+  try {
+    for (let i = 0; i < 5; i++) await directFirstToken(stub);
+    let window0 = 0n;
+    for (const kind of ['regenerate', 'continue'] as const) {
+      // Warm-up and timed sends alike: a send on each story in turn.
+      for (let round = 0; round < 2 + Math.ceil(n / stories.length); round++) {
+        // BENCH_WINDOW=continue: the continues' span instead.
+        if (round === 2 && kind === (process.env.BENCH_WINDOW === 'continue' ? 'continue' : 'regenerate')) window0 = process.hrtime.bigint();
+        const started = Date.now();
+        for (const story of stories) {
+          const d = await directFirstToken(stub);
+          const a = await apiFirstToken(api, story, 'free', kind === 'regenerate');
+          if (round >= 2) {
+            rows[kind].direct.push(d);
+            rows[kind].api.push(a);
+          }
+        }
+        await new Promise((r) => setTimeout(r, Math.max(0, gapMs - (Date.now() - started))));
+      }
+    }
+    // BENCH_WINDOW: from the timed sends' start (the regenerates', or the continues') to the end (monotonic µs), to cut a profile of the API.
+    if (process.env.BENCH_WINDOW) console.log(`WINDOW longttft ${window0 / 1000n} ${process.hrtime.bigint() / 1000n}`);
+  } finally {
+    directBody = saved;
+  }
+  console.log(`\n1b. Time to first token on a 1,000,000-character story (sequential sends over ${stories.length} stories; prompt ${body.length} bytes)`);
+  for (const [kind, row] of Object.entries(rows)) {
+    const d50 = pct(row.direct, 50);
+    const d99 = pct(row.direct, 99);
+    const added50 = pct(row.api, 50) - d50;
+    const added99 = pct(row.api, 99) - d99;
+    const label = kind === 'regenerate' ? 'a regenerate' : 'a continue (the last reply accepted)';
+    console.log(`   ${label}, ${row.api.length} sends: direct p50 ${ms(d50)}  p99 ${ms(d99)}; via API p50 ${ms(pct(row.api, 50))}  p99 ${ms(pct(row.api, 99))}  -> added p50 ${ms(added50)}  p99 ${ms(added99)}`);
+    record({
+      suite: 'play',
+      measure: `time to first token, free, ${label}, 1,000,000-character story`,
+      unit: 'ms',
+      median: pct(row.api, 50),
+      p99: pct(row.api, 99),
+      baseline: { label: 'direct to stub', median: d50, p99: d99 },
+      target: 'added p50 < 5 ms, p99 < 20 ms',
+      met: added50 < 5 && added99 < 20,
+      note: `added p50 ${added50.toFixed(2)} ms, p99 ${added99.toFixed(2)} ms`,
+    });
+  }
+}
+
 // The many-stream clients use node:http, not fetch: fetch's web streams cost the benchmark process
 // several times the CPU per event, and on a small machine the clients would then starve the API they
 // measure. Direct and via-API streams use the same client.
@@ -485,10 +559,7 @@ async function benchBrowserOpen(api: Api, text: string) {
     console.log('   skipped: needs Chromium and a built web app (pnpm build)');
     return;
   }
-  const [id] = await createStories(api, 1, text.slice(0, 50_000));
-  for (let at = 50_000; at < text.length; at += 100_000) {
-    await fetch(`${api.base}/api/llm/${id}/accept`, { method: 'POST', headers: authJson(api), body: JSON.stringify({ userContent: '', newContent: text.slice(at, at + 100_000) }) });
-  }
+  const id = await longStory(api, text);
   const browser = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS] });
   try {
     const times: number[] = [];
@@ -560,8 +631,9 @@ export async function run(): Promise<void> {
   const text = novel(1_000_000);
   try {
     console.log(`Play benchmark: API pid ${api.pid} at ${api.base}, stub at ${stub.baseURL}`);
-    const parts = (process.env.BENCH_PARTS ?? 'ttft,streams,assembly,browser').split(',');
+    const parts = (process.env.BENCH_PARTS ?? 'ttft,longttft,streams,assembly,browser').split(',');
     if (parts.includes('ttft')) await benchTtft(api, stub);
+    if (parts.includes('longttft')) await benchLongTtft(api, stub, text);
     if (parts.includes('streams')) await benchConcurrency(api, stub);
     if (parts.includes('assembly')) benchAssembly(text);
     if (parts.includes('browser')) await benchBrowserOpen(api, text);

@@ -215,8 +215,8 @@ describe('early sends: the provider request starts on a guess the reads must con
 
   it('drops a guess the database contradicts (the story written behind its back) before anything is relayed, and plays what was read', async () => {
     const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
-    // Another process (or instance) changed the story: this one does not know.
-    await t.connection.db!.collection('stories').updateOne({ _id: new Types.ObjectId(id) }, { $set: { main_text: 'Ilan rows out alone.' } });
+    // Another process (or instance) changed the story, raising its revision as every text write does: this one does not know.
+    await t.connection.db!.collection('stories').updateOne({ _id: new Types.ObjectId(id) }, { $set: { main_text: 'Ilan rows out alone.' }, $inc: { stateRev: 1 } });
     stub.set({ completionTokens: 20, firstDelayMs: 40 });
     const res = await sendTurn(base, alice.token, id, { content: 'Go', model_name: 'free' });
     expect(counts()).toEqual({ guessed: 1, stood: 0, dropped: 1 });
@@ -228,6 +228,36 @@ describe('early sends: the provider request starts on a guess the reads must con
     expect(textOf(res.events)).toBe(reply(2));
     await drain();
     expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data).toMatchObject({ state: 'done', aiText: reply(2), takes: [{ aiText: reply(2) }] });
+  });
+
+  it('reads a story it played last without its text while the text is at the revision it knew, and whole once another write raised it', async () => {
+    const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
+    const stories = t.connection.db!.collection('stories');
+    const _id = new Types.ObjectId(id);
+    await sendTurn(base, alice.token, id, { role: 'Mara', content: 'I untie the boat.', model_name: 'free' });
+    await drain();
+    await waitThrottle();
+    // Every text write of the app raises the story's revision (stateRev). A text changed without raising
+    // it (only this test does that) shows what the next send took the text from: not from a read.
+    const before = (await stories.findOne({ _id }))!;
+    await stories.updateOne({ _id }, { $set: { main_text: 'A text no send should see.' } });
+    const second = await sendTurn(base, alice.token, id, { content: 'Then what?', model_name: 'free' });
+    expect(textOf(second.events)).toBe(reply(2));
+    expect(promptOf(stub.bodies[1])).toContain(`Mara waits at the pier.\nMara: I untie the boat.\n${reply(1)}`);
+    expect(promptOf(stub.bodies[1])).not.toContain('A text no send should see.');
+    await drain();
+    // The accepted turn was appended to the text it knew, and the revision raised once.
+    const accepted = `Mara waits at the pier.\nMara: I untie the boat.\n${reply(1)}`;
+    expect(await stories.findOne({ _id })).toMatchObject({ main_text: accepted, stateRev: before.stateRev + 1 });
+    await waitThrottle();
+    // Another process's write raises the revision: the next send reads the text whole, and plays it.
+    await stories.updateOne({ _id }, { $set: { main_text: 'Ilan rows out alone.' }, $inc: { stateRev: 1 } });
+    const third = await sendTurn(base, alice.token, id, { content: 'Go on.', model_name: 'free' });
+    expect(textOf(third.events)).toBe(reply(4));
+    expect(promptOf(stub.bodies.at(-1)!)).toContain(`Ilan rows out alone.\nThen what?\n${reply(2)}`);
+    expect(counts()).toEqual({ guessed: 3, stood: 2, dropped: 1 });
+    await drain();
+    expect(await stories.findOne({ _id })).toMatchObject({ main_text: `Ilan rows out alone.\nThen what?\n${reply(2)}`, stateRev: before.stateRev + 3 });
   });
 
   it('drops the guess of a refused send: nothing stored, nothing charged, and the next send reads first', async () => {

@@ -23,7 +23,7 @@ import { PowerService } from '../power/power.service';
 import { StoriesService } from '../stories/stories.service';
 import { StoryCreated } from '../stories/story.events';
 import { playedBranchId, playedBranchKey } from '../stories/played-branch';
-import { StoryRepository } from '../stories/story.repository';
+import { StoryRepository, type KnownText } from '../stories/story.repository';
 import { RateLimitService } from '../verification/rate-limit.service';
 import type { PlayTurn } from './play-turn.schema';
 import { TurnAccepted } from './turn.events';
@@ -64,7 +64,7 @@ export class PlayService {
   ) {
     this.sendDeps = {
       config, logger: this.logger, turns, stories, power, limits, chooser, repair, lore,
-      appendAccepted: (userID, storyId, branchId, piece, wait) => this.appendAccepted(userID, storyId, branchId, piece, wait),
+      appendAccepted: (userID, storyId, branchId, piece, wait, known) => this.appendAccepted(userID, storyId, branchId, piece, wait, known),
       start: (send) => runner.start(send),
       guesses,
       startEarly: (turn, guess) => runner.startEarly(turn, guess),
@@ -169,8 +169,8 @@ export class PlayService {
    * (StoriesService.appendTurn), then announced (TurnAccepted: pictures illustrate it). `wait`: the
    * answer waits for what listeners start.
    */
-  private async appendAccepted(userID: string, storyId: string, branchId: string, piece: string, wait: boolean): Promise<{ text: string; appended: string }> {
-    const result = await this.storiesService.appendTurn(userID, storyId, piece, branchId);
+  private async appendAccepted(userID: string, storyId: string, branchId: string, piece: string, wait: boolean, known?: KnownText | null): Promise<{ text: string; appended: string; stateRev: number }> {
+    const result = await this.storiesService.appendTurn(userID, storyId, piece, branchId, known);
     const event = new TurnAccepted(userID, storyId, branchId, result.text, result.appended);
     if (wait) await this.events.emitAsync(TurnAccepted.event, event);
     else this.events.emit(TurnAccepted.event, event);

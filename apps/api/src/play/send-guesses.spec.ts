@@ -5,6 +5,7 @@ import type { ChosenModel, ModelChooser } from '../generation/model-chooser';
 import type { CompiledLore } from '../lore/lore-activation';
 import type { LoreService } from '../lore/lore.service';
 import type { PowerService } from '../power/power.service';
+import type { StoryPictureRepository } from '../stories/story-picture.repository';
 import type { StoryRepository } from '../stories/story.repository';
 import { sameStory, SendGuesses } from './send-guesses';
 
@@ -20,12 +21,14 @@ interface Seen {
 
 function guesses(mode: 'auto' | 'on' | 'off' = 'auto') {
   let written: ((id: string) => void) | undefined;
+  let kept: ((id: string, from: number, to: number) => void) | undefined;
   const seen: Seen = { lore: null, balance: undefined };
   const stories = { onWrite: (watch: (id: string) => void) => (written = watch) } as unknown as StoryRepository;
+  const pictures = { onTextKept: (watch: typeof kept) => (kept = watch) } as unknown as StoryPictureRepository;
   const lore = { known: () => seen.lore } as unknown as LoreService;
   const power = { knownBalance: () => seen.balance } as unknown as PowerService;
-  const g = new SendGuesses(stories, { env: { SEND_EARLY: mode } } as unknown as AppConfig, chooser, lore, power);
-  return { g, seen, written: (id: string) => written!(id) };
+  const g = new SendGuesses(stories, { env: { SEND_EARLY: mode } } as unknown as AppConfig, chooser, lore, power, pictures);
+  return { g, seen, written: (id: string) => written!(id), kept: (id: string, from: number, to: number) => kept!(id, from, to) };
 }
 
 describe('SendGuesses', () => {
@@ -111,9 +114,27 @@ describe('SendGuesses', () => {
     expect(g.guess('u1', id, { content: 'Go' }, null, now)!.openTargets).toEqual([{ title: 'Find the letter', type: 'reality' }]);
   });
 
-  it('sameStory: equal play fields, whatever their update time; any other difference is not the same story', () => {
-    const s = storyForPlay({ updatedAt: new Date(1) });
-    expect(sameStory({ ...s, _id: new Types.ObjectId(s._id.toHexString()), updatedAt: new Date(2), lineage: [] }, s)).toBe(true);
+  it("knows a story's text at the revision it last saw, for its owner only; a picture's revision keeps it, any other write forgets it", () => {
+    const { g, written, kept } = guesses();
+    const s = storyForPlay({ main_text: 'Mara waits.', stateRev: 4 });
+    const id = s._id.toHexString();
+    g.created(id, 'u1', s);
+    expect(g.knownText(id, 'u1')).toEqual({ stateRev: 4, main_text: 'Mara waits.' });
+    expect(g.knownText(id, 'u2')).toBeNull();
+    // A picture's reference moved the story from 4 to 5; one from another revision says nothing of this text.
+    kept(id, 4, 5);
+    kept(id, 7, 8);
+    expect(g.knownText(id, 'u1')).toEqual({ stateRev: 5, main_text: 'Mara waits.' });
+    written(id);
+    expect(g.knownText(id, 'u1')).toBeNull();
+    // A story read before revisions were counted has none to match.
+    g.created(id, 'u1', storyForPlay({ _id: s._id }));
+    expect(g.knownText(id, 'u1')).toBeNull();
+  });
+
+  it('sameStory: equal play fields, whatever their update time and revision; any other difference is not the same story', () => {
+    const s = storyForPlay({ updatedAt: new Date(1), stateRev: 2 });
+    expect(sameStory({ ...s, _id: new Types.ObjectId(s._id.toHexString()), updatedAt: new Date(2), lineage: [], stateRev: 3 }, s)).toBe(true);
     expect(sameStory({ ...s, main_text: 'Start!' }, s)).toBe(false);
     expect(sameStory({ ...s, _id: new Types.ObjectId() }, s)).toBe(false);
   });

@@ -10,7 +10,8 @@ import type { CompiledLore } from '../lore/lore-activation';
 import { LoreService } from '../lore/lore.service';
 import { PowerService } from '../power/power.service';
 import { playedBranchKey } from '../stories/played-branch';
-import { joinPiece, StoryRepository, type StoryForPlay } from '../stories/story.repository';
+import { StoryPictureRepository } from '../stories/story-picture.repository';
+import { joinPiece, StoryRepository, type KnownText, type StoryForPlay } from '../stories/story.repository';
 import { joinParts } from './turn-text';
 
 /** An open target of the story's current task group, as the prompt names it. */
@@ -89,11 +90,17 @@ export class SendGuesses {
     private readonly chooser: ModelChooser,
     private readonly lore: LoreService,
     private readonly power: PowerService,
+    pictures: StoryPictureRepository,
   ) {
     const mode = config.env.SEND_EARLY;
     this.enabled = mode === 'on' || (mode === 'auto' && !cluster.isWorker);
     // A story this process writes (an edit, a change of branch, a restore) is read again by its next send.
     stories.onWrite((id) => this.forget(id));
+    // A picture added to a story raises its revision, not its text: the text kept here is still the text.
+    pictures.onTextKept((id, from, to) => {
+      const known = this.known.peek(id);
+      if (known?.story.stateRev === from) known.story = { ...known.story, stateRev: to };
+    });
   }
 
   /** A story made here: its first send starts at once. */
@@ -118,6 +125,16 @@ export class SendGuesses {
   targets(id: string, key: string, list: OpenTarget[]): void {
     const known = this.known.peek(id);
     if (known) known.targets = { key, list };
+  }
+
+  /**
+   * The story's text as this process last saw it and its revision then, for `userID`'s send (null: not
+   * known here, or without a revision): its send reads the story without it while it is at that revision.
+   */
+  knownText(id: string, userID: string): KnownText | null {
+    const known = this.known.peek(id);
+    if (!known || known.userID !== userID || typeof known.story.stateRev !== 'number') return null;
+    return { stateRev: known.story.stateRev, main_text: known.story.main_text };
   }
 
   /** What this process knew of the story no longer holds (a failed or refused send, an accept or discard). */
@@ -168,11 +185,14 @@ export class SendGuesses {
   }
 }
 
-/** Whether the story a send read is the one its guess was made on (its update time aside, which no prompt shows). */
+/**
+ * Whether the story a send read is the one its guess was made on (its update time and revision aside,
+ * which no prompt shows: the revision moves with the pending turn's accept, which the guess appended too).
+ */
 export function sameStory(read: StoryForPlay, guessed: StoryForPlay): boolean {
   if (!read._id.equals(guessed._id)) return false;
-  const { _id: _a, updatedAt: _b, ...a } = read;
-  const { _id: _c, updatedAt: _d, ...b } = guessed;
+  const { _id: _a, updatedAt: _b, stateRev: _e, ...a } = read;
+  const { _id: _c, updatedAt: _d, stateRev: _f, ...b } = guessed;
   return isDeepStrictEqual(a, b);
 }
 

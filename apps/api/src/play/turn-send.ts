@@ -18,7 +18,7 @@ import type { CompiledLore } from '../lore/lore-activation';
 import type { LoreService } from '../lore/lore.service';
 import type { PowerService } from '../power/power.service';
 import { playedBranchId } from '../stories/played-branch';
-import type { StoryForPlay, StoryRepository } from '../stories/story.repository';
+import type { KnownText, StoryForPlay, StoryRepository } from '../stories/story.repository';
 import type { RateLimitService } from '../verification/rate-limit.service';
 import { formatUserPart } from './context/prompt-builder';
 import type { PlayTurn } from './play-turn.schema';
@@ -51,7 +51,7 @@ export interface TurnSendDeps {
   repair: TurnRepairService;
   lore: LoreService;
   /** Appends an accepted turn to branch `branchId` of the story and announces it (see PlayService.appendAccepted). */
-  appendAccepted(userID: string, storyId: string, branchId: string, piece: string, wait: boolean): Promise<{ text: string; appended: string }>;
+  appendAccepted(userID: string, storyId: string, branchId: string, piece: string, wait: boolean, known?: KnownText | null): Promise<{ text: string; appended: string; stateRev: number }>;
   /** Runs the generation in the background (TurnRunner.start). */
   start(send: TurnSend): void;
   /** What this process saw of the stories it played: the guess a send starts its request on. */
@@ -175,7 +175,8 @@ export class TurnSend {
     const batch = Promise.allSettled([
       Promise.all([
         deps.limits.hit(`generation:user:${user.userID}`, deps.config.env.GENERATION_USER_PER_MINUTE, 60, ErrorCode.GENERATION_RATE_LIMITED),
-        deps.stories.forPlay(user.userID, id),
+        // A story this process played last is read without its text while it is at the same revision.
+        deps.stories.forPlay(user.userID, id, deps.guesses.knownText(id, user.userID)),
       ]).then(([, story]) => story),
       deps.turns.claim(storyId, user.userID, now, deps.repair.staleMs, claim, Boolean(dto.regenerate)),
       balanceRead,
@@ -392,9 +393,13 @@ export class TurnSend {
       if (claimed.state !== 'done' || !(earlierUserText || claimed.aiText)) return;
       piece = joinParts(earlierUserText, claimed.aiText);
     }
-    const { text, appended } = await this.deps.appendAccepted(this.user.userID, this.id, playedBranchId(this.story), piece, false);
-    this.story.main_text = text;
-    this.accepted = appended;
+    const { main_text: current, stateRev } = this.story;
+    const known = typeof stateRev === 'number' ? { stateRev, main_text: current } : null;
+    const written = await this.deps.appendAccepted(this.user.userID, this.id, playedBranchId(this.story), piece, false, known);
+    // The story's text and revision now (what SendGuesses keeps for the next send).
+    this.story.main_text = written.text;
+    this.story.stateRev = written.stateRev;
+    this.accepted = written.appended;
   }
 
   // A claim that did not happen: says why (generating, a change of branch, no room for a take, or too soon).

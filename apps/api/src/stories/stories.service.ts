@@ -31,7 +31,7 @@ import { CustomModelsService } from '../custom-models/custom-models.service';
 import { StoryArchiveRepository } from './story-archive.repository';
 import { StoryCreated, StoryPublished, StoryUnpublished, type StoryOrigin } from './story.events';
 import { StoryNumbersService } from './story-numbers.service';
-import { StoryRepository, type StoryRecord, type TextState } from './story.repository';
+import { StoryRepository, type KnownText, type StoryRecord, type TextState } from './story.repository';
 import type { StoryDocument } from './story.schema';
 import { StorySpreadService } from './story-spread.service';
 import { textSnippets, toSeconds } from './story-text';
@@ -249,8 +249,8 @@ export class StoriesService {
    * `branchId`, only while the story plays that branch), then counted (recordTurn). Answers the text
    * after it and what was appended exactly.
    */
-  async appendTurn(userID: string, id: string, piece: string, branchId?: string): Promise<{ text: string; appended: string }> {
-    const result = await this.stories.append(userID, id, piece, branchId);
+  async appendTurn(userID: string, id: string, piece: string, branchId?: string, known?: KnownText | null): Promise<{ text: string; appended: string; stateRev: number }> {
+    const result = await this.stories.append(userID, id, piece, branchId, known);
     await this.recordTurn(id, charCount(result.appended));
     return result;
   }

@@ -44,11 +44,29 @@ const FIELDS = {
  */
 @Injectable()
 export class StoryPictureRepository {
+  // Who is told when this process raises a story's revision without touching its text (see onTextKept).
+  private readonly keptWatchers: ((id: string, from: number, to: number) => void)[] = [];
+
   constructor(
     @InjectModel(Story.name) private readonly stories: Model<Story>,
     private readonly archives: StoryArchiveRepository,
     private readonly branches: StoryBranchRepository,
   ) {}
+
+  /**
+   * `watch` is called each time this process moves a story from revision `from` to `to` (stateRev)
+   * without changing its text (a picture's reference added or replaced): a text known at `from` is
+   * the text at `to` (play's SendGuesses keeps it).
+   */
+  onTextKept(watch: (id: string, from: number, to: number) => void): void {
+    this.keptWatchers.push(watch);
+  }
+
+  // A write raised the story's revision by one to `to` (as its update answered it), its text untouched.
+  private textKept(id: Types.ObjectId, to: number | undefined): void {
+    if (typeof to !== 'number') return;
+    for (const watch of this.keptWatchers) watch(id.toHexString(), to - 1, to);
+  }
 
   /** The caller's own story (without its text unless asked: the text can be long); anyone else's is not found. */
   async own(userID: string, id: string, withText = true): Promise<StoryForPictures> {
@@ -88,10 +106,16 @@ export class StoryPictureRepository {
    * `story.branchId`); BRANCH_CHANGED when the story switched branches in between.
    */
   async pushRef(userID: string, story: Pick<StoryForPictures, '_id' | 'branchId'>, ref: StoryPictureRef): Promise<void> {
-    const result = await this.stories
-      .updateOne({ _id: story._id, userID, ...whilePlaying(story._id, playedBranchId(story)) }, { $push: { pictures: ref }, $inc: { stateRev: 1 } })
+    const after = await this.stories
+      .findOneAndUpdate(
+        { _id: story._id, userID, ...whilePlaying(story._id, playedBranchId(story)) },
+        { $push: { pictures: ref }, $inc: { stateRev: 1 } },
+        { new: true, projection: { stateRev: 1 } },
+      )
+      .lean<{ stateRev?: number }>()
       .exec();
-    if (result.matchedCount !== 1) await this.notOnBranch(userID, story._id);
+    if (!after) await this.notOnBranch(userID, story._id);
+    this.textKept(story._id, after?.stateRev);
   }
 
   /**
@@ -105,10 +129,15 @@ export class StoryPictureRepository {
       if (!story) return this.notOnBranch(userID, read._id);
       const at = (story.pictures ?? []).findIndex((p) => p.id === oldId);
       if (at < 0) throw new AppException(ErrorCode.PICTURE_NOT_FOUND);
-      const result = await this.stories
-        .updateOne({ _id: story._id, userID, [`pictures.${at}.id`]: oldId, ...onBranch }, { $set: { [`pictures.${at}`]: ref }, $inc: { stateRev: 1 } })
+      const after = await this.stories
+        .findOneAndUpdate(
+          { _id: story._id, userID, [`pictures.${at}.id`]: oldId, ...onBranch },
+          { $set: { [`pictures.${at}`]: ref }, $inc: { stateRev: 1 } },
+          { new: true, projection: { stateRev: 1 } },
+        )
+        .lean<{ stateRev?: number }>()
         .exec();
-      if (result.matchedCount === 1) return;
+      if (after) return this.textKept(story._id, after.stateRev);
     }
     throw new AppException(ErrorCode.PICTURE_IN_PROGRESS);
   }

@@ -7,6 +7,22 @@ describe('story text helpers', () => {
     expect(textSnippets('')).toEqual({ firstLine: '', lastLine: '', charCount: 0 });
   });
 
+  it('finds the same lines as splitting the whole text would, whatever its line ends and blank lines', () => {
+    const bySplitting = (text: string) => {
+      const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+      return { firstLine: lines[0] ?? '', lastLine: lines.length > 1 ? lines[lines.length - 1] : '' };
+    };
+    const pieces = ['', ' ', 'a', ' b ', '\t', '\r', '\u3000', 'cd\re', '龍'];
+    const ends = ['\n', '\r\n', '\n\n', ''];
+    let seed = 7;
+    const pick = <T>(list: T[]) => list[(seed = (seed * 1103515245 + 12345) % 2147483648) % list.length];
+    for (let n = 0; n < 2000; n++) {
+      let text = '';
+      for (let k = pick([0, 1, 2, 3, 5, 8]); k > 0; k--) text += pick(pieces) + pick(ends);
+      expect({ text, ...textSnippets(text) }).toMatchObject({ text, ...bySplitting(text) });
+    }
+  });
+
   it('shortens long lines (the start of the first, the end of the last) without splitting characters', () => {
     const long = '龍'.repeat(SNIPPET_MAX_LENGTH + 10);
     const { firstLine, lastLine, charCount } = textSnippets(`${long}\nend ${long}`);

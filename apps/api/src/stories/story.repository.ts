@@ -33,11 +33,29 @@ export type StoryListFields = Pick<
 const PLAY_FIELDS = {
   branchId: 1, summarized_chars: 1, userID: 1, name: 1, model_name: 1, model_type: 1, lineage: 1, updatedAt: 1, prologue_and_characters: 1, hidden_settings: 1,
   goal: 1, author_remark: 1, previous_summary: 1, main_text: 1, play_mode: 1, settings_system_prompt_switch: 1,
-  settings_system_prompt_text: 1, settings_user_prompt_switch: 1, settings_user_prompt_text: 1,
+  settings_system_prompt_text: 1, settings_user_prompt_switch: 1, settings_user_prompt_text: 1, stateRev: 1,
 } as const;
 
-/** What a turn reads of a story: its prompt's fields, model choice and lineage (one read on the path of every send). */
-export type StoryForPlay = Pick<Story, keyof typeof PLAY_FIELDS & keyof Story> & { _id: Types.ObjectId; updatedAt?: Date };
+// The same without the text: what a send reads of a story whose text this process already holds (KnownText).
+const { main_text: _text, ...PLAY_HEAD_FIELDS } = PLAY_FIELDS;
+
+/**
+ * What a turn reads of a story: its prompt's fields, model choice and lineage (one read on the path of
+ * every send), and `stateRev`, the revision its text is at (absent on a story never written since
+ * revisions were counted).
+ */
+export type StoryForPlay = Pick<Story, Exclude<keyof typeof PLAY_FIELDS, 'stateRev'> & keyof Story> & { _id: Types.ObjectId; updatedAt?: Date; stateRev?: number };
+
+/**
+ * A story's text as this process last read or wrote it, with its revision then. Every write of a
+ * story's text raises `stateRev` in the same update (update, restore, playBranch, append, the summary's
+ * write), so a story still at that revision still has that text: a send of a long story need not
+ * read its text again (a 1,000,000-character story is about a megabyte each way).
+ */
+export interface KnownText {
+  stateRev: number;
+  main_text: string;
+}
 
 const TASK_FIELDS = {
   branchId: 1, userID: 1, name: 1, rounds: 1, activity: 1, main_text: 1, prologue_and_characters: 1, goal: 1,
@@ -75,9 +93,14 @@ export class StoryRepository {
   // The reads of every send in one turn of the event loop: one command (the native driver: what
   // mongoose's lean() answers, without its per-query work). On the way to every generation's first token.
   private readonly playReads: BatchedReads<StoryForPlay>;
+  // The same reads without the text (forPlay with a KnownText).
+  private readonly playHeads: BatchedReads<StoryForPlay>;
 
   constructor(@InjectModel(Story.name) private readonly stories: Model<Story>) {
-    this.playReads = new BatchedReads((ids) => this.stories.collection.find({ _id: { $in: ids } }, { projection: PLAY_FIELDS }).toArray() as unknown as Promise<StoryForPlay[]>);
+    const reads = (projection: object) => (ids: Types.ObjectId[]) =>
+      this.stories.collection.find({ _id: { $in: ids } }, { projection }).toArray() as unknown as Promise<StoryForPlay[]>;
+    this.playReads = new BatchedReads(reads(PLAY_FIELDS));
+    this.playHeads = new BatchedReads(reads(PLAY_HEAD_FIELDS));
   }
 
   /**
@@ -230,9 +253,19 @@ export class StoryRepository {
     return withPlayDefaults({ ...picked, _id: doc._id } as unknown as StoryForPlay);
   }
 
-  /** The caller's own story as a turn reads it; anyone else's is not found (public stories are cloned before play). */
-  async forPlay(userID: string, id: string): Promise<StoryForPlay> {
-    const story = await this.playReads.get(toObjectId(id));
+  /**
+   * The caller's own story as a turn reads it; anyone else's is not found (public stories are cloned
+   * before play). With `known`: read without its text, which is `known`'s while the story is still at
+   * its revision (else read again, whole).
+   */
+  async forPlay(userID: string, id: string, known?: KnownText | null): Promise<StoryForPlay> {
+    const _id = toObjectId(id);
+    if (known) {
+      const head = await this.playHeads.get(_id);
+      if (!head || head.userID !== userID) throw new AppException(ErrorCode.STORY_NOT_FOUND);
+      if (head.stateRev === known.stateRev) return withPlayDefaults({ ...head, main_text: known.main_text });
+    }
+    const story = await this.playReads.get(_id);
     if (!story || story.userID !== userID) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     return withPlayDefaults(story as unknown as StoryForPlay);
   }
@@ -240,17 +273,24 @@ export class StoryRepository {
   /**
    * Appends to the text. The story is re-read and written only if its text did not change meanwhile
    * (matched on its length and first and last lines, which every text write keeps in step),
-   * retried a few times: no edit in between is lost.
+   * retried a few times: no edit in between is lost. With `known`, the first read leaves the text out
+   * when the story is still at `known`'s revision. Answers the text written and its revision.
    */
-  async append(userID: string, id: string, piece: string, branchId?: string): Promise<{ text: string; appended: string }> {
+  async append(userID: string, id: string, piece: string, branchId?: string, known?: KnownText | null): Promise<{ text: string; appended: string; stateRev: number }> {
     const _id = toObjectId(id);
     const onBranch = branchId ? whilePlaying(_id, branchId) : {};
     this.wrote(_id);
+    const textFields = { charCount: 1, firstLine: 1, lastLine: 1, branchId: 1, stateRev: 1 };
+    type Read = Partial<TextState> & { _id: Types.ObjectId; main_text?: string; branchId?: string | null; stateRev?: number };
+    const readWhole = () => this.stories.findOne({ _id, userID }, { main_text: 1, ...textFields }).lean<Read>().exec();
     for (let attempt = 0; attempt < 5; attempt++) {
-      const story = await this.stories
-        .findOne({ _id, userID }, { main_text: 1, charCount: 1, firstLine: 1, lastLine: 1, branchId: 1 })
-        .lean()
-        .exec();
+      let story: Read | null;
+      if (attempt === 0 && known) {
+        const head = await this.stories.findOne({ _id, userID }, textFields).lean<Read>().exec();
+        story = head && head.stateRev === known.stateRev ? { ...head, main_text: known.main_text } : await readWhole();
+      } else story = await readWhole();
+      // Written only over the revision read (and its text's snippets, for a story without one).
+      const atRev = typeof story?.stateRev === 'number' ? { stateRev: story.stateRev } : {};
       if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
       // The turn was played on another branch than the one the story plays now: it does not go here.
       if (branchId && (story.branchId || id) !== branchId) throw new AppException(ErrorCode.BRANCH_CHANGED);
@@ -261,12 +301,14 @@ export class StoryRepository {
         throw new AppException(ErrorCode.STORY_TEXT_TOO_LONG, undefined, { limit: STORY_TEXT_MAX_LENGTH.toLocaleString('en') });
       }
       const updated = await this.stories
-        .updateOne(
-          { _id: story._id, userID, ...textStateOf(story), ...onBranch },
+        .findOneAndUpdate(
+          { _id: story._id, userID, ...textStateOf(story), ...atRev, ...onBranch },
           { $set: { main_text: text, ...textSnippets(text), time: new Date() }, $inc: { stateRev: 1 } },
+          { new: true, projection: { stateRev: 1 } },
         )
+        .lean<{ stateRev: number }>()
         .exec();
-      if (updated.modifiedCount === 1) return { text, appended };
+      if (updated) return { text, appended, stateRev: updated.stateRev };
     }
     throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
   }
