@@ -243,8 +243,7 @@ async function benchTtft(api: Api, stub: OpenAIStub) {
       median: pct(values, 50),
       p99: pct(values, 99),
       baseline: { label: 'direct to stub', median: d50, p99: d99 },
-      target: 'added p50 < 5 ms, p99 < 20 ms',
-      met: added50 < 5 && added99 < 20,
+      // No target: the goal above is for a short story's send; this row shows what a long one adds.
       note: `added p50 ${added50.toFixed(2)} ms, p99 ${added99.toFixed(2)} ms`,
     });
   }
