@@ -260,6 +260,29 @@ describe('early sends: the provider request starts on a guess the reads must con
     expect(await stories.findOne({ _id })).toMatchObject({ main_text: `Ilan rows out alone.\nThen what?\n${reply(2)}`, stateRev: before.stateRev + 3 });
   });
 
+  it('saves (accepts) a reply onto the text it knew while the revision stands, and onto the text as read once another write raised it', async () => {
+    const stories = t.connection.db!.collection('stories');
+    const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
+    const _id = new Types.ObjectId(id);
+    const first = await sendTurn(base, alice.token, id, { role: 'Mara', content: 'I untie the boat.', model_name: 'free' });
+    await drain();
+    // A text changed without raising the revision (only this test does that): the save appends to the text it knew.
+    await stories.updateOne({ _id }, { $set: { main_text: 'A text no save should see.' } });
+    const turnId = first.events.find((e) => e.type === 'user')!.turnId;
+    const saved = await as(t, alice).post(`/api/llm/${id}/accept`, { turnId, userContent: 'Mara: I untie the boat.', newContent: reply(1) });
+    expect(saved.body.data.appended).toBe(`\nMara: I untie the boat.\n${reply(1)}`);
+    expect((await storyDoc(t, id))!.main_text).toBe(`Mara waits at the pier.\nMara: I untie the boat.\n${reply(1)}`);
+    await waitThrottle();
+    const second = await sendTurn(base, alice.token, id, { content: 'Then what?', model_name: 'free' });
+    await drain();
+    // Raised by another process's write: the save reads the text whole.
+    await stories.updateOne({ _id }, { $set: { main_text: 'Ilan rows out alone.' }, $inc: { stateRev: 1 } });
+    const next = second.events.find((e) => e.type === 'user')!.turnId;
+    const again = await as(t, alice).post(`/api/llm/${id}/accept`, { turnId: next, userContent: 'Then what?', newContent: reply(2) });
+    expect(again.body.data.appended).toBe(`\nThen what?\n${reply(2)}`);
+    expect((await storyDoc(t, id))!.main_text).toBe(`Ilan rows out alone.\nThen what?\n${reply(2)}`);
+  });
+
   it('drops the guess of a refused send: nothing stored, nothing charged, and the next send reads first', async () => {
     await t.app.get(PowerService).grant(alice.userID, 500, 'test', 'test-grant-early');
     const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });

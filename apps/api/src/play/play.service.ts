@@ -95,8 +95,10 @@ export class PlayService {
    */
   async accept(user: AuthUser, id: string, dto: AcceptTurnDto): Promise<AcceptTurnData> {
     const storyId = toObjectId(id);
+    // The story's text as this process knows it (read without it while at that revision), then forgotten.
+    const known = this.guesses.knownText(id, user.userID);
     this.guesses.forget(id);
-    const [found, story] = await Promise.all([this.turns.find(storyId, user.userID), this.stories.forPlay(user.userID, id)]);
+    const [found, story] = await Promise.all([this.turns.find(storyId, user.userID), this.stories.forPlay(user.userID, id, known)]);
     const turn = await this.settled(found);
     if (turn && this.repair.isLive(turn, Date.now())) throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
     const branch = playedBranchId(story);
@@ -120,7 +122,8 @@ export class PlayService {
       const piece = joinParts(dto.userContent, dto.newContent);
       if (!piece) return this.unchanged(story);
       // With the camera on, the passage's picture is asked for before this answers (drawn in the background).
-      const { text, appended } = await this.appendAccepted(user.userID, id, branch, piece, true);
+      const read = typeof story.stateRev === 'number' ? { stateRev: story.stateRev, main_text: story.main_text } : null;
+      const { text, appended } = await this.appendAccepted(user.userID, id, branch, piece, true, read);
       return { charCount: charCount(text), appended };
     } finally {
       if (fence !== null) await this.turns.unfence(storyId, fence).catch(() => undefined);
