@@ -260,7 +260,7 @@ describe('early sends: the provider request starts on a guess the reads must con
     expect(await stories.findOne({ _id })).toMatchObject({ main_text: `Ilan rows out alone.\nThen what?\n${reply(2)}`, stateRev: before.stateRev + 3 });
   });
 
-  it('saves (accepts) a reply onto the text it knew while the revision stands, and onto the text as read once another write raised it', async () => {
+  it('saves (accepts) a reply onto the text it knew while the revision stands, the next send starting on it, and onto the text as read once another write raised it', async () => {
     const stories = t.connection.db!.collection('stories');
     const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.' });
     const _id = new Types.ObjectId(id);
@@ -273,7 +273,12 @@ describe('early sends: the provider request starts on a guess the reads must con
     expect(saved.body.data.appended).toBe(`\nMara: I untie the boat.\n${reply(1)}`);
     expect((await storyDoc(t, id))!.main_text).toBe(`Mara waits at the pier.\nMara: I untie the boat.\n${reply(1)}`);
     await waitThrottle();
+    // The next send starts on a guess that stands, and takes the text the save wrote (not read again either).
+    await stories.updateOne({ _id }, { $set: { main_text: 'A text no send should see.' } });
     const second = await sendTurn(base, alice.token, id, { content: 'Then what?', model_name: 'free' });
+    expect(counts()).toEqual({ guessed: 2, stood: 2, dropped: 0 });
+    expect(promptOf(stub.bodies[1])).toContain(`Mara waits at the pier.\nMara: I untie the boat.\n${reply(1)}`);
+    expect(promptOf(stub.bodies[1])).not.toContain('A text no send should see.');
     await drain();
     // Raised by another process's write: the save reads the text whole.
     await stories.updateOne({ _id }, { $set: { main_text: 'Ilan rows out alone.' }, $inc: { stateRev: 1 } });

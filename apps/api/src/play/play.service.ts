@@ -123,7 +123,9 @@ export class PlayService {
       if (!piece) return this.unchanged(story);
       // With the camera on, the passage's picture is asked for before this answers (drawn in the background).
       const read = typeof story.stateRev === 'number' ? { stateRev: story.stateRev, main_text: story.main_text } : null;
-      const { text, appended } = await this.appendAccepted(user.userID, id, branch, piece, true, read);
+      const { text, appended, stateRev } = await this.appendAccepted(user.userID, id, branch, piece, true, read);
+      // The story as the next send will read it, its turn cleared: that send starts early and reads without the text.
+      this.guesses.saved(id, user.userID, { ...story, main_text: text, stateRev }, pending?.lastSendAt ?? Date.now());
       return { charCount: charCount(text), appended };
     } finally {
       if (fence !== null) await this.turns.unfence(storyId, fence).catch(() => undefined);

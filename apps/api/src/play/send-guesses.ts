@@ -114,6 +114,15 @@ export class SendGuesses {
     this.known.set(id, { userID, story: kept(story), turn: { generationId, state: 'generating', piece: '', lastSendAt: at }, ...(targets ? { targets } : {}) });
   }
 
+  /**
+   * The pending turn was accepted on its own (Save: `story` as it is now, its text and revision as the
+   * accept wrote them) and cleared; `lastSendAt`: its last send, which the throttle counts from.
+   */
+  saved(id: string, userID: string, story: StoryForPlay, lastSendAt: number): void {
+    const targets = this.known.get(id)?.targets;
+    this.known.set(id, { userID, story: kept(story), turn: { generationId: null, state: 'idle', piece: '', lastSendAt }, ...(targets ? { targets } : {}) });
+  }
+
   /** Generation `generationId` stored its whole text: the next send accepts `piece` (its user and AI parts). */
   done(id: string, generationId: string, piece: string): void {
     const known = this.known.peek(id);
