@@ -23,7 +23,7 @@ import { PowerService } from '../power/power.service';
 import { StoriesService } from '../stories/stories.service';
 import { StoryCreated } from '../stories/story.events';
 import { playedBranchId, playedBranchKey } from '../stories/played-branch';
-import { StoryRepository, type KnownText } from '../stories/story.repository';
+import { knownTextOf, StoryRepository, type KnownText } from '../stories/story.repository';
 import { RateLimitService } from '../verification/rate-limit.service';
 import type { PlayTurn } from './play-turn.schema';
 import { TurnAccepted } from './turn.events';
@@ -122,8 +122,7 @@ export class PlayService {
       const piece = joinParts(dto.userContent, dto.newContent);
       if (!piece) return this.unchanged(story);
       // With the camera on, the passage's picture is asked for before this answers (drawn in the background).
-      const read = typeof story.stateRev === 'number' ? { stateRev: story.stateRev, main_text: story.main_text } : null;
-      const { text, appended, stateRev } = await this.appendAccepted(user.userID, id, branch, piece, true, read);
+      const { text, appended, stateRev } = await this.appendAccepted(user.userID, id, branch, piece, true, knownTextOf(story));
       // The story as the next send will read it, its turn cleared: that send starts early and reads without the text.
       this.guesses.saved(id, user.userID, { ...story, main_text: text, stateRev }, pending?.lastSendAt ?? Date.now());
       return { charCount: charCount(text), appended };

@@ -11,7 +11,7 @@ import { LoreService } from '../lore/lore.service';
 import { PowerService } from '../power/power.service';
 import { playedBranchKey } from '../stories/played-branch';
 import { StoryPictureRepository } from '../stories/story-picture.repository';
-import { joinPiece, StoryRepository, type KnownText, type StoryForPlay } from '../stories/story.repository';
+import { joinPiece, knownTextOf, StoryRepository, type KnownText, type StoryForPlay } from '../stories/story.repository';
 import { joinParts } from './turn-text';
 
 /** An open target of the story's current task group, as the prompt names it. */
@@ -110,8 +110,7 @@ export class SendGuesses {
 
   /** A send was claimed on `story` (as read, the pending turn it accepted appended). */
   sent(id: string, userID: string, story: StoryForPlay, generationId: string, at: number): void {
-    const targets = this.known.get(id)?.targets;
-    this.known.set(id, { userID, story: kept(story), turn: { generationId, state: 'generating', piece: '', lastSendAt: at }, ...(targets ? { targets } : {}) });
+    this.remember(id, userID, story, { generationId, state: 'generating', piece: '', lastSendAt: at });
   }
 
   /**
@@ -119,8 +118,13 @@ export class SendGuesses {
    * accept wrote them) and cleared; `lastSendAt`: its last send, which the throttle counts from.
    */
   saved(id: string, userID: string, story: StoryForPlay, lastSendAt: number): void {
+    this.remember(id, userID, story, { generationId: null, state: 'idle', piece: '', lastSendAt });
+  }
+
+  // The story and its turn as a send or a save left them (the targets read for it kept).
+  private remember(id: string, userID: string, story: StoryForPlay, turn: KnownTurn): void {
     const targets = this.known.get(id)?.targets;
-    this.known.set(id, { userID, story: kept(story), turn: { generationId: null, state: 'idle', piece: '', lastSendAt }, ...(targets ? { targets } : {}) });
+    this.known.set(id, { userID, story: kept(story), turn, ...(targets ? { targets } : {}) });
   }
 
   /** Generation `generationId` stored its whole text: the next send accepts `piece` (its user and AI parts). */
@@ -142,8 +146,7 @@ export class SendGuesses {
    */
   knownText(id: string, userID: string): KnownText | null {
     const known = this.known.peek(id);
-    if (!known || known.userID !== userID || typeof known.story.stateRev !== 'number') return null;
-    return { stateRev: known.story.stateRev, main_text: known.story.main_text };
+    return known && known.userID === userID ? knownTextOf(known.story) : null;
   }
 
   /** What this process knew of the story no longer holds (a failed or refused send, an accept or discard). */

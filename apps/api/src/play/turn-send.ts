@@ -18,7 +18,7 @@ import type { CompiledLore } from '../lore/lore-activation';
 import type { LoreService } from '../lore/lore.service';
 import type { PowerService } from '../power/power.service';
 import { playedBranchId } from '../stories/played-branch';
-import type { KnownText, StoryForPlay, StoryRepository } from '../stories/story.repository';
+import { knownTextOf, type KnownText, type StoryForPlay, type StoryRepository } from '../stories/story.repository';
 import type { RateLimitService } from '../verification/rate-limit.service';
 import { formatUserPart } from './context/prompt-builder';
 import type { PlayTurn } from './play-turn.schema';
@@ -393,9 +393,7 @@ export class TurnSend {
       if (claimed.state !== 'done' || !(earlierUserText || claimed.aiText)) return;
       piece = joinParts(earlierUserText, claimed.aiText);
     }
-    const { main_text: current, stateRev } = this.story;
-    const known = typeof stateRev === 'number' ? { stateRev, main_text: current } : null;
-    const written = await this.deps.appendAccepted(this.user.userID, this.id, playedBranchId(this.story), piece, false, known);
+    const written = await this.deps.appendAccepted(this.user.userID, this.id, playedBranchId(this.story), piece, false, knownTextOf(this.story));
     // The story's text and revision now (what SendGuesses keeps for the next send).
     this.story.main_text = written.text;
     this.story.stateRev = written.stateRev;

@@ -57,6 +57,11 @@ export interface KnownText {
   main_text: string;
 }
 
+/** A story's text and the revision it was read or written at (null: a story without a revision). */
+export function knownTextOf(story: Pick<StoryForPlay, 'stateRev' | 'main_text'>): KnownText | null {
+  return typeof story.stateRev === 'number' ? { stateRev: story.stateRev, main_text: story.main_text } : null;
+}
+
 const TASK_FIELDS = {
   branchId: 1, userID: 1, name: 1, rounds: 1, activity: 1, main_text: 1, prologue_and_characters: 1, goal: 1,
   previous_summary: 1, model_name: 1, model_type: 1, lineage: 1,
