@@ -22,6 +22,8 @@ const options = {
   doNotFollow: { path: 'node_modules' },
   tsPreCompilationDeps: true,
   tsConfig: { fileName: 'tsconfig.json' },
+  // Packages' "exports" (a subpath such as @taleloom/contracts/error-code), as Node resolves them.
+  enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['require', 'import', 'node', 'default', 'types'] },
   exclude: { path: '(^|/)(dist|node_modules)/' },
 };
 

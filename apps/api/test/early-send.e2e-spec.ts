@@ -70,6 +70,9 @@ describe('early sends: the provider request starts on a guess the reads must con
     t = await createTestApp({
       MODELS_JSON: JSON.stringify([stubModel(stub.baseURL, 'free', { points: 0 }), stubModel(stub.baseURL, 'paid', { points: 50 })]),
       PROVIDER_TIMEOUT_SECONDS: '5',
+      // The order of the provider requests is read on undici's diagnostics channels, which report the
+      // requests of this thread: here they are made on it (the provider thread's are the other suites').
+      PROVIDER_THREAD: 'off',
     });
     base = await listenOnLoopback(t);
   });

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@taleloom/contracts';
+import { ErrorCode } from '@taleloom/contracts/error-code';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type OpenAI from 'openai';
 import { APIConnectionError, APIError, OpenAIError } from 'openai/error';

@@ -2,10 +2,11 @@ import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from 
 import { ErrorCode, type ModelListEntry } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { ChatProvider } from './chat-provider';
+import { ChatProvider, type ChatRequest, type ProviderChunk } from './chat-provider';
 import { startDemoModelServer, type DemoModelServer } from './demo-model-server';
 import type { PlatformModel } from '../config/platform-models';
 import { ModelStatusTracker } from './model-status';
+import { ProviderThread } from './provider-thread';
 
 /** The platform models: the list users pick from, their measured status and the provider to call them. */
 @Injectable()
@@ -15,12 +16,23 @@ export class ModelsService implements OnModuleInit, OnApplicationShutdown {
   private demoServer: DemoModelServer | null = null;
   readonly tracker = new ModelStatusTracker();
   readonly provider = new ChatProvider();
+  private readonly thread: ProviderThread | null;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.models = config.models.map((m) => ({ ...m }));
+    this.thread = config.env.PROVIDER_THREAD === 'on' ? new ProviderThread() : null;
+  }
+
+  /**
+   * A turn's streamed answer (ChatProvider.relay): a platform model's on the provider thread
+   * (PROVIDER_THREAD), a user's own model on this one.
+   */
+  relay(req: ChatRequest, onChunk: (chunk: ProviderChunk) => void): Promise<void> {
+    return this.thread && !req.custom ? this.thread.relay(req, onChunk) : this.provider.relay(req, onChunk);
   }
 
   async onModuleInit(): Promise<void> {
+    this.thread?.warm();
     const demo = this.models.find((m) => m.demo && !m.baseURL);
     if (demo) {
       this.demoServer = await startDemoModelServer(this.config.env.DEMO_MODEL_CHUNK_DELAY_MS);
@@ -32,6 +44,7 @@ export class ModelsService implements OnModuleInit, OnApplicationShutdown {
 
   // After the runners drained (beforeApplicationShutdown): a turn streaming at a stop still finishes.
   async onApplicationShutdown(): Promise<void> {
+    await this.thread?.close();
     await this.demoServer?.close();
   }
 

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@taleloom/contracts';
+import { ErrorCode } from '@taleloom/contracts/error-code';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai/error';
 
 export interface ClassifiedFailure {

@@ -19,7 +19,7 @@ const story = () => storyForPlay({ name: 'Tide', main_text: 'The keeper climbed 
 // A runner whose provider request never answers until it is aborted (what startEarly needs of its parts).
 function runner(): TurnRunner {
   const relay = (request: { signal: AbortSignal }) => new Promise<void>((_, fail) => request.signal.addEventListener('abort', () => fail(new Error('aborted'))));
-  const models = { provider: { relay } } as unknown as ModelsService;
+  const models = { relay } as unknown as ModelsService;
   const guesses = { counts: { guessed: 0, stood: 0, dropped: 0 } } as unknown as SendGuesses;
   const config = { env: { PROVIDER_TIMEOUT_SECONDS: 60 } } as unknown as AppConfig;
   return new TurnRunner(config, models, {} as StoryRepository, {} as TaskRepository, {} as TurnContextRepository, guesses);

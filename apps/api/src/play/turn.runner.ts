@@ -174,7 +174,7 @@ export class TurnRunner extends JobRunner {
     let answer!: () => void;
     const answering = new Promise<void>((resolve) => (answer = resolve));
     // The provider hands each chunk over as it is read (see ChatProvider.relay).
-    const answered = this.models.provider.relay(
+    const answered = this.models.relay(
       {
         model,
         apiKey: chosen.apiKey,

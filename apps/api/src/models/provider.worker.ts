@@ -1,0 +1,50 @@
+import { ErrorCode } from '@taleloom/contracts/error-code';
+import { parentPort } from 'node:worker_threads';
+import { ChatProvider, ProviderFailure } from './chat-provider';
+import { DONE_EVENT, FAIL_EVENT, REASONING_EVENT, TEXT_EVENT, USAGE_EVENT, type RelayOrder, type ThreadEvent } from './provider-thread.events';
+
+// The provider thread (provider-thread.ts): platform models' answers are read and parsed here, and their
+// chunks go to the app's thread together, one message for all those one turn of this thread's loop read.
+const provider = new ChatProvider();
+const running = new Map<number, AbortController>();
+let outbox: ThreadEvent[] = [];
+let posting = false;
+
+const post = () => {
+  posting = false;
+  if (!outbox.length) return;
+  const events = outbox;
+  outbox = [];
+  parentPort!.postMessage(events);
+};
+
+const tell = (event: ThreadEvent) => {
+  outbox.push(event);
+  if (posting) return;
+  posting = true;
+  setImmediate(post);
+};
+
+parentPort?.on('message', (order: RelayOrder) => {
+  if (order.op === 'abort') {
+    running.get(order.id)?.abort();
+    return;
+  }
+  const { id, req } = order;
+  const abort = new AbortController();
+  running.set(id, abort);
+  provider
+    .relay({ ...req, signal: abort.signal }, (chunk) => {
+      if (chunk.type === 'delta') tell([id, TEXT_EVENT, chunk.text]);
+      else if (chunk.type === 'reasoning') tell([id, REASONING_EVENT, chunk.text]);
+      else tell([id, USAGE_EVENT, chunk.promptTokens, chunk.completionTokens]);
+    })
+    .then(
+      () => tell([id, DONE_EVENT]),
+      (error: unknown) => {
+        const failure = error instanceof ProviderFailure ? error : new ProviderFailure(ErrorCode.PROVIDER_ERROR, String(error));
+        tell([id, FAIL_EVENT, failure.code, failure.message, failure.status ?? 0]);
+      },
+    )
+    .finally(() => running.delete(id));
+});
