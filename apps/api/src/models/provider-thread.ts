@@ -66,7 +66,12 @@ export class ProviderThread {
         // The model's fields the request is made of (a platform model's object holds more).
         req: { model: { baseURL: model.baseURL, model: model.model, enableReasoning: model.enableReasoning }, apiKey, messages, maxTokens, idleTimeoutMs },
       };
-      worker.postMessage(order);
+      try {
+        worker.postMessage(order);
+      } catch (error) {
+        // A request that cannot be copied to the thread (nothing of a chat request should be such) fails as a provider error.
+        this.relays.get(id)?.fail(new ProviderFailure(ErrorCode.PROVIDER_ERROR, error instanceof Error ? error.message : String(error)));
+      }
     });
   }
 
