@@ -7,22 +7,17 @@ import { DONE_EVENT, FAIL_EVENT, REASONING_EVENT, TEXT_EVENT, USAGE_EVENT, type 
 // chunks go to the app's thread together, one message for all those one turn of this thread's loop read.
 const provider = new ChatProvider();
 const running = new Map<number, AbortController>();
+// The events not posted yet; a post is due on the next check phase while there are any.
 let outbox: ThreadEvent[] = [];
-let posting = false;
 
 const post = () => {
-  posting = false;
-  if (!outbox.length) return;
   const events = outbox;
   outbox = [];
   parentPort!.postMessage(events);
 };
 
 const tell = (event: ThreadEvent) => {
-  outbox.push(event);
-  if (posting) return;
-  posting = true;
-  setImmediate(post);
+  if (outbox.push(event) === 1) setImmediate(post);
 };
 
 parentPort?.on('message', (order: RelayOrder) => {
