@@ -1,4 +1,5 @@
 import { ErrorCode } from '@taleloom/contracts';
+import { Worker } from 'node:worker_threads';
 import { startOpenAIStub, type OpenAIStub } from '../../test/support/openai-stub';
 import { DEMO_MODEL, type PlatformModel } from '../config/platform-models';
 import { ChatProvider, ProviderFailure, type ChatRequest, type ProviderChunk } from './chat-provider';
@@ -78,6 +79,25 @@ describe('ProviderThread: platform models relayed from a thread of their own, as
       }),
     );
     expect(new Set(texts)).toEqual(new Set(['abcde']));
+  });
+
+  it('posts the orders of one turn of the loop in one message; one that cannot be copied fails only its own relay', async () => {
+    stub.set({ chunks: ['a', 'b'] });
+    thread.warm();
+    const posted = jest.spyOn(Worker.prototype, 'postMessage');
+    try {
+      const uncopyable = { ...request(), messages: [{ role: 'user' as const, content: (() => 'x') as unknown as string }] };
+      const relays = [...Array.from({ length: 9 }, () => request()), uncopyable].map((req) => seenThrough((r, c) => thread.relay(r, c), req));
+      const ends = await Promise.all(relays);
+      expect(ends.slice(0, 9).map((e) => e.end)).toEqual(Array(9).fill('ok'));
+      expect(ends[9]).toMatchObject({ seen: [], end: ErrorCode.PROVIDER_ERROR });
+      // One message for the ten, then each alone once the copy of the ten failed.
+      expect(posted.mock.calls[0][0]).toHaveLength(10);
+      expect(posted.mock.calls.slice(1).map(([orders]) => (orders as unknown[]).length)).toEqual(Array(10).fill(1));
+    } finally {
+      posted.mockRestore();
+    }
+    expect(thread.running).toBe(0);
   });
 
   it('times out a quiet provider with PROVIDER_TIMEOUT', async () => {

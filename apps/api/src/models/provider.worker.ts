@@ -20,7 +20,7 @@ const tell = (event: ThreadEvent) => {
   if (outbox.push(event) === 1) setImmediate(post);
 };
 
-parentPort?.on('message', (order: RelayOrder) => {
+const take = (order: RelayOrder) => {
   if (order.op === 'abort') {
     running.get(order.id)?.abort();
     return;
@@ -42,4 +42,9 @@ parentPort?.on('message', (order: RelayOrder) => {
       },
     )
     .finally(() => running.delete(id));
+};
+
+// The app's thread posts the orders of one turn of its loop together.
+parentPort?.on('message', (orders: RelayOrder[]) => {
+  for (const order of orders) take(order);
 });
