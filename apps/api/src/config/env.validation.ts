@@ -36,7 +36,7 @@ const toBool = ({ value }: { value: unknown }) =>
 
 /** Every environment variable the API reads; `.env.example` documents each one. */
 export const SEND_EARLY_MODES = ['auto', 'on', 'off'] as const;
-export const PROVIDER_THREAD_MODES = ['on', 'off'] as const;
+export const PROVIDER_THREAD_MODES = ['auto', 'on', 'off'] as const;
 
 export class EnvironmentVariables {
   @IsIn(NODE_ENVS)
@@ -85,9 +85,10 @@ export class EnvironmentVariables {
   SEND_EARLY: (typeof SEND_EARLY_MODES)[number] = 'auto';
 
   // Platform models' streamed answers are read and parsed on a thread of their own (models/provider-thread.ts):
-  // on, or off (on the app's thread, as a user's own model always is).
+  // on, off (on the app's thread, as a user's own model always is), or auto (on the app's thread while few
+  // stream, on the provider thread beyond: ModelsService.relay).
   @IsIn(PROVIDER_THREAD_MODES)
-  PROVIDER_THREAD: (typeof PROVIDER_THREAD_MODES)[number] = 'on';
+  PROVIDER_THREAD: (typeof PROVIDER_THREAD_MODES)[number] = 'auto';
 
   // A MongoDB connection string; when empty the API starts an embedded database.
   @IsOptional()

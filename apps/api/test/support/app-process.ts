@@ -1,6 +1,6 @@
 // The built API (dist/main.js) as a child process, for tests that kill it and start it again.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const API_DIR = join(__dirname, '..', '..');
@@ -18,11 +18,36 @@ function newestMtime(dir: string): number {
 
 /** Builds dist/ when it is missing or older than src/ (`pnpm test` builds first, so this is for a lone jest run). */
 export function ensureBuilt(): void {
-  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestMtime(join(API_DIR, 'src'))) return;
-  // The package's own build (`pnpm build` runs it too): swc, then the tokenizer's ranks.
-  const result = spawnSync('pnpm', ['run', 'build'], { cwd: API_DIR, encoding: 'utf8', shell: process.platform === 'win32' });
-  if (result.status !== 0) throw new Error(`building the API failed:\n${result.stdout}${result.stderr}`);
+  const fresh = () => existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestMtime(join(API_DIR, 'src'));
+  // Several test files (jest's workers) may find it stale at once: one builds, the others wait for it
+  // (a build empties dist/ first, then writes it: main.js may be there before the rest).
+  const lock = join(API_DIR, 'dist.building');
+  if (fresh() && !existsSync(lock)) return;
+  const deadline = Date.now() + BUILD_WAIT_MS;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      const held = statSync(lock, { throwIfNoEntry: false });
+      // Gone meanwhile: taken at the next try. A build that died (its worker killed) leaves its lock,
+      // taken over once this one has waited that long.
+      if (held && Date.now() > deadline) rmSync(lock, { recursive: true, force: true });
+      else if (held) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    if (fresh()) return;
+    // The package's own build (`pnpm build` runs it too): swc, then the tokenizer's ranks.
+    const result = spawnSync('pnpm', ['run', 'build'], { cwd: API_DIR, encoding: 'utf8', shell: process.platform === 'win32' });
+    if (result.status !== 0) throw new Error(`building the API failed:\n${result.stdout}${result.stderr}`);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
+
+// How long a test file waits for another's build of dist/ (it takes about 10 s).
+const BUILD_WAIT_MS = 120_000;
 
 export interface AppProcess {
   baseURL: string;
