@@ -31,16 +31,16 @@ describe('ModelsService.relay: which thread reads a platform model’s answer (P
     expect(thread).not.toHaveBeenCalled();
     relays.push(service.relay(request(), () => undefined));
     expect(thread).toHaveBeenCalledTimes(1);
-    expect(service.relays.here).toBe(APP_THREAD_RELAYS);
+    expect(service.relaysHere).toBe(APP_THREAD_RELAYS);
     // A user's own model stays here (its transport guards the addresses it may reach), however many run.
     relays.push(service.relay(request(true), () => undefined));
     expect(here).toHaveBeenCalledTimes(APP_THREAD_RELAYS + 1);
     // It counts among those read here: with two ended, the next is read here again.
-    expect(service.relays.here).toBe(APP_THREAD_RELAYS + 1);
+    expect(service.relaysHere).toBe(APP_THREAD_RELAYS + 1);
     end();
     end();
     await new Promise((r) => setImmediate(r));
-    expect(service.relays.here).toBe(APP_THREAD_RELAYS - 1);
+    expect(service.relaysHere).toBe(APP_THREAD_RELAYS - 1);
     relays.push(service.relay(request(), () => undefined));
     expect(thread).toHaveBeenCalledTimes(1);
     expect(here).toHaveBeenCalledTimes(APP_THREAD_RELAYS + 2);

@@ -45,9 +45,9 @@ export class ModelsService implements OnModuleInit, OnApplicationShutdown {
     return this.provider.relay(req, onChunk).finally(() => this.relayingHere--);
   }
 
-  /** Relays running on this thread and on the provider thread now. */
-  get relays(): { here: number; thread: number } {
-    return { here: this.relayingHere, thread: this.thread?.running ?? 0 };
+  /** Relays reading their answers on this thread now. */
+  get relaysHere(): number {
+    return this.relayingHere;
   }
 
   async onModuleInit(): Promise<void> {

@@ -16,6 +16,9 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
+// How long a test file waits for another's build of dist/ (it takes about 10 s).
+const BUILD_WAIT_MS = 120_000;
+
 /** Builds dist/ when it is missing or older than src/ (`pnpm test` builds first, so this is for a lone jest run). */
 export function ensureBuilt(): void {
   const fresh = () => existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestMtime(join(API_DIR, 'src'));
@@ -28,7 +31,9 @@ export function ensureBuilt(): void {
     try {
       mkdirSync(lock);
       break;
-    } catch {
+    } catch (error) {
+      // Anything but another's lock (a folder this user may not write) fails here instead of waiting.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const held = statSync(lock, { throwIfNoEntry: false });
       // Gone meanwhile: taken at the next try. A build that died (its worker killed) leaves its lock,
       // taken over once this one has waited that long.
@@ -45,9 +50,6 @@ export function ensureBuilt(): void {
     rmSync(lock, { recursive: true, force: true });
   }
 }
-
-// How long a test file waits for another's build of dist/ (it takes about 10 s).
-const BUILD_WAIT_MS = 120_000;
 
 export interface AppProcess {
   baseURL: string;
