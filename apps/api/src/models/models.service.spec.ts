@@ -1,7 +1,8 @@
+import cluster from 'node:cluster';
 import type { AppConfig } from '../config/app-config';
 import { DEMO_MODEL } from '../config/platform-models';
 import type { ChatRequest, ProviderTransport } from './chat-provider';
-import { APP_THREAD_RELAYS, ModelsService } from './models.service';
+import { APP_THREAD_RELAYS, ModelsService, providerThreadWanted } from './models.service';
 import { ProviderThread } from './provider-thread';
 
 describe('ModelsService.relay: which thread reads a platform model’s answer (PROVIDER_THREAD)', () => {
@@ -57,5 +58,22 @@ describe('ModelsService.relay: which thread reads a platform model’s answer (P
     for (let i = 0; i < APP_THREAD_RELAYS + 5; i++) off.service.relay(request(), () => undefined);
     expect(off.thread).not.toHaveBeenCalled();
     expect(off.here).toHaveBeenCalledTimes(APP_THREAD_RELAYS + 5);
+  });
+
+  it('auto in the processes of API_WORKERS: no provider thread, every relay on the process’s own thread; on: the thread there too', () => {
+    expect(providerThreadWanted('auto', false)).toBe(true);
+    expect(providerThreadWanted('auto', true)).toBe(false);
+    expect(providerThreadWanted('on', true)).toBe(true);
+    expect(providerThreadWanted('off', false)).toBe(false);
+    jest.replaceProperty(cluster, 'isWorker', true);
+    const worker = serviceFor('auto');
+    for (let i = 0; i < APP_THREAD_RELAYS + 5; i++) worker.service.relay(request(), () => undefined);
+    expect(worker.thread).not.toHaveBeenCalled();
+    expect(worker.here).toHaveBeenCalledTimes(APP_THREAD_RELAYS + 5);
+    jest.restoreAllMocks();
+    jest.replaceProperty(cluster, 'isWorker', true);
+    const on = serviceFor('on');
+    on.service.relay(request(), () => undefined);
+    expect(on.thread).toHaveBeenCalledTimes(1);
   });
 });
