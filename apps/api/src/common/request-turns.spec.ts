@@ -130,6 +130,20 @@ describe('takeTurns: a burst of requests starts a handful per turn of the event 
     expect(perTurn.size).toBeGreaterThanOrEqual(7);
   });
 
+  it('afterBurst: with its own limit, put-off work goes that many a turn while requests start one a turn', async () => {
+    const turns = loopTurns();
+    server = createServer(() => undefined);
+    takeTurns(server, 1, 5);
+    for (let n = 0; n < 10; n++) server.emit('request', { url: String(n) } as IncomingMessage, {} as ServerResponse);
+    const released: number[] = [];
+    await Promise.all(Array.from({ length: 20 }, () => afterBurst(0)!.promise.then(() => void released.push(turns.now()))));
+    turns.stop();
+    const perTurn = countPerTurn(released);
+    expect(released).toHaveLength(20);
+    expect(Math.max(...perTurn.values())).toBe(5);
+    expect(perTurn.size).toBeLessThanOrEqual(5);
+  });
+
   it("afterBurst: a deferral's go lets it go at once, and it takes no place in a later turn's handful", async () => {
     const turns = burstOfTen(1);
     const order: string[] = [];

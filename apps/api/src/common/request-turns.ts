@@ -43,9 +43,9 @@ export function afterBurst(maxWaitMs: number): Deferral | null {
 let releasePerTurn: () => number = () => 8;
 let pumping = false;
 
-// Lets put-off work go, in the order it was put off, at most as many a turn as requests are let in: all
-// of it once nothing waits, else what has waited its longest. Let go all at once, the checks of a whole
-// burst (a millisecond of work each) would make one long turn that every open stream's chunks wait behind.
+// Lets put-off work go, in the order it was put off, at most `releasePerTurn` a turn: all of it once
+// nothing waits, else what has waited its longest. Let go all at once, the checks of a whole burst (a
+// millisecond of work each) would make one long turn that every open stream's chunks wait behind.
 function releaseDeferred(): void {
   const most = Math.max(1, releasePerTurn());
   const now = performance.now();
@@ -72,16 +72,17 @@ function releaseDeferred(): void {
 
 /**
  * New requests start at most `perTurn` (a number, or asked each turn) at a time per turn of the event
- * loop; the others wait, in the order they came, for the next turns. A burst (hundreds of users
+ * loop; the others wait, in the order they came, for the next turns. The work they put off (afterBurst)
+ * goes at most `deferredPerTurn` a turn (by default as many as requests start). A burst (hundreds of users
  * opening streams together) would otherwise run every request's first part (parsing, auth, validation,
  * its first reads) in one go before anything else is looked at: the answers to the first requests'
  * reads, and the chunks of the streams already open, would all wait behind the whole burst. Between two
  * handfuls of new requests, what has come in for those already started is handled. Without a burst
  * nothing waits. Answers a function that gives the server its listener back.
  */
-export function takeTurns(server: Server, perTurn: number | (() => number)): () => void {
+export function takeTurns(server: Server, perTurn: number | (() => number), deferredPerTurn: number | (() => number) = perTurn): () => void {
   const limit = typeof perTurn === 'number' ? () => perTurn : perTurn;
-  releasePerTurn = limit;
+  releasePerTurn = typeof deferredPerTurn === 'number' ? () => deferredPerTurn : deferredPerTurn;
   const listeners = server.listeners('request') as RequestListener[];
   if (listeners.length !== 1) throw new Error(`takeTurns: the server has ${listeners.length} request listeners, expected 1`);
   const [handle] = listeners;
