@@ -6,13 +6,22 @@ import { afterBurst, requestsWaiting, takeTurns } from './request-turns';
 describe('takeTurns: a burst of requests starts a handful per turn of the event loop', () => {
   let server: Server;
   afterEach(() => new Promise((r) => server.close(r)));
-  // A server taking `perTurn` requests a turn, ten of which came at once (most still wait); a turn counter.
-  const burstOfTen = (perTurn: number) => {
+  // A server taking `perTurn` requests a turn (and letting put-off work go `deferredPerTurn` a turn), ten
+  // of which came at once (most still wait); a turn counter.
+  const burstOfTen = (perTurn: number, deferredPerTurn = perTurn) => {
     const turns = loopTurns();
     server = createServer(() => undefined);
-    takeTurns(server, perTurn);
+    takeTurns(server, perTurn, deferredPerTurn);
     for (let n = 0; n < 10; n++) server.emit('request', { url: String(n) } as IncomingMessage, {} as ServerResponse);
     return turns;
+  };
+  // Twenty pieces of work put off during such a burst (each for at most `maxWaitMs`): how many went in each turn.
+  const releaseTwenty = async (turns: ReturnType<typeof loopTurns>, maxWaitMs: number) => {
+    const released: number[] = [];
+    await Promise.all(Array.from({ length: 20 }, () => afterBurst(maxWaitMs)!.promise.then(() => void released.push(turns.now()))));
+    turns.stop();
+    expect(released).toHaveLength(20);
+    return countPerTurn(released);
   };
 
   it('starts at most perTurn of a burst in one turn, the rest in later turns in the order they came, with I/O handled in between', async () => {
@@ -120,26 +129,13 @@ describe('takeTurns: a burst of requests starts a handful per turn of the event 
   });
 
   it('afterBurst: lets put-off work go a handful a turn (as many as requests are let in), never all of a burst in one turn', async () => {
-    const turns = burstOfTen(3);
-    const released: number[] = [];
-    await Promise.all(Array.from({ length: 20 }, () => afterBurst(10_000)!.promise.then(() => void released.push(turns.now()))));
-    turns.stop();
-    const perTurn = countPerTurn(released);
-    expect(released).toHaveLength(20);
+    const perTurn = await releaseTwenty(burstOfTen(3), 10_000);
     expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(3);
     expect(perTurn.size).toBeGreaterThanOrEqual(7);
   });
 
   it('afterBurst: with its own limit, put-off work goes that many a turn while requests start one a turn', async () => {
-    const turns = loopTurns();
-    server = createServer(() => undefined);
-    takeTurns(server, 1, 5);
-    for (let n = 0; n < 10; n++) server.emit('request', { url: String(n) } as IncomingMessage, {} as ServerResponse);
-    const released: number[] = [];
-    await Promise.all(Array.from({ length: 20 }, () => afterBurst(0)!.promise.then(() => void released.push(turns.now()))));
-    turns.stop();
-    const perTurn = countPerTurn(released);
-    expect(released).toHaveLength(20);
+    const perTurn = await releaseTwenty(burstOfTen(1, 5), 0);
     expect(Math.max(...perTurn.values())).toBe(5);
     expect(perTurn.size).toBeLessThanOrEqual(5);
   });
