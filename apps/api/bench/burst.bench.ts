@@ -40,7 +40,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { StubBehaviour } from '../test/support/openai-stub';
 import { cpuSeconds, ProcessWatch, processTree, rssBytes } from './support/process-stats';
-import { apiProcessEnv, freePort, startDatabaseProcess, waitHealthy } from './support/processes';
+import { apiProcessEnv, freePort, signInAs, startDatabaseProcess, waitHealthy } from './support/processes';
 import { record } from './support/report';
 import { pct } from './support/stats';
 import { startFlags } from './support/start-flags';
@@ -295,12 +295,7 @@ async function startApi(stub: Stub, database: Database, build: Build, heapDir?: 
 async function signIn(api: Api, n: number, level: number): Promise<string[]> {
   const tokens: string[] = [];
   for (let i = 0; i < n; i++) {
-    const login = await fetch(`${api.base}/api/user/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ type: 'username', userName: `burst${level}u${i}`, password: 'secret1' }),
-    });
-    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const token = await signInAs(api.base, `burst${level}u${i}`);
     if (levelModel === 'paid') {
       await fetch(`${api.base}/api/user/check-in`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' });
     }

@@ -21,7 +21,7 @@ import { join, resolve } from 'node:path';
 import { assemblePrompt } from '../src/play/context/prompt-builder';
 import { TokenCounter } from '../src/generation/token-counter';
 import { startOpenAIStub, wallClock, type OpenAIStub } from '../test/support/openai-stub';
-import { apiProcessEnv, freePort, startDatabaseProcess, waitHealthy } from './support/processes';
+import { apiProcessEnv, freePort, signInAs, startDatabaseProcess, waitHealthy } from './support/processes';
 import { startFlags } from './support/start-flags';
 import { benchStory } from './support/prompt-story';
 import { record } from './support/report';
@@ -107,12 +107,7 @@ async function startApi(stub: OpenAIStub, database: Database): Promise<Api> {
   });
   const base = `http://127.0.0.1:${port}`;
   await waitHealthy(child, base);
-  const login = await fetch(`${base}/api/user/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ type: 'username', userName: 'benchplayer', password: 'secret1' }),
-  });
-  const token = ((await login.json()) as { data: { token: string } }).data.token;
+  const token = await signInAs(base, 'benchplayer');
   // Power for the paid model: the daily check-in.
   await fetch(`${base}/api/user/check-in`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' });
   return {

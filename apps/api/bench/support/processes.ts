@@ -85,3 +85,13 @@ export function freePort(): Promise<number> {
 export function apiProcessEnv(port: number, dataDir: string, mongodbUri: string, logLevel: string): NodeJS.ProcessEnv {
   return { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: logLevel, MONGODB_URI: mongodbUri };
 }
+
+/** Signs in (or registers) the user `userName` on the API at `base` with the benches' password; answers its token. */
+export async function signInAs(base: string, userName: string): Promise<string> {
+  const login = await fetch(`${base}/api/user/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ type: 'username', userName, password: 'secret1' }),
+  });
+  return ((await login.json()) as { data: { token: string } }).data.token;
+}
