@@ -40,7 +40,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { StubBehaviour } from '../test/support/openai-stub';
 import { cpuSeconds, ProcessWatch, processTree, rssBytes } from './support/process-stats';
-import { apiProcessEnv, freePort, signInAs, startDatabaseProcess, waitHealthy } from './support/processes';
+import { apiProcessEnv, freePort, signInAs, startDatabaseProcess, stopProcess, waitHealthy } from './support/processes';
 import { record } from './support/report';
 import { pct } from './support/stats';
 import { startFlags } from './support/start-flags';
@@ -280,11 +280,7 @@ async function startApi(stub: Stub, database: Database, build: Build, heapDir?: 
     process: child,
     stop: async () => {
       stopping = true;
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await Promise.race([new Promise((r) => child.once('exit', r)), sleep(15_000)]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      if (await stopProcess(child, 15_000)) child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

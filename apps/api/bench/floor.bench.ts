@@ -17,7 +17,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cpuSeconds } from './support/process-stats';
-import { apiProcessEnv, freePort, signInAs, startDatabaseProcess, waitHealthy } from './support/processes';
+import { apiProcessEnv, freePort, signInAs, startDatabaseProcess, stopProcess, waitHealthy } from './support/processes';
 import { record, runAlone } from './support/report';
 import { pct } from './support/stats';
 import { startFlags } from './support/start-flags';
@@ -77,20 +77,20 @@ export async function run(): Promise<void> {
   try {
     await waitHealthy(api, base);
     const token = await signInAs(base, 'floor1');
+    const target = { base, pid: api.pid! };
     console.log(`Floor benchmark: ${LEVELS.join(', ')} requests at once, ${ROUNDS} round(s) each; database: ${database.kind}`);
     for (const n of LEVELS) {
       for (const route of ROUTES) {
-        await burst({ base, pid: api.pid! }, route, token, n);
+        await burst(target, route, token, n);
         const rounds: { cpuMs: number; ok: number }[] = [];
-        for (let r = 0; r < ROUNDS; r++) rounds.push(await burst({ base, pid: api.pid! }, route, token, n));
+        for (let r = 0; r < ROUNDS; r++) rounds.push(await burst(target, route, token, n));
         const cpu = pct(rounds.map((x) => x.cpuMs), 50);
         console.log(`   ${route.label}, ${n} at once: API CPU a request ${rounds.map((x) => x.cpuMs.toFixed(2)).join(' / ')} ms (median ${cpu.toFixed(2)}); answered ${rounds.map((x) => x.ok).join(' / ')} of ${n}`);
         record({ suite: 'floor', measure: `API CPU a request, ${route.label}, ${n} at once (median of ${ROUNDS} rounds)`, unit: 'ms', median: cpu });
       }
     }
   } finally {
-    api.kill('SIGTERM');
-    await Promise.race([new Promise((r) => api.once('exit', r)), sleep(10_000)]);
+    await stopProcess(api, 10_000);
     await database.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }

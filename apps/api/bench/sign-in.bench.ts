@@ -16,7 +16,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { apiProcessEnv, freePort, startDatabaseProcess, waitHealthy, type DatabaseProcess } from './support/processes';
+import { apiProcessEnv, freePort, startDatabaseProcess, stopProcess, waitHealthy, type DatabaseProcess } from './support/processes';
 import { record, runAlone } from './support/report';
 import { pct } from './support/stats';
 
@@ -63,10 +63,7 @@ async function startApi(setting: Setting): Promise<Api> {
 }
 
 async function stopApi(api: Api): Promise<void> {
-  if (api.child.exitCode === null) {
-    api.child.kill('SIGTERM');
-    await Promise.race([new Promise((r) => api.child.once('exit', r)), sleep(10_000)]);
-  }
+  await stopProcess(api.child, 10_000);
   await api.database.stop();
 }
 

@@ -47,11 +47,21 @@ export async function startDatabaseProcess({ echo = false } = {}): Promise<Datab
       return kind;
     },
     stop: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await Promise.race([new Promise((r) => child.once('exit', r)), sleep(3000)]);
+      await stopProcess(child, 3000);
     },
   };
+}
+
+/**
+ * Asks `child` to stop (SIGTERM) and waits for it to exit, `graceMs` at most (nothing to wait for when it
+ * has exited already). Answers whether it is still running then (the caller may SIGKILL it).
+ */
+export async function stopProcess(child: ChildProcess, graceMs: number): Promise<boolean> {
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGTERM');
+    await Promise.race([new Promise((r) => child.once('exit', r)), sleep(graceMs)]);
+  }
+  return child.exitCode === null && child.signalCode === null;
 }
 
 /** Waits until the API started as `child` answers GET /api/health at `base` (at most 90 s; fails if it exits first). */
