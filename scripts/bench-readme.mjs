@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Puts the figures of the last `pnpm bench` (bench-results/latest.json) into README.md, between the
+// Puts the figures of the last `pnpm bench` (bench-results/latest.json) into docs/benchmarks.md, between the
 // markers <!-- bench:start --> and <!-- bench:end -->. Run it after `pnpm bench`: `pnpm bench:readme`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -7,12 +7,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const results = JSON.parse(readFileSync(join(root, 'bench-results', 'latest.json'), 'utf8'));
-const readmePath = join(root, 'README.md');
+const readmePath = join(root, 'docs', 'benchmarks.md');
 const readme = readFileSync(readmePath, 'utf8');
 const START = '<!-- bench:start -->';
 const END = '<!-- bench:end -->';
 if (!readme.includes(START) || !readme.includes(END)) {
-  console.error(`README.md has no ${START} ... ${END} section`);
+  console.error(`docs/benchmarks.md has no ${START} ... ${END} section`);
   process.exit(1);
 }
 
@@ -52,4 +52,4 @@ const lines = [
 ];
 const updated = readme.replace(new RegExp(`${START}[\\s\\S]*?${END}`), lines.join('\n'));
 writeFileSync(readmePath, updated);
-console.log(`README.md: benchmark table from ${results.at}`);
+console.log(`docs/benchmarks.md: benchmark table from ${results.at}`);
