@@ -17,7 +17,7 @@ RUN mkdir -p /data && chown node:node /data
 EXPOSE 3000
 USER node
 # The node flags of apps/api's start script: V8's young generation at 8 MB semi-spaces instead of 16 keeps
-# an idle API process ~60-90 MB smaller with no CPU cost seen in the burst benchmark (README, Benchmarks);
+# an idle API process ~60-90 MB smaller with no CPU cost seen in the burst benchmark (docs/performance.md);
 # the old generation collected once it grows 30 % past what the last full collection kept (V8 lets it grow
 # up to 4x) keeps a burst's peak RSS a quarter to a third lower, for up to a fifth more CPU per stream.
 CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=30", "dist/main.js"]

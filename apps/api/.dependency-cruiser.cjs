@@ -1,4 +1,4 @@
-// The API's layering, checked by `pnpm lint` (dependency-cruiser). README "Architecture" shows the same table.
+// The API's layering, checked by `pnpm lint` (dependency-cruiser). docs/architecture.md shows the same table.
 // Each folder of src/ may import only itself, the folders listed here, contracts and packages.
 // Every folder may use `config` and `common` (the ground floor), which import no feature.
 const { baseRules, options } = require('../../dependency-cruiser.base.cjs');
@@ -40,7 +40,7 @@ const layerRules = Object.entries(MAY_IMPORT).map(([folder, allowed]) => {
   const own = [folder, ...(GROUND[folder] ?? ['config', 'common']), ...allowed];
   return {
     name: `layers-${folder}`,
-    comment: `src/${folder} may import only ${own.filter((f) => f !== folder).join(', ') || 'nothing of the app'} (see README "Architecture")`,
+    comment: `src/${folder} may import only ${own.filter((f) => f !== folder).join(', ') || 'nothing of the app'} (see docs/architecture.md)`,
     severity: 'error',
     from: { path: `^src/${folder}/` },
     to: { path: '^src/', pathNot: `^src/(${own.join('|')})/` },

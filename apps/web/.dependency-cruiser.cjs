@@ -1,4 +1,4 @@
-// The web app's layering, checked by `pnpm lint` (dependency-cruiser). README "Architecture" shows it.
+// The web app's layering, checked by `pnpm lint` (dependency-cruiser). docs/architecture.md describes it.
 // Imports flow one way: lib -> components -> features -> app. A feature never imports another
 // feature: screens compose features in app/routes. Unit tests may also use app/ and src/test/.
 const { baseRules, options } = require('../../dependency-cruiser.base.cjs');

@@ -12,7 +12,7 @@ function children(pid: number): number[] {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Several API processes on one port (API_WORKERS=2, README "Using every core"): the built app on the
+ * Several API processes on one port (API_WORKERS=2, docs/scaling.md): the built app on the
  * embedded database, which the first process keeps while two workers serve. Turns played at once on
  * both, charged once each; a worker killed is replaced and the port keeps answering; a stop ends them
  * all and the database with them, the ledger exact.

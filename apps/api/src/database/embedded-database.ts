@@ -117,7 +117,7 @@ export async function startDatabase(options: DatabaseOptions): Promise<DatabaseH
   const handle = await startStandIn(options.dataDir, dbName, options.journalCompactBytes, options.meanwhile);
   log(
     `Database: embedded stand-in (CongoDB, offline), ${where}, because ${why}. ` +
-      'For production set MONGODB_URI to a MongoDB replica set (docs/embedded-database.md).',
+      'For production set MONGODB_URI to a MongoDB replica set (docs/database.md).',
   );
   return handle;
 }

@@ -5,7 +5,7 @@
 //
 // Where the stand-in answers otherwise, `standIn` says what it answers and why the app is not hurt;
 // the test holds the stand-in to that answer, so a change in it is noticed. The list is the summary of
-// how the embedded default differs from MongoDB for this app (see also docs/embedded-database.md).
+// how the embedded default differs from MongoDB for this app (see also docs/database.md).
 import { mongo } from 'mongoose';
 
 const { Int32, Double, Long, Decimal128, Binary, ObjectId, UUID } = mongo;

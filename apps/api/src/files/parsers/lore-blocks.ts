@@ -14,7 +14,7 @@ import {
 } from '@taleloom/contracts';
 
 /*
- * Lore in a .txt or .md file (README "Lore"): a fenced block whose opening line is ```lore (or ~~~lore),
+ * Lore in a .txt or .md file (docs/lore-and-branches.md): a fenced block whose opening line is ```lore (or ~~~lore),
  * holding book settings first, then entries, each opened by a [Title] (or 【Title】) line, followed by
  * its option lines and then its content:
  *
