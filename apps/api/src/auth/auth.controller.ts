@@ -33,7 +33,8 @@ export class AuthController {
     description:
       "**type 'username'**: an unknown user name registers (password at least 6 characters), a known one signs in. " +
       'After LOGIN_MAX_FAILURES (5) wrong passwords in a row the name is locked for LOGIN_LOCK_MINUTES (15): ' +
-      '429 ACCOUNT_LOCKED with `params.minutes` and `params.until`.\n\n' +
+      '429 ACCOUNT_LOCKED with `params.minutes` and `params.until`. A try is counted before its password is checked: of ' +
+      'tries sent at once at most LOGIN_MAX_FAILURES are checked, the others answer ACCOUNT_LOCKED.\n\n' +
       "**type 'phone'**: `phoneNum` (national digits), `countryCode` (e.g. 86), `verifyCode` (the 6-digit SMS code " +
       "sent with type 'login'). An unknown number registers a new account (user name generated, phone verified, " +
       'first-binding reward; an `inviteCode` rewards the inviter).\n\n' +

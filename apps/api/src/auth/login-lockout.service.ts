@@ -3,13 +3,26 @@ import { InjectModel } from '@nestjs/mongoose';
 import { ErrorCode } from '@taleloom/contracts';
 import { Model } from 'mongoose';
 import { AppException } from '../common/app-exception';
+import { isDuplicateKey } from '../common/database-errors';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Clock } from '../verification/clock';
 import { LoginFailure } from './login-failure.schema';
 
+/** A password try let in (counted): say how the check of the password came out. */
+export interface PasswordTry {
+  /** Wrong password: throws WRONG_PASSWORD, or ACCOUNT_LOCKED when this try was the last one allowed. */
+  failed(): Promise<never>;
+  /** Right password: the count starts again. */
+  succeeded(): Promise<void>;
+}
+
 /**
  * Locks a user name for LOGIN_LOCK_MINUTES after LOGIN_MAX_FAILURES wrong passwords in a row (failures
  * older than the lock span are forgotten). Stored in MongoDB, so every instance sees the same count.
+ * A try is counted before its password is checked, by the same conditional update that checks the
+ * limit: of any number of tries sent at once, at most LOGIN_MAX_FAILURES are checked, the rest are
+ * told the name is locked. A right password among them starts the count again (and lifts the lock
+ * when it held the last try).
  */
 @Injectable()
 export class LoginLockoutService {
@@ -19,36 +32,84 @@ export class LoginLockoutService {
     private readonly clock: Clock,
   ) {}
 
+  /** A cheap refusal before any work (a registration's hash): throws ACCOUNT_LOCKED while locked. */
   async assertNotLocked(key: string): Promise<void> {
     const now = this.clock.now().getTime();
     const doc = await this.failures.findOne({ key, lockedUntilMs: { $gt: now } }, { lockedUntilMs: 1 }).lean().exec();
     if (doc?.lockedUntilMs) throw this.locked(doc.lockedUntilMs, now);
   }
 
-  /** Counts a wrong password and throws WRONG_PASSWORD, or ACCOUNT_LOCKED when this one reached the limit. */
-  async recordFailure(key: string): Promise<never> {
-    const { LOGIN_MAX_FAILURES: max, LOGIN_LOCK_MINUTES: minutes } = this.config.env;
+  /** Counts a try on `key` before its password is checked; throws ACCOUNT_LOCKED when none is left. */
+  async begin(key: string): Promise<PasswordTry> {
+    const { LOGIN_MAX_FAILURES: max } = this.config.env;
+    const span = this.span();
     const now = this.clock.now().getTime();
-    const span = minutes * 60_000;
-    await this.failures.updateOne({ key, lastFailureAtMs: { $lt: now - span } }, { $set: { failures: 0 } }).exec();
-    const doc = await this.failures
-      .findOneAndUpdate(
-        { key },
-        { $inc: { failures: 1 }, $set: { lastFailureAtMs: now } },
-        { upsert: true, new: true },
-      )
-      .lean()
-      .exec();
-    if (doc && doc.failures >= max) {
-      const lockedUntilMs = now + span;
-      await this.failures.updateOne({ key }, { $set: { lockedUntilMs, failures: 0 } }).exec();
-      throw this.locked(lockedUntilMs, now);
-    }
-    throw new AppException(ErrorCode.WRONG_PASSWORD);
+    await this.ensureDocument(key);
+    // Within the span and not locked: one more try while fewer than `max` are counted.
+    const counted =
+      (await this.failures
+        .findOneAndUpdate(
+          { key, lockedUntilMs: null, lastFailureAtMs: { $gt: now - span }, failures: { $lt: max } },
+          { $inc: { failures: 1 }, $set: { lastFailureAtMs: now } },
+          { new: true, projection: { failures: 1 } },
+        )
+        .lean()
+        .exec()) ??
+      // No try within the span, or a lock that has ended: the count starts again with this try.
+      (await this.failures
+        .findOneAndUpdate(
+          {
+            key,
+            $and: [
+              { $or: [{ lockedUntilMs: null }, { lockedUntilMs: { $lte: now } }] },
+              { $or: [{ lastFailureAtMs: null }, { lastFailureAtMs: { $lte: now - span } }, { lockedUntilMs: { $ne: null } }] },
+            ],
+          },
+          { $set: { failures: 1, lastFailureAtMs: now, lockedUntilMs: null } },
+          { new: true, projection: { failures: 1 } },
+        )
+        .lean()
+        .exec());
+    if (!counted) return this.refuse(key, now);
+    const last = counted.failures >= max;
+    return {
+      failed: () => this.failed(key, last),
+      succeeded: async () => {
+        await this.failures.updateOne({ key, lockedUntilMs: null }, { $set: { failures: 0 } }).exec();
+      },
+    };
   }
 
-  async recordSuccess(key: string): Promise<void> {
-    await this.failures.updateOne({ key, failures: { $gt: 0 } }, { $set: { failures: 0 } }).exec();
+  private async failed(key: string, last: boolean): Promise<never> {
+    if (!last) throw new AppException(ErrorCode.WRONG_PASSWORD);
+    const now = this.clock.now().getTime();
+    const lockedUntilMs = now + this.span();
+    await this.failures.updateOne({ key, lockedUntilMs: null }, { $set: { lockedUntilMs } }).exec();
+    throw this.locked(lockedUntilMs, now);
+  }
+
+  // No try left: locked, or the last try is being checked (its outcome decides the lock; until then
+  // the name counts as locked from that try on).
+  private async refuse(key: string, now: number): Promise<never> {
+    const doc = await this.failures.findOne({ key }, { lockedUntilMs: 1, lastFailureAtMs: 1 }).lean().exec();
+    const until = doc?.lockedUntilMs && doc.lockedUntilMs > now ? doc.lockedUntilMs : (doc?.lastFailureAtMs ?? now) + this.span();
+    throw this.locked(Math.max(until, now + 1000), now);
+  }
+
+  // The name's document exists before any conditional update (an upsert on a condition could duplicate it
+  // on the offline stand-in, which does not enforce unique indexes).
+  private async ensureDocument(key: string): Promise<void> {
+    try {
+      await this.failures
+        .updateOne({ key }, { $setOnInsert: { key, failures: 0, lastFailureAtMs: null, lockedUntilMs: null } }, { upsert: true })
+        .exec();
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+  }
+
+  private span(): number {
+    return this.config.env.LOGIN_LOCK_MINUTES * 60_000;
   }
 
   private locked(untilMs: number, now: number): AppException {

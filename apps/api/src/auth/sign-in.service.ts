@@ -51,10 +51,10 @@ export class SignInService {
       user = registered.user;
       if (registered.created) return this.answer(user);
     }
-    if (!user.passwordHash || !(await this.passwords.verify(user.passwordHash, password))) {
-      return this.lockout.recordFailure(userNameKey);
-    }
-    await this.lockout.recordSuccess(userNameKey);
+    // Counted before the password is checked: tries sent at once cannot all be checked.
+    const attempt = await this.lockout.begin(userNameKey);
+    if (!user.passwordHash || !(await this.passwords.verify(user.passwordHash, password))) return attempt.failed();
+    await attempt.succeeded();
     return this.answer(user);
   }
 

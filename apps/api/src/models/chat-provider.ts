@@ -409,7 +409,11 @@ export class ChatProvider {
   }
 }
 
-/** An SDK client for one provider. No SDK retries: a retried stream would repeat text the user already saw. */
+/**
+ * An SDK client for one provider. No SDK retries: a retried stream would repeat text the user already saw.
+ * With a `transport` it is a user's host (a custom model, its connection test): organization and project
+ * are set to none, so the SDK does not send the operator's OPENAI_ORG_ID / OPENAI_PROJECT_ID there.
+ */
 export async function providerClient(baseURL: string, apiKey: string, transport?: ProviderTransport, timeoutMs?: number): Promise<OpenAI> {
   const { OpenAI: Client } = await loadOpenAI();
   return new Client({
@@ -417,7 +421,9 @@ export async function providerClient(baseURL: string, apiKey: string, transport?
     apiKey: apiKey || 'none',
     maxRetries: 0,
     ...(timeoutMs ? { timeout: timeoutMs } : {}),
-    ...(transport ? { fetch: transport.fetch, fetchOptions: transport.fetchOptions } : { fetch: platformFetch }),
+    ...(transport
+      ? { fetch: transport.fetch, fetchOptions: transport.fetchOptions, organization: null, project: null }
+      : { fetch: platformFetch }),
   });
 }
 

@@ -21,6 +21,8 @@ export class SmsCode {
   @Prop({ type: Number, default: null })
   expiresAtMs: number | null;
 
+  // Tries let in since the code was sent, counted before the code is compared (a right one uses the
+  // code up, so only wrong ones leave it live); at 5 the code is burnt.
   @Prop({ default: 0 })
   wrongTries: number;
 }

@@ -8,7 +8,7 @@ import {
   type SendSmsData,
   type SmsType,
 } from '@taleloom/contracts';
-import { createHmac, randomInt } from 'node:crypto';
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { Model } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -88,38 +88,56 @@ export class SmsCodeService {
 
   /**
    * Uses up the code of `phone` when it is right, of one of `types`, unexpired and not burnt.
-   * Of many concurrent requests with the right code exactly one succeeds.
+   * A try is counted before the code is compared, in the same conditional update that checks the limit
+   * (`wrongTries < 5`): of any number of tries sent at once, at most 5 are compared, the rest are
+   * refused unread. Of many concurrent requests with the right code exactly one succeeds.
    */
   async consume(phone: string, types: readonly SmsType[], code: string): Promise<void> {
     const now = this.clock.now().getTime();
-    const used = await this.codes
+    const claimed = await this.codes
       .findOneAndUpdate(
         {
           phone,
           type: { $in: types },
-          codeHash: this.hash(phone, code),
+          codeHash: { $ne: null },
           expiresAtMs: { $gt: now },
           wrongTries: { $lt: SMS_CODE_MAX_WRONG_TRIES },
         },
-        { $set: { codeHash: null } },
+        { $inc: { wrongTries: 1 } },
+        { new: true },
       )
       .lean()
       .exec();
-    if (used) return;
+    if (!claimed) return this.refuse(phone, types, now);
+    if (this.matches(this.hash(phone, code), claimed.codeHash!)) {
+      // Right: used up, unless a concurrent right try or a new code got there first.
+      const used = await this.codes
+        .findOneAndUpdate({ phone, codeHash: claimed.codeHash }, { $set: { codeHash: null } }, { projection: { _id: 1 } })
+        .lean()
+        .exec();
+      if (used) return;
+      throw new AppException(ErrorCode.SMS_CODE_WRONG);
+    }
+    // Wrong: the try stays counted; the one that used up the last try burnt the code.
+    if (claimed.wrongTries >= SMS_CODE_MAX_WRONG_TRIES) throw new AppException(ErrorCode.SMS_CODE_TOO_MANY_TRIES);
+    throw new AppException(ErrorCode.SMS_CODE_WRONG);
+  }
+
+  // Why a try was not let in (nothing was compared).
+  private async refuse(phone: string, types: readonly SmsType[], now: number): Promise<never> {
     const current = await this.codes.findOne({ phone }).lean().exec();
     if (!current?.codeHash || !current.type || !types.includes(current.type)) {
       throw new AppException(ErrorCode.SMS_CODE_WRONG);
     }
     if (current.wrongTries >= SMS_CODE_MAX_WRONG_TRIES) throw new AppException(ErrorCode.SMS_CODE_TOO_MANY_TRIES);
     if (!current.expiresAtMs || current.expiresAtMs <= now) throw new AppException(ErrorCode.SMS_CODE_EXPIRED);
-    const counted = await this.codes
-      .findOneAndUpdate({ phone, codeHash: current.codeHash }, { $inc: { wrongTries: 1 } }, { new: true })
-      .lean()
-      .exec();
-    if (counted && counted.wrongTries >= SMS_CODE_MAX_WRONG_TRIES) {
-      throw new AppException(ErrorCode.SMS_CODE_TOO_MANY_TRIES);
-    }
+    // Changed between the two reads (a new code was sent): this try was not compared; the user retries.
     throw new AppException(ErrorCode.SMS_CODE_WRONG);
+  }
+
+  /** Whether a code's hash is the stored one: the one place a code is compared. */
+  matches(hash: string, stored: string): boolean {
+    return hash.length === stored.length && timingSafeEqual(Buffer.from(hash), Buffer.from(stored));
   }
 
   // A send that did not go out frees the slot again, so the user can retry at once.

@@ -103,8 +103,9 @@ export interface OpenAIStub {
   /** Requests received so far (every POST to /chat/completions). */
   readonly requests: number;
   readonly bodies: StubRequestBody[];
-  /** The bearer keys of the requests so far (every request, lists included). */
+  /** The bearer keys of the requests so far (every request, lists included), and their headers. */
   readonly keys: string[];
+  readonly headers: IncomingMessage['headers'][];
   /** Streams currently open. */
   readonly open: number;
   /** TCP connections accepted so far (a client that keeps its connections alive opens few). */
@@ -153,6 +154,7 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
   const imageBodies: StubImageRequestBody[] = [];
   const served = new Map<string, Buffer>();
   const keys: string[] = [];
+  const headers: IncomingMessage['headers'][] = [];
   const connectionRequests: number[] = [];
   const urls: string[] = [];
   const servedOn = new WeakMap<object, number>();
@@ -180,6 +182,7 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     if (req.method === 'POST' && req.url?.endsWith('/images/generations')) return handleImage(req, res);
     const key = /^Bearer (.*)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     keepLast(keys, key);
+    keepLast(headers, req.headers);
     if (behaviour.requireKey !== undefined && key !== behaviour.requireKey) {
       fail(res, 401, { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' });
       return;
@@ -344,6 +347,7 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
     urls,
     bodies,
     keys,
+    headers,
     set: (next) => {
       behaviour = next;
       malformedLeft = next.malformedTasks ?? 0;
@@ -360,6 +364,7 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
       imageBodies.length = 0;
       served.clear();
       keys.length = 0;
+      headers.length = 0;
     },
     close: () =>
       new Promise<void>((done) => {
