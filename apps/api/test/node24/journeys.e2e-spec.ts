@@ -78,7 +78,7 @@ describe(`the built API on Node.js ${NODE_LINE}: one journey through every modul
   }
   async function upload(data: Buffer, name: string): Promise<{ status: number; body: Json }> {
     const form = new FormData();
-    form.append('file', new Blob([data]), name);
+    form.append('file', new Blob([new Uint8Array(data)]), name);
     const res = await fetch(`${app.baseURL}/api/upload_parse`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
     return { status: res.status, body: (await res.json()) as Json };
   }
