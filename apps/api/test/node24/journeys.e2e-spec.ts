@@ -16,6 +16,7 @@ import type {
   StreamEvent,
   UpdateStoryDto,
 } from '@taleloom/contracts';
+import { ErrorCode } from '@taleloom/contracts';
 import { mkdtempSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,17 +121,17 @@ describe(`the built API on Node.js ${NODE_LINE}: one journey through every modul
     expect(data.userInfo.userID).toBe((first.body.data as typeof data).userInfo.userID);
     token = data.token;
     const wrong = await call('POST', '/api/user/login', { ...login, password: 'wrong-one' }, false);
-    expect([wrong.status, wrong.body.code]).toEqual([401, expect.any(String)]);
+    expect([wrong.status, wrong.body.code]).toEqual([401, ErrorCode.WRONG_PASSWORD]);
 
     const before = await points();
     const checkIn = await ok<{ awarded: number; points: number }>('POST', '/api/user/check-in', {} satisfies CheckInDto);
     expect(checkIn.awarded).toBeGreaterThan(0);
     expect(await points()).toBe(before + checkIn.awarded);
-    expect((await call('POST', '/api/user/check-in', {})).body.code).toBe('ALREADY_CHECKED_IN');
+    expect((await call('POST', '/api/user/check-in', {})).body.code).toBe(ErrorCode.ALREADY_CHECKED_IN);
 
     expect(await ok<{ value: string }[]>('GET', '/api/model_list')).toEqual(expect.arrayContaining([expect.objectContaining({ value: expect.any(String) })]));
-    expect((await call('GET', '/api/site-config')).status).toBe(200);
-    expect((await call('GET', '/api/captcha')).status).toBe(200);
+    expect(await ok('GET', '/api/site-config')).toEqual({ qqGroup: null, discordUrl: null, activity: null });
+    expect(await ok('GET', '/api/captcha')).toEqual({ provider: 'svg', id: expect.any(String), svg: expect.stringMatching(/^<svg[^]*<\/svg>$/), expiresInSeconds: 120 });
     expect((await call('POST', '/api/analytics/events', { name: 'login_success', path: '/login' } satisfies AnalyticsEventDto)).status).toBe(202);
     expect(await ok<unknown[]>('GET', '/api/custom-models')).toEqual([]);
   });
