@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
 # One image builds everything; targets: `api` (API + built web app on one port) and `web` (nginx with the web app).
-FROM node:20-bookworm-slim AS build
+# Node.js 24, the active LTS line (docs/node-versions.md).
+FROM node:24-bookworm-slim AS build
 ENV COREPACK_ENABLE_DOWNLOAD_PROMPT=0 TURBO_TELEMETRY_DISABLED=1
 WORKDIR /app
 RUN corepack enable
@@ -8,7 +9,7 @@ COPY . .
 RUN pnpm install --frozen-lockfile && pnpm exec turbo run build \
   && pnpm --filter @taleloom/api deploy --prod --legacy /out/api
 
-FROM node:20-bookworm-slim AS api
+FROM node:24-bookworm-slim AS api
 ENV NODE_ENV=production PORT=3000 WEB_DIST_DIR=/app/web
 WORKDIR /app/api
 COPY --from=build /out/api ./

@@ -15,6 +15,7 @@ const suites = [
   { name: 'api unit + end-to-end', report: 'apps/api/test-results/jest.json' },
   { name: 'web unit', report: 'apps/web/test-results/vitest.json' },
   { name: 'browser (Chromium)', report: 'apps/web/test-results/e2e.json' },
+  { name: 'API journeys on Node 24', report: 'apps/api/test-results/node24.json' },
 ];
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -45,6 +46,8 @@ check('typecheck', run('typecheck', 'pnpm', ['exec', 'turbo', 'run', 'typecheck'
 check('lint', run('lint', 'pnpm', ['run', 'lint']));
 run('unit and API tests', 'pnpm', ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue', '--output-logs=full']);
 run('browser tests', 'pnpm', ['--filter', '@taleloom/web', 'run', 'test:e2e']);
+// The built API on Node 24 (installed from the npm registry by the suite); everything else runs on this Node.
+run('API journeys on Node 24', 'pnpm', ['--filter', '@taleloom/api', 'run', 'test:node24']);
 
 if (spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0) {
   check('docker-compose config', run('docker-compose config', 'docker-compose', ['-f', 'docker-compose.yml', 'config', '-q']));

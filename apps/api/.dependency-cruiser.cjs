@@ -90,6 +90,15 @@ module.exports = {
       to: { path: '^src/[^/]+\\.ts$' },
     },
     {
+      name: 'app-not-to-dev-dep',
+      comment:
+        "App code imports only the package's dependencies (type imports aside): the image installs no devDependencies " +
+        '(`pnpm deploy --prod` in the Dockerfile), so a devDependency the app loads stops it at start.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '\\.spec\\.ts$' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-test-code-in-app',
       comment: 'App code does not import tests (unit specs beside the code may use test/support).',
       severity: 'error',
@@ -97,5 +106,6 @@ module.exports = {
       to: { path: '^(test|bench)/' },
     },
   ],
-  options,
+  // Packages stay in the graph as leaves (not followed), for app-not-to-dev-dep.
+  options: { ...options, exclude: { path: '(^|/)dist/' } },
 };

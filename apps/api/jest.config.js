@@ -11,6 +11,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+  // The journeys on Node 24 run on their own (jest.node24.config.js, `pnpm test:node24`).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/node24/'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }],
   },

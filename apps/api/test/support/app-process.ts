@@ -80,17 +80,27 @@ export async function callJson<T = { status: string; code?: string; data: Record
   return { status: res.status, body: (await res.json()) as T };
 }
 
+/** Which Node.js runs the app, with which flags: this test's own, with none, unless a test says otherwise. */
+export interface NodeRuntime {
+  node: string;
+  flags: string[];
+}
+
 /**
  * Starts `node dist/main.js` with this environment (plus HOST and a loopback-only setup) and resolves
  * once it listens. `killFile`: the kill switch's file (test/support/kill-switch.js). It listens on a
  * port the system picks when it listens (PORT=0) and says in "TaleLoom is running at": a port picked
  * free beforehand could be taken by another test's process in the seconds the app takes to start.
  */
-export async function startAppProcess(env: Record<string, string>, killFile?: string): Promise<AppProcess> {
+export async function startAppProcess(
+  env: Record<string, string>,
+  killFile?: string,
+  runtime: NodeRuntime = { node: process.execPath, flags: [] },
+): Promise<AppProcess> {
   let port = 0;
   const child: ChildProcess = spawn(
-    process.execPath,
-    [...(killFile ? ['-r', join(__dirname, 'kill-switch.js')] : []), MAIN],
+    runtime.node,
+    [...runtime.flags, ...(killFile ? ['-r', join(__dirname, 'kill-switch.js')] : []), MAIN],
     {
       cwd: API_DIR,
       env: {
@@ -147,8 +157,11 @@ export async function startAppProcess(env: Record<string, string>, killFile?: st
  * Runs the compiled `verify:ledger` command against a database: its exit code and output. Not
  * spawnSync: when jest runs in band, the test database server lives in this very process.
  */
-export function verifyLedgerCommand(target: string | { DATA_DIR: string }): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(API_DIR, 'dist', 'power', 'verify-ledger.js')], {
+export function verifyLedgerCommand(
+  target: string | { DATA_DIR: string },
+  node = process.execPath,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(node, [join(API_DIR, 'dist', 'power', 'verify-ledger.js')], {
     cwd: API_DIR,
     // A connection string, or (the app stopped) the data folder of its embedded database.
     env: { PATH: process.env.PATH ?? '', ...(typeof target === 'string' ? { MONGODB_URI: target } : target) },
