@@ -40,7 +40,7 @@ export function summariseSuite(name, report, { root = '' } = {}) {
         // jest: invocations > 1 (jest.retryTimes); vitest: a passed test keeps the errors of its failed tries.
         const tries = t.invocations ?? (1 + (t.meta?.retryCount ?? 0));
         if (tries > 1 || (t.failureMessages ?? []).length > 0) {
-          out.flaky.push(`${where} > ${title} (passed on try ${Math.max(tries, 2)}: ${firstLine(t.failureMessages?.[0]) || 'an earlier try failed'})`);
+          out.flaky.push(`${where} > ${title} (passed on try ${Math.max(tries, 2)}: ${firstLine(t.failureMessages?.[0] ?? t.retryReasons?.[0]) || 'an earlier try failed'})`);
         }
       } else if (t.status === 'failed') {
         out.failed += 1;
