@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { ErrorCode, PowerReason } from '@taleloom/contracts';
 import { Types } from 'mongoose';
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { LedgerRepository, type FaultStep } from '../src/power/ledger.repository
 import { PowerService } from '../src/power/power.service';
 import { verifyLedger } from '../src/power/verify-ledger';
 import { balanceOf, entriesOf, insertUser, ledgerSum } from './power-factories';
+import { ensureBuilt, verifyLedgerCommand } from './support/app-process';
 import { createTestApp, type TestApp } from './test-app';
 
 const STORY = { storyID: 'story-1', storyName: 'The Lighthouse' };
@@ -23,6 +23,7 @@ describe('the power ledger (PowerService)', () => {
   const repairNow = () => repair.repair({ pendingGraceMs: 0, holdMaxAgeMs: 0 });
 
   beforeAll(async () => {
+    ensureBuilt();
     t = await createTestApp();
     power = t.app.get(PowerService);
     repair = t.app.get(LedgerRepairService);
@@ -400,18 +401,11 @@ describe('the power ledger (PowerService)', () => {
       await power.grant(user, 100, PowerReason.DAILY_CHECK_IN, 'seed');
       const uri = new URL(process.env.TEST_DATABASE_URI!);
       uri.pathname = `/${t.databaseName}`;
-      // Run asynchronously: a test run in band hosts the database in this process.
-      // Without MONGODB_URI it reads the embedded database in DATA_DIR: here an empty folder.
+      // The built command (made once: `pnpm test` builds first), run asynchronously: a test run in band
+      // hosts the database in this process. Without MONGODB_URI it reads the embedded database in
+      // DATA_DIR: here an empty folder.
       const emptyDataDir = mkdtempSync(join(tmpdir(), 'taleloom-no-data-'));
-      const run = (mongodbUri: string) =>
-        new Promise<{ stdout: string; stderr: string; status: number | null }>((done) => {
-          execFile(
-            process.execPath,
-            ['-r', '@swc-node/register', 'src/power/verify-ledger.ts'],
-            { cwd: join(__dirname, '..'), env: { ...process.env, MONGODB_URI: mongodbUri, DATA_DIR: emptyDataDir }, encoding: 'utf8' },
-            (error, stdout, stderr) => done({ stdout, stderr, status: error ? (typeof error.code === 'number' ? error.code : null) : 0 }),
-          );
-        });
+      const run = (mongodbUri: string) => verifyLedgerCommand(mongodbUri ? mongodbUri : { DATA_DIR: emptyDataDir });
       const clean = await run(uri.toString());
       expect(clean.stdout).toContain('No drift');
       expect(clean.status).toBe(0);

@@ -84,3 +84,14 @@ export async function createTestApp(
 
 /** True when tests run on the offline stand-in, which lacks some MongoDB guarantees. */
 export const onStandIn = () => process.env.TEST_DATABASE_KIND === 'stand-in';
+
+/** In the title of every test that only a real MongoDB can prove; `pnpm test`'s summary counts them (scripts/test-summary.mjs). */
+export const REAL_MONGODB_TAG = '[real MongoDB]';
+
+/**
+ * A test that relies on what only a real MongoDB gives (unique indexes, transactions): tagged, and
+ * skipped on the stand-in. TEST_MONGODB_URI runs it (docs/testing.md).
+ */
+export function itOnRealMongoDB(title: string, fn: jest.ProvidesCallback, timeout?: number): void {
+  (onStandIn() ? it.skip : it)(`${title} ${REAL_MONGODB_TAG}`, fn, timeout);
+}
