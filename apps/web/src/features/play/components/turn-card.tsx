@@ -1,6 +1,6 @@
 import { CheckOutlined, EditOutlined, FastForwardOutlined, LeftOutlined, RedoOutlined, RightOutlined, UndoOutlined } from '@ant-design/icons';
 import { Alert, Button, Input, Spin, Tooltip, Typography } from 'antd';
-import { useRef, useState, type TouchEvent } from 'react';
+import { useEffect, useRef, useState, type TouchEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { ApiClientError } from '../../../lib/api-client';
@@ -48,15 +48,21 @@ function useTakeSwipe(view: TurnView, onShowTake: (index: number) => void) {
  * The floating popover of a turn: the user part and the AI part as they stream in, then undo,
  * regenerate, edit, save and continue. A failed turn keeps its partial text and says why.
  */
-export function TurnCard({ view, actions, waiting = false }: { view: TurnView; actions: TurnActions; waiting?: boolean }) {
+export function TurnCard({ view, actions, waiting = false, onEditingChange }: { view: TurnView; actions: TurnActions; waiting?: boolean; onEditingChange?: (editing: boolean) => void }) {
   const { t } = useTranslation();
   // Editing belongs to one turn: the next turn (a send from the input box included) starts unedited.
   const [editedTurn, setEditedTurn] = useState<string | null | undefined>(undefined);
-  const editing = editedTurn !== undefined && editedTurn === view.turnId;
+  const shown = view.phase !== 'idle' && view.phase !== 'loading';
+  const editing = shown && editedTurn !== undefined && editedTurn === view.turnId;
+  // The screen locks its other controls while the pending turn is being edited.
+  useEffect(() => {
+    onEditingChange?.(editing);
+  }, [editing, onEditingChange]);
+  useEffect(() => () => onEditingChange?.(false), [onEditingChange]);
   const setEditing = (next: boolean | ((e: boolean) => boolean)) =>
     setEditedTurn((typeof next === 'function' ? next(editing) : next) ? view.turnId : undefined);
   const swipe = useTakeSwipe(view, actions.onShowTake);
-  if (view.phase === 'idle' || view.phase === 'loading') return null;
+  if (!shown) return null;
   // Waiting for the one-send-per-second rule counts as busy: the send is on its way.
   const generating = view.phase === 'generating' || waiting;
   const failed = view.phase === 'failed';
