@@ -163,9 +163,13 @@ export function PlayScreen(props: PlayScreenProps) {
   const [turnEditing, setTurnEditing] = useState(false);
   const locked = generating || editing;
   const busy = locked || turnEditing;
-  // The newest text stays in view above the sticky input (not while the text is being edited).
-  const textBlock = useRef<HTMLDivElement>(null);
-  const followNewest = useFollowNewest(textBlock, !editing);
+  // The newest text stays in view above the sticky input (not while the text is being edited): the
+  // screen is watched whole, so the turn's actions docking into the input bar count too.
+  const screenBlock = useRef<HTMLDivElement>(null);
+  const followNewest = useFollowNewest(screenBlock, !editing);
+  // The turn's actions float just above the input, at every width: right under the new text while the
+  // page follows it, and still in view when the reader has scrolled up or the turn is taller than the window.
+  const [dock, setDock] = useState<HTMLDivElement | null>(null);
 
   const roles = useMemo(() => {
     const all = [story.role, ...usedRoles].map((r) => r.trim()).filter(Boolean);
@@ -203,7 +207,7 @@ export function PlayScreen(props: PlayScreenProps) {
   const chars = useMemo(() => charCount(story.main_text), [story.main_text]);
 
   return (
-    <div className={`tl-play ${settingsOpen ? 'tl-play--settings' : ''}`} data-testid="play-screen">
+    <div className={`tl-play ${settingsOpen ? 'tl-play--settings' : ''}`} ref={screenBlock} data-testid="play-screen">
       {/* Hidden, not unmounted, on a short window (a phone's keyboard open): what its buttons opened (the
           task dashboard, the lore drawer, a branch list) stays open with what the user was typing. */}
       {/* Every control the features put in the toolbar (archive, publish, task, lore, export, branches)
@@ -244,7 +248,6 @@ export function PlayScreen(props: PlayScreenProps) {
         onIllustrate={pictures?.canDraw && !locked ? (range) => pictures.illustrate(range, showError) : undefined}
         onBranchFrom={onBranchFrom && !locked ? onBranchFrom : undefined}
         renderPicture={(picture) => pictures?.renderPicture(picture, showError)}
-        blockRef={textBlock}
         editing={editing}
         saving={savingText}
         onBack={() => setEditing(false)}
@@ -266,6 +269,7 @@ export function PlayScreen(props: PlayScreenProps) {
             view={turn.view}
             waiting={turn.waiting}
             onEditingChange={setTurnEditing}
+            dock={dock}
             actions={{
               onUndo: () => void onUndo(),
               onRegenerate: () => {
@@ -293,6 +297,7 @@ export function PlayScreen(props: PlayScreenProps) {
         disabled={locked}
         generating={generating || turn.waiting}
         waiting={turn.waiting}
+        dockRef={setDock}
       />
       <SettingsPanel open={settingsOpen} onClose={() => setSettingsOpen(false)} story={story} onSave={(p) => void save(p)} disabled={busy} pictures={pictures?.generator} />
       <PlayTutorial open={guideOpen} onClose={closeGuide} />
