@@ -165,4 +165,15 @@ describe('archives (GET /api/archive/{storyId}, POST /api/archive/save, POST /ap
     expect((await load(alice, { archive_id: slot })).status).toBe(200);
     expect((await storyDoc(t, id))?.recovery_point).toBe(true);
   });
+
+  it('shows the restore point to its owner only: my stories say so, the square does not (to anyone)', async () => {
+    const id = await publishedStory(t, alice, { prologue_and_characters: 'Chapter one.' });
+    const slot = (await save(alice, { story_id: id, archive_index: 1 })).body.data._id as string;
+    expect((await load(alice, { archive_id: slot })).status).toBe(200);
+    const item = (list: { id: string; recovery_point: boolean }[]) => list.find((s) => s.id === id)!;
+    expect(item((await as(t, alice).get('/api/user/story-list')).body.data.list).recovery_point).toBe(true);
+    for (const user of [alice, bob]) {
+      expect(item((await as(t, user).get('/api/user/story-list?public=true')).body.data.list).recovery_point).toBe(false);
+    }
+  });
 });
