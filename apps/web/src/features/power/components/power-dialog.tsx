@@ -1,8 +1,8 @@
 import { CheckCircleFilled, CrownOutlined, GiftOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { DAILY_CHECK_IN_POWER, ROYALTY_PERCENT } from '@taleloom/contracts';
-import { App, Button, Modal, Progress, Tooltip } from 'antd';
+import { App, Button, Modal, Progress } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useCheckInMutation } from '../api/check-in';
 import { useCheckInStatusQuery } from '../api/get-check-in-status';
@@ -14,15 +14,14 @@ const INVITE_POWER = 100000;
 interface PowerDialogProps {
   open: boolean;
   onClose: () => void;
-  /** Whether the user has a story to publish. */
-  hasStory: boolean;
+  /** The publish button (the stories feature's picker of my private stories, composed in by the app). */
+  publishButton?: ReactNode;
 }
 
 /** "Get power" (spec section 2, stories screen): daily check-in, invitation, royalties, publishing. */
-export function PowerDialog({ open, onClose, hasStory }: PowerDialogProps) {
+export function PowerDialog({ open, onClose, publishButton }: PowerDialogProps) {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
-  const navigate = useNavigate();
   const status = useCheckInStatusQuery(open);
   const checkIn = useCheckInMutation();
   const checkedIn = status.data?.dailyCheckinStatus === true;
@@ -74,11 +73,7 @@ export function PowerDialog({ open, onClose, hasStory }: PowerDialogProps) {
             <span>
               <CrownOutlined aria-hidden="true" /> {t('power.dialog.royaltyTitle')}
             </span>
-            <Tooltip title={hasStory ? undefined : t('power.dialog.publishNeedsStory')}>
-              <Button onClick={() => navigate('/create')} disabled={!hasStory} data-testid="power-publish">
-                {t('power.dialog.publish')}
-              </Button>
-            </Tooltip>
+            {publishButton}
           </div>
           <div className="tl-power-task__body">{t('power.dialog.royaltyBody', { percent: ROYALTY_PERCENT })}</div>
         </section>

@@ -12,6 +12,8 @@ interface ServerState {
   checkedIn: boolean;
   points: number;
   pages?: Record<string, PointsPage>;
+  /** My stories (the publish picker's list): id, name and whether public. */
+  stories?: { id: string; name: string; permission: '0' | '1' }[];
 }
 
 // A tiny stand-in for the power endpoints and user-info.
@@ -32,6 +34,16 @@ function mockPowerApi(state: ServerState) {
       return ok(state.pages?.[key] ?? { records: [], pagination: { page: 1, pageSize: 10, total: 0, totalPages: 0 } });
     }
     if (url.startsWith('/api/user/user-info')) return ok({ ...testUser, points: state.points });
+    if (url.startsWith('/api/user/story-list') && !url.includes('public=true')) {
+      const list = (state.stories ?? []).map((s) => ({ ...s, level: 0, clonedFrom: null, storyNo: 1, time: 1, userID: testUser.userID, pinToTop: false, recovery_point: false, 'first-line': 'Once.', 'last-line': 'The end.' }));
+      return ok({ list, pagination: { page: 1, pageSize: 50, hasMore: false } });
+    }
+    const publish = /^\/api\/user\/public\/(\w+)$/.exec(url);
+    if (publish && init.method === 'POST') {
+      const story = state.stories!.find((s) => s.id === publish[1])!;
+      story.permission = '1';
+      return ok({ ...story, level: 0, clonedFrom: null, storyNo: 1, time: 1, userID: testUser.userID, pinToTop: false, recovery_point: false });
+    }
     return jsonResponse({ status: 'error', code: 'ROUTE_NOT_FOUND', message: 'no' }, 404);
   });
 }
@@ -54,7 +66,7 @@ describe('the get-power dialog on the stories screen', () => {
     renderApp('/stories');
     const dialog = await screen.findByTestId('power-dialog', {}, { timeout: 5000 });
     expect(within(dialog).getByText('10% of the power', { exact: false })).toBeInTheDocument();
-    expect(within(dialog).getByTestId('power-publish')).toBeDisabled();
+    expect(within(dialog).getByTestId('power-publish')).toBeEnabled();
     const button = within(dialog).getByTestId('power-check-in');
     await waitFor(() => expect(button).toBeEnabled());
 
@@ -90,6 +102,35 @@ describe('the get-power dialog on the stories screen', () => {
     const before = Date.now();
     fireEvent.click(screen.getByRole('button', { name: /close/i }));
     expect(Number(window.localStorage.getItem(POWER_DIALOG_CLOSED_AT_KEY))).toBeGreaterThanOrEqual(before);
+  });
+
+  it('its publish button lists my stories that are not public yet and publishes the one picked, after the play screen\'s confirmation', async () => {
+    storeLoggedInUser();
+    const a = 'a'.repeat(24);
+    const state: ServerState = { checkedIn: true, points: 0, stories: [{ id: a, name: 'The Pier', permission: '0' }, { id: 'b'.repeat(24), name: 'Already out', permission: '1' }] };
+    const fetchMock = mockPowerApi(state);
+    renderApp('/stories');
+    fireEvent.click(await screen.findByTestId('stories-get-power', {}, { timeout: 5000 }));
+    fireEvent.click(await screen.findByTestId('power-publish'));
+    const pick = await screen.findByTestId('publish-pick');
+    await waitFor(() => expect(within(pick).getAllByTestId('publish-pick-item')).toHaveLength(1));
+    expect(pick).toHaveTextContent('The Pier');
+    expect(pick).not.toHaveTextContent('Already out');
+    fireEvent.click(within(pick).getByTestId('publish-pick-item'));
+    expect((await screen.findAllByText('Publish this story?')).length).toBeGreaterThan(0);
+    await act(async () => fireEvent.click(await screen.findByTestId('publish-pick-confirm')));
+    expect(await screen.findByText('Published to the story square')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([url, init]) => url === `/api/user/public/${a}` && init?.method === 'POST')).toBe(true);
+  });
+
+  it('its publish button, with no private story, leads to creating one', async () => {
+    storeLoggedInUser();
+    mockPowerApi({ checkedIn: true, points: 0, stories: [] });
+    const { visited } = renderApp('/stories');
+    fireEvent.click(await screen.findByTestId('stories-get-power', {}, { timeout: 5000 }));
+    fireEvent.click(await screen.findByTestId('power-publish'));
+    fireEvent.click(await screen.findByTestId('publish-pick-create'));
+    await waitFor(() => expect(visited).toContain('/create'));
   });
 
   it('does not open by itself once the user has checked in today', async () => {
