@@ -144,6 +144,20 @@ describe('the get-power dialog on the stories screen', () => {
   });
 });
 
+describe('two-character Chinese buttons', () => {
+  it('keep their characters together ("签到", not "签 到")', async () => {
+    storeLoggedInUser();
+    window.localStorage.setItem('lang', 'zh-CN');
+    const { i18n } = await import('../../../lib/i18n');
+    await i18n.changeLanguage('zh-CN');
+    mockPowerApi({ checkedIn: false, points: 0 });
+    renderApp('/stories');
+    const button = await screen.findByTestId('power-check-in', {}, { timeout: 5000 });
+    expect(button.textContent).toBe('签到');
+    await i18n.changeLanguage('en');
+  });
+});
+
 describe('the power details dialog', () => {
   const page = (records: PointsPage['records'], total = records.length): PointsPage => ({
     records,
