@@ -1,6 +1,6 @@
 import type { StoryListItem } from '@taleloom/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Empty, Modal, Spin, Typography } from 'antd';
+import { App, Button, Empty, Modal, Spin, Typography, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -46,7 +46,7 @@ function PickDialog({ onClose }: { onClose: () => void }) {
       content: t('publish.publishConfirmBody'),
       okText: t('publish.publish'),
       cancelText: t('common.cancel'),
-      okButtonProps: { 'data-testid': 'publish-pick-confirm' } as object,
+      okButtonProps: { 'data-testid': 'publish-pick-confirm' } as ButtonProps,
       onOk: async () => {
         setPublishing(story.id);
         try {
