@@ -84,7 +84,8 @@ export function PlayInput(props: PlayInputProps) {
           onKeyDown={onKeyDown}
           autoSize={{ minRows: 2, maxRows: 6 }}
           maxLength={10_000}
-          placeholder={t('play.inputHint')}
+          // With no role the player writes as the narrator: the hint says so.
+          placeholder={t(props.role.trim() ? 'play.inputHint' : 'play.inputHintNarrator')}
           aria-label={t('play.input')}
           disabled={props.disabled}
           data-testid="play-textarea"

@@ -1,4 +1,4 @@
-import { EditOutlined } from '@ant-design/icons';
+import { EditOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import {
   charCount,
   CUSTOM_MODEL_TYPE,
@@ -110,7 +110,7 @@ export function PlayScreen(props: PlayScreenProps) {
   const [editing, setEditing] = useState(false);
   const [savingText, setSavingText] = useState(false);
   const [titleOpen, setTitleOpen] = useState(false);
-  const [guideOpen, closeGuide] = useShowGuide();
+  const [guideOpen, closeGuide, showGuide] = useShowGuide();
   const [role, setRole] = useState(story.role);
   const [text, setText] = useState('');
   const [usedRoles, setUsedRoles] = useState<string[]>([]);
@@ -234,6 +234,7 @@ export function PlayScreen(props: PlayScreenProps) {
           {title}
         </Typography.Title>
         <Button type="text" size="small" icon={<EditOutlined aria-hidden="true" />} aria-label={t('play.editTitle')} disabled={busy} onClick={() => setTitleOpen(true)} data-testid="title-edit" />
+        <Button type="text" size="small" icon={<QuestionCircleOutlined aria-hidden="true" />} aria-label={t('play.guide.open')} title={t('play.guide.open')} onClick={showGuide} data-testid="tutorial-open" />
       </div>
       <StoryNotes
         authorRemark={story.author_remark}
