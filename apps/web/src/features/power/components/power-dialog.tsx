@@ -3,10 +3,20 @@ import { DAILY_CHECK_IN_POWER, ROYALTY_PERCENT } from '@taleloom/contracts';
 import { App, Button, Modal, Progress } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { isApiClientError } from '../../../lib/api-client';
+import { i18n } from '../../../lib/i18n';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useCheckInMutation } from '../api/check-in';
 import { useCheckInStatusQuery } from '../api/get-check-in-status';
 import './power.css';
+
+function checkInFailure(error: unknown, t: TFunction): string {
+  const failed = t('power.dialog.checkInFailed');
+  if (!isApiClientError(error) || !error.code) return failed;
+  // Chinese sentences follow each other without a space.
+  return [failed, getErrorMessage(error, t)].join(i18n.language.startsWith('zh') ? '' : ' ');
+}
 
 // Invitation rewards are paid by the invitation feature; the amount is the spec's (section 9).
 const INVITE_POWER = 100000;
@@ -30,7 +40,8 @@ export function PowerDialog({ open, onClose, publishButton }: PowerDialogProps) 
   const onCheckIn = () =>
     checkIn.mutate(undefined, {
       onSuccess: (data) => void message.success(t('power.dialog.checkInDone', { points: amount(data.awarded) })),
-      onError: (error) => void message.error(getErrorMessage(error, t) || t('power.dialog.checkInFailed')),
+      // Spec (error catalogue): "Check-in failed, please try later", with the reason when the server gave one.
+      onError: (error) => void message.error(checkInFailure(error, t)),
     });
 
   return (

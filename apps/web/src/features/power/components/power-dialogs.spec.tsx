@@ -10,6 +10,8 @@ const HOUR = 3600_000;
 
 interface ServerState {
   checkedIn: boolean;
+  /** The check-in answers this status with no coded body (a proxy's error page). */
+  checkInFails?: number;
   points: number;
   pages?: Record<string, PointsPage>;
   /** My stories (the publish picker's list): id, name and whether public. */
@@ -21,6 +23,7 @@ function mockPowerApi(state: ServerState) {
   return mockFetch((url, init) => {
     if (url.startsWith('/api/user/check-in-status')) return ok({ dailyCheckinStatus: state.checkedIn });
     if (url.startsWith('/api/user/check-in') && init.method === 'POST') {
+      if (state.checkInFails) return new Response('Bad gateway', { status: state.checkInFails });
       if (state.checkedIn) {
         return jsonResponse({ status: 'error', code: 'ALREADY_CHECKED_IN', message: 'already' }, 409);
       }
@@ -141,6 +144,19 @@ describe('the get-power dialog on the stories screen', () => {
     await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => url === '/api/user/check-in-status')).toBe(true));
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.queryByTestId('power-dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('a failed check-in', () => {
+  it('says "Check-in failed, please try later" (spec, error catalogue) and stays open to retry', async () => {
+    storeLoggedInUser();
+    mockPowerApi({ checkedIn: false, points: 0, checkInFails: 502 });
+    renderApp('/stories');
+    const button = await screen.findByTestId('power-check-in', {}, { timeout: 5000 });
+    await waitFor(() => expect(button).toBeEnabled());
+    await act(async () => fireEvent.click(button));
+    expect(await screen.findByText('Check-in failed, please try later.', { exact: false })).toBeInTheDocument();
+    expect(button).toBeEnabled();
   });
 });
 
