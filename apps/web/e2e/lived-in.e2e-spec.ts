@@ -56,14 +56,19 @@ async function session(browser: Browser, lang: Lang, size: Size, opts: { stories
 
 const api = (s: Session) => ({ Authorization: `Bearer ${s.token}` });
 
-/** Where an element is on screen, and where the sticky input bar begins. */
+/**
+ * Where an element is on screen, and where the sticky input bar begins. The turn's buttons dock at the
+ * top of that bar, just above the role and the text box: for them the input begins below the dock.
+ */
 async function boxes(page: Page, testId: string) {
   return page.evaluate((id) => {
     const el = document.querySelector(`[data-testid="${id}"]`);
     const input = document.querySelector('[data-testid="play-input"]');
     if (!el || !input) return null;
+    const docked = el.closest('[data-testid="turn-dock"]');
+    const below = docked ? input.querySelector('.tl-play-input__tools') : input;
     const r = el.getBoundingClientRect();
-    return { top: r.top, bottom: r.bottom, inputTop: input.getBoundingClientRect().top, height: window.innerHeight };
+    return { top: r.top, bottom: r.bottom, inputTop: (below ?? input).getBoundingClientRect().top, height: window.innerHeight };
   }, testId);
 }
 
