@@ -77,7 +77,7 @@ function str(v: unknown): string {
  * Example dialogue as a reader reads it: the `<START>` markers that separate SillyTavern's examples
  * become blank lines between them, numbered when there are several.
  */
-export function readableExamples(text: string): string {
+function readableExamples(text: string): string {
   const blocks = text
     .split(/^[ \t]*<START>[ \t]*$/im)
     .map((b) => b.trim())
