@@ -1,5 +1,7 @@
 import { ErrorCode, type LoadArchiveDto, type SaveArchiveDto, type UpdateStoryDto } from '@taleloom/contracts';
 import { Types } from 'mongoose';
+import { TurnRunner } from '../src/play/turn.runner';
+import { listenOnLoopback, sendTurn, storyDoc, textOf } from './support/play-helpers';
 import { as, createStory, publishedStory, signUp, type TestUser } from './story-factories';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -137,5 +139,41 @@ describe('archives (GET /api/archive/{storyId}, POST /api/archive/save, POST /ap
     const extra = await as(t, alice).post('/api/archive/save', { story_id: new Types.ObjectId().toHexString(), archive_index: 0, userID: 'x' });
     expect(extra.status).toBe(400);
     expect((await as(t, alice).get(`/api/archive/x`).set('Authorization', '')).status).toBe(401);
+  });
+
+  it('refuses to load an archive while a turn is being written (409 GENERATION_IN_PROGRESS, both languages), and loads after it', async () => {
+    const base = await listenOnLoopback(t);
+    const id = await createStory(t, alice, { prologue_and_characters: 'Mara waits at the pier.', model_name: 'demo' });
+    const slot = (await save(alice, { story_id: id, archive_index: 0 })).body.data._id as string;
+    const refusals: Promise<{ status: number; body: { code?: string; message?: string } }>[] = [];
+    const res = await sendTurn(base, alice.token, id, { content: 'Mara: I open the door.' }, undefined, {
+      onEvent: (e, n) => {
+        if (e.type !== 'delta' || n !== 2) return;
+        // Started now, mid-stream (a supertest request starts when it is awaited).
+        for (const language of ['en', 'zh-CN'] as const) refusals.push(Promise.resolve(load(alice, { archive_id: slot, language })));
+      },
+    });
+    expect(textOf(res.events).length).toBeGreaterThan(0);
+    const [en, zh] = await Promise.all(refusals);
+    expect([en.status, en.body.code, zh.status, zh.body.code]).toEqual([409, ErrorCode.GENERATION_IN_PROGRESS, 409, ErrorCode.GENERATION_IN_PROGRESS]);
+    expect(en.body.message).toContain('still being written');
+    expect(zh.body.message).toContain('正在生成');
+    // Nothing was restored: the story is not a recovery point.
+    expect((await storyDoc(t, id))?.recovery_point).not.toBe(true);
+    await t.app.get(TurnRunner).drain();
+    // Once the turn is written the same load goes through.
+    expect((await load(alice, { archive_id: slot })).status).toBe(200);
+    expect((await storyDoc(t, id))?.recovery_point).toBe(true);
+  });
+
+  it('shows the restore point to its owner only: my stories say so, the square does not (to anyone)', async () => {
+    const id = await publishedStory(t, alice, { prologue_and_characters: 'Chapter one.' });
+    const slot = (await save(alice, { story_id: id, archive_index: 1 })).body.data._id as string;
+    expect((await load(alice, { archive_id: slot })).status).toBe(200);
+    const item = (list: { id: string; recovery_point: boolean }[]) => list.find((s) => s.id === id)!;
+    expect(item((await as(t, alice).get('/api/user/story-list')).body.data.list).recovery_point).toBe(true);
+    for (const user of [alice, bob]) {
+      expect(item((await as(t, user).get('/api/user/story-list?public=true')).body.data.list).recovery_point).toBe(false);
+    }
   });
 });

@@ -98,7 +98,7 @@ describe('files (POST /api/upload_parse, POST /api/export)', () => {
         personality: '冷静',
         scenario: '江湖客栈',
         first_mes: '{{char}}抬起头：“{{user}}，你终于来了。”',
-        mes_example: '<START>\n{{user}}: hi\n{{char}}: ...',
+        mes_example: '<START>\r\n{{user}}: hi\r\n{{char}}: ...\r\n<START>\r\n{{user}}: bye\r\n{{char}}: farewell',
         system_prompt: '',
         alternate_greetings: ['她拔剑。'],
         character_book: { entries: [{ keys: ['青锋剑'], content: '一把古剑', enabled: true }, { keys: ['x'], content: 'hidden', enabled: false }] },
@@ -124,6 +124,10 @@ describe('files (POST /api/upload_parse, POST /api/export)', () => {
         expect.objectContaining({ title: 'x', keys: ['x'], content: 'hidden', enabled: false }),
       ]);
       expect(text).toContain('1. 她拔剑。');
+      // Example dialogue reads as text: no <START> markers, each example numbered, line endings \n.
+      expect(text).toContain('【对话示例】\n1.\n{{user}}: hi\n林月: ...\n\n2.\n{{user}}: bye\n林月: farewell');
+      expect(text).not.toContain('<START>');
+      expect(text).not.toContain('\r');
       expect(text.endsWith('【开场白】\n林月抬起头：“{{user}}，你终于来了。”')).toBe(true);
       const en = await upload(makePng([{ keyword: 'chara', text: cardText(v2) }]), 'card.png', 'en');
       expect(en.body.data.content).toContain('[Personality]\n冷静');

@@ -57,6 +57,9 @@ export async function createTestApp(
     GENERATION_USER_PER_MINUTE: '100000',
     // Pictures would add requests to the model stub after every accepted turn: suites that test them turn them on.
     IMAGES_PROVIDER: 'off',
+    // Suites play the demo model with new users (no power) to test play itself; its price on the
+    // defaults is tested by demo-price.e2e-spec, which passes the default.
+    DEMO_MODEL_POINTS: '0',
     ...overrides,
   });
   const config = resolveConfig(env);

@@ -65,6 +65,8 @@ export default async function setup(project: TestProject) {
       SMS_IP_HOURLY_LIMIT: '1000',
       // Every browser test signs users up from 127.0.0.1: the per-IP sign-in limit is tested by the API suite.
       LOGIN_IP_PER_MINUTE: '10000',
+      // New users have no power: the walks play the demo model free (its price is tested by the API suite).
+      DEMO_MODEL_POINTS: '0',
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,

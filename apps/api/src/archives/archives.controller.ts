@@ -49,10 +49,11 @@ export class ArchivesController {
     description:
       'Writes the archive\'s full state back into its story (yours only) and marks the story as a recovery point ' +
       '(`recovery_point: true`, `recovery_point_id` = the archive id). Answers `{story_id, archive_index}`. ' +
-      "Another user's archive answers 404 ARCHIVE_NOT_FOUND, like a missing one.",
+      "Another user's archive answers 404 ARCHIVE_NOT_FOUND, like a missing one. While a turn of the story is being " +
+      'written the load is refused with 409 GENERATION_IN_PROGRESS (BRANCH_SWITCHING while a change of branch runs).',
   })
   @ApiDtoBody(LoadArchiveDto)
-  @ApiErrorResponses(400, 401, 404)
+  @ApiErrorResponses(400, 401, 404, 409)
   async load(@CurrentUser() user: AuthUser, @Body() dto: LoadArchiveDto) {
     return ok(await this.archives.load(user, dto));
   }

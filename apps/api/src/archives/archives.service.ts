@@ -11,6 +11,7 @@ import { Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import type { AuthUser } from '../common/current-user.decorator';
 import { toObjectId } from '../common/object-id';
+import { TurnParking } from '../play/turn-parking.service';
 import { StoryArchiveRepository, type ArchiveEntryFields } from '../stories/story-archive.repository';
 import { StoryRepository } from '../stories/story.repository';
 import { textSnippets, toSeconds } from '../stories/story-text';
@@ -24,6 +25,7 @@ export class ArchivesService {
     private readonly stories: StoryRepository,
     private readonly archives: StoryArchiveRepository,
     private readonly events: EventEmitter2,
+    private readonly parking: TurnParking,
   ) {}
 
   /** The occupied slots of the caller's own story (someone else's story is not found). */
@@ -51,22 +53,34 @@ export class ArchivesService {
    * Restores the story from an archive, as a recovery point: the whole state comes back in one
    * conditional update of the caller's own story, marked `recovery_point` with the archive's id,
    * so opening it from the story list later plays on a clone and keeps the restored state.
+   * The story's turn is held meanwhile: while a turn is being written (or a change of branch runs) the
+   * load is refused (409 GENERATION_IN_PROGRESS / BRANCH_SWITCHING) instead of pulling the text from
+   * under it.
    */
   async load(user: AuthUser, dto: LoadArchiveDto): Promise<LoadArchiveData> {
     const archive = await this.archives.byId(toObjectId(dto.archive_id, ErrorCode.ARCHIVE_NOT_FOUND));
-    if (!archive || !Types.ObjectId.isValid(archive.story_id)) throw new AppException(ErrorCode.ARCHIVE_NOT_FOUND);
+    // Someone else's archive answers exactly like a missing one.
+    if (!archive || !Types.ObjectId.isValid(archive.story_id) || !(await this.stories.isOwn(user.userID, archive.story_id))) {
+      throw new AppException(ErrorCode.ARCHIVE_NOT_FOUND);
+    }
     const state = pickState(archive.state);
     const text = state.main_text ?? '';
-    const restored = await this.stories.restore(user.userID, new Types.ObjectId(archive.story_id), {
-      ...state,
-      // Archives from before the story kept it: the summary's coverage is unknown, so nothing counts as covered.
-      summarized_chars: state.summarized_chars ?? 0,
-      recovery_point: true,
-      recovery_point_id: archive._id.toHexString(),
-      ...textSnippets(text),
-      time: new Date(),
-    });
-    // Someone else's archive answers exactly like a missing one.
+    const storyId = new Types.ObjectId(archive.story_id);
+    const held = await this.parking.hold(storyId, user.userID);
+    let restored: boolean;
+    try {
+      restored = await this.stories.restore(user.userID, storyId, {
+        ...state,
+        // Archives from before the story kept it: the summary's coverage is unknown, so nothing counts as covered.
+        summarized_chars: state.summarized_chars ?? 0,
+        recovery_point: true,
+        recovery_point_id: archive._id.toHexString(),
+        ...textSnippets(text),
+        time: new Date(),
+      });
+    } finally {
+      await this.parking.letGo(held).catch(() => undefined);
+    }
     if (!restored) throw new AppException(ErrorCode.ARCHIVE_NOT_FOUND);
     await this.events.emitAsync(ArchiveLoaded.event, new ArchiveLoaded(archive.story_id, user.userID, archive.archive_index));
     return { story_id: archive.story_id, archive_index: archive.archive_index };

@@ -6,6 +6,11 @@ describe('validateEnv', () => {
     expect(env).toMatchObject({ NODE_ENV: 'production', PORT: 3000, DATA_DIR: '.data', EMBEDDED_DATABASE: 'auto' });
   });
 
+  it('charges for a demo generation (at most 80 power) unless told otherwise (0 makes it free)', () => {
+    expect(validateEnv({}).DEMO_MODEL_POINTS).toBe(80);
+    expect(validateEnv({ DEMO_MODEL_POINTS: '0' }).DEMO_MODEL_POINTS).toBe(0);
+  });
+
   it('counts check-in days in Asia/Shanghai unless told otherwise', () => {
     expect(validateEnv({}).CHECKIN_TIME_ZONE).toBe('Asia/Shanghai');
     expect(validateEnv({ CHECKIN_TIME_ZONE: 'UTC' }).CHECKIN_TIME_ZONE).toBe('UTC');

@@ -152,11 +152,13 @@ export class EnvironmentVariables {
   @IsIn(DEMO_MODEL_MODES)
   DEMO_MODEL: (typeof DEMO_MODEL_MODES)[number] = 'auto';
 
-  // Power one demo generation costs (0: free).
+  // The most power one demo generation costs (scaled by the reply's share of its 400-token budget:
+  // 10 to 25 for a usual reply): a little by default, so a new user sees spending, "not enough power"
+  // and royalties on the defaults (0: free).
   @Transform(toInt)
   @IsInt()
   @Min(0)
-  DEMO_MODEL_POINTS = 0;
+  DEMO_MODEL_POINTS = 80;
 
   // Pause between the demo model's chunks, in milliseconds (it streams like a real model).
   @Transform(toInt)

@@ -11,7 +11,7 @@ describe('demo prose', () => {
     expect(pickName('小林：我推开门。', 'zh')).toBe('小林');
     expect(pickName('The wind blew.', 'en')).toBe('the traveller');
     expect(pickName('Continue the story.\n\nThe player writes as Captain Ilan:\nStop!', 'en')).toBe('Captain Ilan');
-    expect(pickName('请继续这个故事。\n\n玩家以「玛拉」的身份写道:\n我来了。', 'zh')).toBe('玛拉');
+    expect(pickName('请继续这个故事。\n\n玩家以「玛拉」的身份写道：\n我来了。', 'zh')).toBe('玛拉');
     expect(pickName('The player writes as the narrator:\nRain.', 'en')).toBe('the traveller');
   });
 

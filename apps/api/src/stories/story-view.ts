@@ -26,7 +26,8 @@ export function toListItem(s: ListFields, square: boolean): StoryListItem {
     userID: s.userID,
     permission: s.permission,
     pinToTop: Boolean(s.pinToTop),
-    recovery_point: Boolean(s.recovery_point),
+    // The owner's own state (a restore loaded into their story): the square shows the public version.
+    recovery_point: !square && Boolean(s.recovery_point),
     'first-line': (square ? s.publicFirstLine : s.firstLine) ?? '',
     'last-line': (square ? s.publicLastLine : s.lastLine) ?? '',
     unique_user_count: players,

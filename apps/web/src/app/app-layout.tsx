@@ -19,6 +19,7 @@ const SQUARE_TAB_QUERY = 'tab=square';
 const UserMenu = lazy(() => import('../features/auth/components/user-menu').then((m) => ({ default: m.UserMenu })));
 const PowerDetailsDialog = lazy(() => import('../features/power/components/power-details-dialog').then((m) => ({ default: m.PowerDetailsDialog })));
 const PowerDialog = lazy(() => import('../features/power/components/power-dialog').then((m) => ({ default: m.PowerDialog })));
+const PublishPicker = lazy(() => import('../features/stories/components/publish-picker').then((m) => ({ default: m.PublishPicker })));
 
 /** Every screen: the top bar, then the lazily loaded route. */
 export function AppLayout() {
@@ -107,7 +108,7 @@ export function AppLayout() {
       </main>
       <Suspense fallback={null}>
         {isLoggedIn && powerDetailsUsed && <PowerDetailsDialog open={powerDetailsOpen} onClose={() => setPowerDetailsOpen(false)} />}
-        {isLoggedIn && getPowerUsed && <PowerDialog open={getPowerOpen} onClose={() => setGetPowerOpen(false)} hasStory={false} />}
+        {isLoggedIn && getPowerUsed && <PowerDialog open={getPowerOpen} onClose={() => setGetPowerOpen(false)} publishButton={<PublishPicker />} />}
       </Suspense>
     </div>
   );

@@ -10,6 +10,8 @@ import { normalizeLanguage } from '../lib/i18n';
 import { useReducedMotion } from '../lib/reduced-motion';
 import { appTheme } from './theme';
 
+const BUTTON_CONFIG = { autoInsertSpace: false };
+
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
@@ -60,7 +62,8 @@ export function AppProviders({ children, queryClient }: AppProvidersProps) {
 
   return (
     <QueryClientProvider client={client}>
-      <ConfigProvider locale={antdLocale} theme={theme}>
+      {/* No space put into two-character Chinese buttons ("签到", not "签 到"). */}
+      <ConfigProvider locale={antdLocale} theme={theme} button={BUTTON_CONFIG}>
         <AntdApp>
           <AuthBootstrap />
           {children}

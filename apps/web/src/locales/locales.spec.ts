@@ -45,6 +45,27 @@ describe('locale files', () => {
     expect(missing).toEqual([]);
   });
 
+  it('write Chinese with full-width punctuation: no ASCII , : ; ! ? ( ) beside a Chinese character', () => {
+    // A web address is not prose ("http(s)").
+    const prose = (text: string) => text.replace(/\{\{[^}]*\}\}/g, 'X').replace(/https?\S*|http\(s\)/g, 'URL');
+    const halfWidth = keyPaths(locales['zh-CN']).filter((path) =>
+      /[\u3400-\u9fff]\s*[,:;!?()]|[,:;!?()]\s*[\u3400-\u9fff]/.test(prose(String(valueAt(locales['zh-CN'], path)))),
+    );
+    expect(halfWidth).toEqual([]);
+  });
+
+  it('call the play mode and each mode by one name everywhere (the play screen, the create form, the tasks, the context inspector)', () => {
+    for (const tree of Object.values(locales)) {
+      const name = valueAt(tree, 'play.playMode');
+      expect([valueAt(tree, 'create.playMode'), valueAt(tree, 'tasks.playMode'), valueAt(tree, 'lore.context.kinds.play_mode')]).toEqual([name, name, name]);
+      for (const mode of ['fly_free', 'tasks_guider', 'tasks_master']) {
+        const modeName = String(valueAt(tree, `play.playModes.${mode}`));
+        expect(valueAt(tree, `create.playModes.${mode}`)).toBe(modeName);
+        expect(String(valueAt(tree, `tasks.modeHints.${mode}`)).startsWith(modeName)).toBe(true);
+      }
+    }
+  });
+
   it('names the brand per language', () => {
     expect(en.app.brand).toBe('TaleLoom');
     expect(zhCN.app.brand).toBe('织梦故事');

@@ -68,8 +68,21 @@ export function cardFromJson(json: unknown): ParsedCard | null {
   return hasAnything ? { spec, data } : null;
 }
 
+// Card text with its line endings normalised (cards written on Windows carry \r\n, old Macs \r).
 function str(v: unknown): string {
-  return typeof v === 'string' ? v.trim() : '';
+  return typeof v === 'string' ? v.replace(/\r\n?/g, '\n').trim() : '';
+}
+
+/**
+ * Example dialogue as a reader reads it: the `<START>` markers that separate SillyTavern's examples
+ * become blank lines between them, numbered when there are several.
+ */
+function readableExamples(text: string): string {
+  const blocks = text
+    .split(/^[ \t]*<START>[ \t]*$/im)
+    .map((b) => b.trim())
+    .filter(Boolean);
+  return blocks.length > 1 ? blocks.map((b, i) => `${i + 1}.\n${b}`).join('\n\n') : (blocks[0] ?? '');
 }
 
 const HEADINGS: Record<Language, Record<string, string>> = {
@@ -102,7 +115,7 @@ export function cardToText({ data }: ParsedCard, language: Language): string {
   add(h.personality, data.personality);
   add(h.scenario, data.scenario);
   add(h.system, data.system_prompt);
-  add(h.examples, data.mes_example);
+  add(h.examples, readableExamples(data.mes_example));
   add(h.alternates, data.alternate_greetings.map((g, i) => `${i + 1}. ${g}`).join('\n'));
   add(h.prologue, data.first_mes);
   return replaceMacros(sections.join('\n\n'), data.name);

@@ -82,7 +82,9 @@ describe('prompt assembly', () => {
     expect(system('tasks_guider')).toMatch(/Nudge the player[\s\S]*Goal: Pay the debt before the storm\n\nOpen goals:\n- \(event\) Find the key\n- \(feeling\) Forgive Ilan$/);
     expect(system('tasks_master')).toMatch(/Drive the plot toward the open goals[\s\S]*- \(event\) Find the key/);
     expect(system('tasks_master', { open_targets: [] })).not.toContain('Open goals');
-    expect(system('tasks_guider', { main_text: '玛拉站在码头上。' })).toContain('未完成的目标:\n- (事件) Find the key\n- (情感) Forgive Ilan');
+    expect(system('tasks_guider', { main_text: '玛拉站在码头上。' })).toContain('未完成的目标：\n- （事件）Find the key\n- （情感）Forgive Ilan');
+    // The goal's label too, full-width.
+    expect(system('tasks_guider', { main_text: '玛拉站在码头上。' })).toContain('目标：Pay the debt before the storm');
   });
 
   it('speaks Chinese for a Chinese story', () => {
@@ -90,7 +92,9 @@ describe('prompt assembly', () => {
     expect(storyLanguage(story.main_text)).toBe('zh');
     const p = assemblePrompt(story, { role: '玛拉', content: '我解开缆绳。' }, budget, 0, new TokenCounter());
     expect(p.messages[0].content).toContain('互动故事的共同作者');
-    expect(p.messages[2].content).toContain('玩家以「玛拉」的身份写道');
+    expect(p.messages[2].content).toContain('玩家以「玛拉」的身份写道：\n我解开缆绳。');
+    const narrated = assemblePrompt(story, { role: '', content: '风起了。' }, budget, 0, new TokenCounter());
+    expect(narrated.messages[2].content).toContain('玩家以旁白的身份写道：\n风起了。');
     expect(formatUserPart('玛拉', '我解开缆绳。', 'zh')).toBe('玛拉：我解开缆绳。');
     expect(formatUserPart('', ' The wind rose. ', 'en')).toBe('The wind rose.');
     expect(formatUserPart('Mara', '', 'en')).toBe('');

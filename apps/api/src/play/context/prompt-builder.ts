@@ -17,6 +17,8 @@ const PROLOGUE_MAX_SHARE = 0.4;
 // The lore never takes more than this share of the room left for lore and story text.
 const LORE_MAX_SHARE = 0.5;
 const SEPARATOR = '\n\n';
+// A label's colon: full-width in Chinese, as Chinese text writes it.
+const COLON: Record<PromptLanguage, string> = { en: ':', zh: '：' };
 
 /** The player's line as it goes into the story text: "Role: content", or the content alone for the narrator. */
 export function formatUserPart(role: string, content: string, language: PromptLanguage): string {
@@ -64,7 +66,7 @@ export function assemblePrompt(
       kind: 'play_mode',
       text: [
         PLAY_MODE_INSTRUCTIONS[story.play_mode]?.[language] ?? PLAY_MODE_INSTRUCTIONS.fly_free[language],
-        story.play_mode !== 'fly_free' && story.goal.trim() ? `${L.goal}: ${story.goal.trim()}` : '',
+        story.play_mode !== 'fly_free' && story.goal.trim() ? `${L.goal}${COLON[language]}${language === 'zh' ? '' : ' '}${story.goal.trim()}` : '',
         story.play_mode !== 'fly_free' ? targetList(story, language) : '',
       ]
         .filter(Boolean)
@@ -88,7 +90,7 @@ export function assemblePrompt(
   const final = joinPieces([
     { kind: 'author_note', text: section(L.note, story.author_remark) },
     { kind: 'user_prompt', text: userPrompt },
-    { kind: 'line', text: line ? `${who}:\n${line}` : '' },
+    { kind: 'line', text: line ? `${who}${COLON[language]}\n${line}` : '' },
   ]).map(count);
 
   const storyHeading = `## ${L.story}\n`;
@@ -173,7 +175,8 @@ function targetList(story: PromptStory, language: PromptLanguage): string {
   const targets = (story.open_targets ?? []).filter((t) => t.title.trim());
   if (!targets.length) return '';
   const kinds = TARGET_TYPE_LABELS[language];
-  return `${LABELS[language].targets}:\n${targets.map((t) => `- (${kinds[t.type] ?? t.type}) ${t.title.trim()}`).join('\n')}`;
+  const [open, close] = language === 'zh' ? ['（', '）'] : ['(', ') '];
+  return `${LABELS[language].targets}${COLON[language]}\n${targets.map((t) => `- ${open}${kinds[t.type] ?? t.type}${close}${t.title.trim()}`).join('\n')}`;
 }
 
 function section(title: string, content: string): string {

@@ -5,6 +5,7 @@ import { PowerDialog } from '../../features/power/components/power-dialog';
 import { useDailyPowerDialog } from '../../features/power/hooks/use-daily-power-dialog';
 import { ActivityModal } from '../../features/site-config/components/activity-modal';
 import { CommunityButton } from '../../features/site-config/components/community-button';
+import { PublishPicker } from '../../features/stories/components/publish-picker';
 import { StoriesScreen } from '../../features/stories/components/stories-screen';
 import './screens.css';
 
@@ -19,12 +20,12 @@ export function StoriesRoute() {
     <>
       <ActivityModal />
       <StoriesScreen
-        renderActions={({ hasStory }) => (
+        renderActions={() => (
           <>
             <Button icon={<ThunderboltOutlined aria-hidden="true" />} onClick={powerDialog.show} data-testid="stories-get-power">
               {t('stories.getPower')}
             </Button>
-            <PowerDialog open={powerDialog.open} onClose={powerDialog.close} hasStory={hasStory} />
+            <PowerDialog open={powerDialog.open} onClose={powerDialog.close} publishButton={<PublishPicker />} />
             <CommunityButton />
           </>
         )}

@@ -151,7 +151,7 @@ export function ArchiveDialog({ storyId, open, onClose }: ArchiveDialogProps) {
           }}
           options={[
             { value: 'all', label: t('files.archive.viewAll') },
-            { value: 'saved', label: `${t('files.archive.viewSaved')} (${archives.data?.length ?? 0})` },
+            { value: 'saved', label: t('files.archive.viewSavedCount', { count: archives.data?.length ?? 0 }) },
           ]}
           data-testid="archive-view"
         />

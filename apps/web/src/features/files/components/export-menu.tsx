@@ -56,7 +56,9 @@ export function ExportMenu({ content, name, storyId }: ExportMenuProps) {
   return (
     <Dropdown
       trigger={['click']}
-      disabled={!content}
+      // Left undefined when there is text, so a surrounding disabled context (the play screen while
+      // generating or editing) still disables the button.
+      disabled={!content || undefined}
       menu={{
         'aria-label': t('files.export.menuLabel'),
         items: EXPORT_FORMATS.map((format) => ({ key: format, label: t(`files.export.formats.${format}`), 'data-testid': `export-${format}` })),

@@ -50,6 +50,21 @@ describe('file import on the create screen', () => {
     await act(async () => fireEvent.click(screen.getByTestId('upload-append')));
     await waitFor(() => expect(prologue.value).not.toBe('Second text'));
     expect(prologue.value).toBe('Second text\n\nCard text');
+    // The card names the story (the name field was empty).
+    expect(screen.getByTestId('create-name')).toHaveValue('Mira');
+  }, 40_000);
+
+  it('a card does not rename a story the user already named', async () => {
+    storeLoggedInUser();
+    mockFetch((url) =>
+      url === '/api/upload_parse' ? jsonResponse(parsed('Card text', { kind: 'character_card', card: { name: 'Mira', spec: 'v3' } })) : jsonResponse(ok(testUser)),
+    );
+    renderApp('/create');
+    const name = await screen.findByTestId('create-name', {}, { timeout: 5000 });
+    fireEvent.change(name, { target: { value: 'My own title' } });
+    await pick('mira.png');
+    await waitFor(() => expect((screen.getByTestId('create-prologue') as HTMLTextAreaElement).value).toBe('Card text'));
+    expect(name).toHaveValue('My own title');
   }, 40_000);
 
   it('a lore book leaves the text as it is: its entries go with the new story', async () => {

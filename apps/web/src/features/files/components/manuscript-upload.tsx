@@ -30,6 +30,8 @@ export interface ManuscriptUploadProps {
   setText: (text: string) => void;
   /** Hands on the lore the file carries (created with the story). */
   setLore?: (lore: LoreBookInput | null, mode: 'replace' | 'append') => void;
+  /** Offers a story name the file carries (a character card's name). */
+  setName?: (name: string) => void;
 }
 
 const STATE_COLORS: Record<UploadItemState, string> = {
@@ -45,7 +47,7 @@ const STATE_COLORS: Record<UploadItemState, string> = {
  * removed). Text already in the field is never overwritten without asking: a plain file asks to replace,
  * a PNG character card asks to append or replace.
  */
-export function ManuscriptUpload({ getText, setText, setLore }: ManuscriptUploadProps) {
+export function ManuscriptUpload({ getText, setText, setLore, setName }: ManuscriptUploadProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [items, setItems] = useState<UploadItem[]>([]);
@@ -59,6 +61,8 @@ export function ManuscriptUpload({ getText, setText, setLore }: ManuscriptUpload
     const current = getText();
     setText(mode === 'append' && current.trim() ? `${current.replace(/\s+$/, '')}\n\n${result.content}` : result.content);
     setLore?.(result.lore ?? null, mode);
+    // A card names the story after its character (used when the name is still empty).
+    if (result.card?.name) setName?.(result.card.name);
     // Only one file is the source of the text at a time: earlier imports are marked removed.
     setItems((list) =>
       list.map((item) =>

@@ -1,7 +1,7 @@
 import { EyeOutlined, SendOutlined } from '@ant-design/icons';
 import { AutoComplete, Button, Input, Tooltip } from 'antd';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
-import { useRef, type KeyboardEvent } from 'react';
+import { useRef, type KeyboardEvent, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export interface PlayInputProps {
@@ -15,6 +15,8 @@ export interface PlayInputProps {
   generating: boolean;
   /** A send waits for the one-send-per-second rule. */
   waiting?: boolean;
+  /** Where the turn's actions dock (just above the box). */
+  dockRef?: Ref<HTMLDivElement>;
 }
 
 /**
@@ -49,6 +51,7 @@ export function PlayInput(props: PlayInputProps) {
   const [open, close] = t('play.brackets').split('|');
   return (
     <div className="tl-play-input" data-testid="play-input">
+      <div className="tl-play-input__dock" ref={props.dockRef} data-testid="turn-dock" />
       <div className="tl-play-input__tools">
         <AutoComplete
           className="tl-play-input__role"
@@ -81,7 +84,8 @@ export function PlayInput(props: PlayInputProps) {
           onKeyDown={onKeyDown}
           autoSize={{ minRows: 2, maxRows: 6 }}
           maxLength={10_000}
-          placeholder={t('play.inputHint')}
+          // With no role the player writes as the narrator: the hint says so.
+          placeholder={t(props.role.trim() ? 'play.inputHint' : 'play.inputHintNarrator')}
           aria-label={t('play.input')}
           disabled={props.disabled}
           data-testid="play-textarea"

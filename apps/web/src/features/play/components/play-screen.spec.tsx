@@ -272,4 +272,55 @@ describe('play screen', () => {
     await act(async () => fireEvent.click(await screen.findByText('TaleLoom Demo (offline)', { selector: '.tl-play-model__name' })));
     expect(await screen.findByText('Failed to switch model: The custom model does not exist or was deleted.')).toBeInTheDocument();
   }, 60_000);
+
+  it('disables every other control while a turn streams, while the pending turn is edited and while the text is edited', async () => {
+    storeLoggedInUser();
+    window.localStorage.setItem('showGuide', 'false');
+    // A stream held open until the test lets it end.
+    let finish = () => {};
+    serve(() => {
+      const events: StreamEvent[] = [{ type: 'user', text: 'Mara: Go.', role: 'Mara', turnId: 't1' }, { type: 'delta', text: 'The door creaks.' }];
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(new TextEncoder().encode(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')));
+          finish = () => {
+            c.enqueue(new TextEncoder().encode(`data: ${JSON.stringify({ type: 'done', turnId: 't1' })}\n\n`));
+            c.close();
+          };
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
+    });
+    renderApp(`/play?id=${id}`);
+    const area = await screen.findByTestId('play-textarea', {}, { timeout: 5000 });
+    const selector = await screen.findByTestId('model-selector');
+    const controls = () => [
+      ...['toolbar-settings', 'toolbar-archive', 'publish-button', 'toolbar-task', 'toolbar-lore', 'toolbar-export', 'toolbar-branches', 'toolbar-edit', 'title-edit'].map((t) => screen.getByTestId(t)),
+      within(selector).getByRole('combobox'),
+    ];
+    await waitFor(() => controls().forEach((c) => expect(c).toBeEnabled()));
+
+    fireEvent.change(area, { target: { value: 'Go.' } });
+    await act(async () => fireEvent.click(screen.getByTestId('send-button')));
+    await waitFor(() => expect(screen.getByTestId('turn-ai')).toHaveTextContent('The door creaks.'));
+    // Generating: nothing else can be started (the archive dialog does not open).
+    controls().forEach((c) => expect(c).toBeDisabled());
+    fireEvent.click(screen.getByTestId('toolbar-archive'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await act(async () => finish());
+    await waitFor(() => expect(screen.getByTestId('turn-edit')).toBeEnabled());
+    controls().forEach((c) => expect(c).toBeEnabled());
+
+    // Editing the pending turn: the toolbar waits; the input stays (a send accepts the edit first).
+    await act(async () => fireEvent.click(screen.getByTestId('turn-edit')));
+    controls().forEach((c) => expect(c).toBeDisabled());
+    expect(area).toBeEnabled();
+    await act(async () => fireEvent.click(screen.getByTestId('turn-edit')));
+    controls().forEach((c) => expect(c).toBeEnabled());
+
+    // Editing the text: the toolbar, the popover's actions and the input all wait.
+    await act(async () => fireEvent.click(screen.getByTestId('toolbar-edit')));
+    controls().forEach((c) => expect(c).toBeDisabled());
+    expect(area).toBeDisabled();
+  }, 30_000);
 });

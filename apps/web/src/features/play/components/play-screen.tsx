@@ -1,4 +1,4 @@
-import { EditOutlined } from '@ant-design/icons';
+import { EditOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import {
   charCount,
   CUSTOM_MODEL_TYPE,
@@ -12,7 +12,7 @@ import {
   type StoryPicture,
   type UpdateStoryDto,
 } from '@taleloom/contracts';
-import { App, Button, Typography } from 'antd';
+import { App, Button, ConfigProvider, Typography } from 'antd';
 import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
@@ -110,7 +110,7 @@ export function PlayScreen(props: PlayScreenProps) {
   const [editing, setEditing] = useState(false);
   const [savingText, setSavingText] = useState(false);
   const [titleOpen, setTitleOpen] = useState(false);
-  const [guideOpen, closeGuide] = useShowGuide();
+  const [guideOpen, closeGuide, showGuide] = useShowGuide();
   const [role, setRole] = useState(story.role);
   const [text, setText] = useState('');
   const [usedRoles, setUsedRoles] = useState<string[]>([]);
@@ -158,10 +158,18 @@ export function PlayScreen(props: PlayScreenProps) {
     onError: showError,
   });
   const generating = turn.view.phase === 'generating' || turn.view.phase === 'loading';
+  // Spec (play screen): other buttons are disabled while generating or editing. The input stays open
+  // while the pending turn is edited (a send accepts the edit first), not while the text is.
+  const [turnEditing, setTurnEditing] = useState(false);
   const locked = generating || editing;
-  // The newest text stays in view above the sticky input (not while the text is being edited).
-  const textBlock = useRef<HTMLDivElement>(null);
-  const followNewest = useFollowNewest(textBlock, !editing);
+  const busy = locked || turnEditing;
+  // The newest text stays in view above the sticky input (not while the text is being edited): the
+  // screen is watched whole, so the turn's actions docking into the input bar count too.
+  const screenBlock = useRef<HTMLDivElement>(null);
+  const followNewest = useFollowNewest(screenBlock, !editing);
+  // The turn's actions float just above the input, at every width: right under the new text while the
+  // page follows it, and still in view when the reader has scrolled up or the turn is taller than the window.
+  const [dock, setDock] = useState<HTMLDivElement | null>(null);
 
   const roles = useMemo(() => {
     const all = [story.role, ...usedRoles].map((r) => r.trim()).filter(Boolean);
@@ -199,35 +207,40 @@ export function PlayScreen(props: PlayScreenProps) {
   const chars = useMemo(() => charCount(story.main_text), [story.main_text]);
 
   return (
-    <div className={`tl-play ${settingsOpen ? 'tl-play--settings' : ''}`} data-testid="play-screen">
+    <div className={`tl-play ${settingsOpen ? 'tl-play--settings' : ''}`} ref={screenBlock} data-testid="play-screen">
       {/* Hidden, not unmounted, on a short window (a phone's keyboard open): what its buttons opened (the
           task dashboard, the lore drawer, a branch list) stays open with what the user was typing. */}
-      <PlayToolbar
-        hidden={height <= TOOLBAR_MIN_HEIGHT}
-        settingsOpen={settingsOpen}
-        onToggleSettings={() => setSettingsOpen((o) => !o)}
-        onEdit={() => setEditing(true)}
-        locked={locked}
-        charCount={chars}
-        modelSelector={renderModelSelector?.({ choice: model, onChange: changeModel, disabled: locked })}
-        publishMenu={publishMenu}
-        recordButton={recordButton}
-        exportMenu={exportMenu}
-        taskButton={taskButton}
-        loreButton={loreButton}
-        branchesButton={branchesButton?.(locked)}
-      />
+      {/* Every control the features put in the toolbar (archive, publish, task, lore, export, branches)
+          is an antd one: the disabled context reaches them all, and the dialogs they hold. */}
+      <ConfigProvider componentDisabled={busy}>
+        <PlayToolbar
+          hidden={height <= TOOLBAR_MIN_HEIGHT}
+          settingsOpen={settingsOpen}
+          onToggleSettings={() => setSettingsOpen((o) => !o)}
+          onEdit={() => setEditing(true)}
+          locked={busy}
+          charCount={chars}
+          modelSelector={renderModelSelector?.({ choice: model, onChange: changeModel, disabled: busy })}
+          publishMenu={publishMenu}
+          recordButton={recordButton}
+          exportMenu={exportMenu}
+          taskButton={taskButton}
+          loreButton={loreButton}
+          branchesButton={branchesButton?.(busy)}
+        />
+      </ConfigProvider>
       <div className="tl-play__title-row">
         <Typography.Title level={3} className="tl-play__title" data-testid="play-title">
           {title}
         </Typography.Title>
-        <Button type="text" size="small" icon={<EditOutlined aria-hidden="true" />} aria-label={t('play.editTitle')} onClick={() => setTitleOpen(true)} data-testid="title-edit" />
+        <Button type="text" size="small" icon={<EditOutlined aria-hidden="true" />} aria-label={t('play.editTitle')} disabled={busy} onClick={() => setTitleOpen(true)} data-testid="title-edit" />
+        <Button type="text" size="small" icon={<QuestionCircleOutlined aria-hidden="true" />} aria-label={t('play.guide.open')} title={t('play.guide.open')} onClick={showGuide} data-testid="tutorial-open" />
       </div>
       <StoryNotes
         authorRemark={story.author_remark}
         previousSummary={story.previous_summary}
         summaryFlash={summaryFlash}
-        disabled={generating}
+        disabled={busy}
         onSave={(field, value) => save({ [field]: value })}
       />
       <StoryText
@@ -236,7 +249,6 @@ export function PlayScreen(props: PlayScreenProps) {
         onIllustrate={pictures?.canDraw && !locked ? (range) => pictures.illustrate(range, showError) : undefined}
         onBranchFrom={onBranchFrom && !locked ? onBranchFrom : undefined}
         renderPicture={(picture) => pictures?.renderPicture(picture, showError)}
-        blockRef={textBlock}
         editing={editing}
         saving={savingText}
         onBack={() => setEditing(false)}
@@ -257,6 +269,8 @@ export function PlayScreen(props: PlayScreenProps) {
           <TurnCard
             view={turn.view}
             waiting={turn.waiting}
+            onEditingChange={setTurnEditing}
+            dock={dock}
             actions={{
               onUndo: () => void onUndo(),
               onRegenerate: () => {
@@ -284,8 +298,9 @@ export function PlayScreen(props: PlayScreenProps) {
         disabled={locked}
         generating={generating || turn.waiting}
         waiting={turn.waiting}
+        dockRef={setDock}
       />
-      <SettingsPanel open={settingsOpen} onClose={() => setSettingsOpen(false)} story={story} onSave={(p) => void save(p)} disabled={generating} pictures={pictures?.generator} />
+      <SettingsPanel open={settingsOpen} onClose={() => setSettingsOpen(false)} story={story} onSave={(p) => void save(p)} disabled={busy} pictures={pictures?.generator} />
       <PlayTutorial open={guideOpen} onClose={closeGuide} />
       <EditTitleDialog open={titleOpen} name={story.name} onClose={() => setTitleOpen(false)} onSave={(name) => save({ name })} />
     </div>

@@ -53,6 +53,8 @@ export function SettingsPanel({ open, onClose, story, onSave, disabled, pictures
       placement="right"
       mask={false}
       size={360}
+      // Below the sticky top bar, whose menus stay in reach while the panel is open.
+      rootClassName="tl-play-settings-root"
       className="tl-play-settings"
       closable={{ 'aria-label': t('common.close') }}
     >

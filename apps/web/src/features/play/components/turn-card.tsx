@@ -1,6 +1,7 @@
 import { CheckOutlined, EditOutlined, FastForwardOutlined, LeftOutlined, RedoOutlined, RightOutlined, UndoOutlined } from '@ant-design/icons';
 import { Alert, Button, Input, Spin, Tooltip, Typography } from 'antd';
-import { useRef, useState, type TouchEvent } from 'react';
+import { useEffect, useRef, useState, type TouchEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { ApiClientError } from '../../../lib/api-client';
@@ -48,15 +49,28 @@ function useTakeSwipe(view: TurnView, onShowTake: (index: number) => void) {
  * The floating popover of a turn: the user part and the AI part as they stream in, then undo,
  * regenerate, edit, save and continue. A failed turn keeps its partial text and says why.
  */
-export function TurnCard({ view, actions, waiting = false }: { view: TurnView; actions: TurnActions; waiting?: boolean }) {
+export function TurnCard({ view, actions, waiting = false, onEditingChange, dock }: {
+  view: TurnView;
+  actions: TurnActions;
+  waiting?: boolean;
+  onEditingChange?: (editing: boolean) => void;
+  /** Where the actions go instead of the card's foot (the play screen: just above the input). */
+  dock?: HTMLElement | null;
+}) {
   const { t } = useTranslation();
   // Editing belongs to one turn: the next turn (a send from the input box included) starts unedited.
   const [editedTurn, setEditedTurn] = useState<string | null | undefined>(undefined);
-  const editing = editedTurn !== undefined && editedTurn === view.turnId;
+  const shown = view.phase !== 'idle' && view.phase !== 'loading';
+  const editing = shown && editedTurn !== undefined && editedTurn === view.turnId;
+  // The screen locks its other controls while the pending turn is being edited.
+  useEffect(() => {
+    onEditingChange?.(editing);
+  }, [editing, onEditingChange]);
+  useEffect(() => () => onEditingChange?.(false), [onEditingChange]);
   const setEditing = (next: boolean | ((e: boolean) => boolean)) =>
     setEditedTurn((typeof next === 'function' ? next(editing) : next) ? view.turnId : undefined);
   const swipe = useTakeSwipe(view, actions.onShowTake);
-  if (view.phase === 'idle' || view.phase === 'loading') return null;
+  if (!shown) return null;
   // Waiting for the one-send-per-second rule counts as busy: the send is on its way.
   const generating = view.phase === 'generating' || waiting;
   const failed = view.phase === 'failed';
@@ -66,6 +80,37 @@ export function TurnCard({ view, actions, waiting = false }: { view: TurnView; a
     setEditing(false);
     actions.onShowTake(index);
   };
+  // The popover's actions: docked above the input (always in view), or at the card's foot.
+  const buttons = (
+      <div className="tl-play-turn__actions" role="group" aria-label={t('play.turnActions')} data-testid="turn-actions">
+        <Tooltip title={t('play.undoHint')}>
+          <Button icon={<UndoOutlined aria-hidden="true" />} disabled={generating} onClick={() => { setEditing(false); actions.onUndo(); }} data-testid="turn-undo">
+            {t('play.undo')}
+          </Button>
+        </Tooltip>
+        <Tooltip title={t('play.regenerateHint')}>
+          <Button icon={<RedoOutlined aria-hidden="true" />} disabled={generating} onClick={() => { setEditing(false); actions.onRegenerate(); }} data-testid="turn-regenerate">
+            {t('play.regenerate')}
+          </Button>
+        </Tooltip>
+        <Button
+          icon={<EditOutlined aria-hidden="true" />}
+          disabled={generating}
+          type={editing ? 'primary' : 'default'}
+          aria-pressed={editing}
+          onClick={() => setEditing((e) => !e)}
+          data-testid="turn-edit"
+        >
+          {t('play.edit')}
+        </Button>
+        <Button icon={<CheckOutlined aria-hidden="true" />} disabled={generating || !hasText} onClick={() => { setEditing(false); actions.onSave(); }} data-testid="turn-save">
+          {t('play.save')}
+        </Button>
+        <Button type="primary" icon={<FastForwardOutlined aria-hidden="true" />} disabled={generating} onClick={() => { setEditing(false); actions.onContinue(); }} data-testid="turn-continue">
+          {t('play.continue')}
+        </Button>
+      </div>
+  );
   return (
     <section className="tl-play-turn" aria-live="polite" aria-label={t('play.turn')} data-testid="turn-card">
       {total > 1 ? (
@@ -132,34 +177,7 @@ export function TurnCard({ view, actions, waiting = false }: { view: TurnView; a
           <Spin size="small" /> {t('play.sendQueued')}
         </div>
       ) : null}
-      <div className="tl-play-turn__actions">
-        <Tooltip title={t('play.undoHint')}>
-          <Button icon={<UndoOutlined aria-hidden="true" />} disabled={generating} onClick={() => { setEditing(false); actions.onUndo(); }} data-testid="turn-undo">
-            {t('play.undo')}
-          </Button>
-        </Tooltip>
-        <Tooltip title={t('play.regenerateHint')}>
-          <Button icon={<RedoOutlined aria-hidden="true" />} disabled={generating} onClick={() => { setEditing(false); actions.onRegenerate(); }} data-testid="turn-regenerate">
-            {t('play.regenerate')}
-          </Button>
-        </Tooltip>
-        <Button
-          icon={<EditOutlined aria-hidden="true" />}
-          disabled={generating}
-          type={editing ? 'primary' : 'default'}
-          aria-pressed={editing}
-          onClick={() => setEditing((e) => !e)}
-          data-testid="turn-edit"
-        >
-          {t('play.edit')}
-        </Button>
-        <Button icon={<CheckOutlined aria-hidden="true" />} disabled={generating || !hasText} onClick={() => { setEditing(false); actions.onSave(); }} data-testid="turn-save">
-          {t('play.save')}
-        </Button>
-        <Button type="primary" icon={<FastForwardOutlined aria-hidden="true" />} disabled={generating} onClick={() => { setEditing(false); actions.onContinue(); }} data-testid="turn-continue">
-          {t('play.continue')}
-        </Button>
-      </div>
+      {dock ? createPortal(buttons, dock) : buttons}
     </section>
   );
 }

@@ -2,34 +2,76 @@ import { useCallback, useEffect, useRef, type RefObject } from 'react';
 
 // Within this many pixels of the page's end, the reader counts as "at the newest text".
 const AT_END_PX = 48;
+// A finger moved this far down the screen (the page scrolls up) is the reader leaving the end.
+const TOUCH_UP_PX = 8;
+const UP_KEYS = new Set(['PageUp', 'ArrowUp', 'Home']);
 
 const pageEnd = () => document.documentElement.scrollHeight;
 const gapToEnd = () => pageEnd() - (window.scrollY + window.innerHeight);
 
+// A key that scrolls the page (not one typed into a field).
+const typing = (target: EventTarget | null) =>
+  target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+
 /**
  * Keeps the newest text in view on /play: whenever `target` (the story text with the turn card) grows,
  * the page scrolls to its end, where the sticky input sits just below the newest line and the turn's
- * actions. A reader who scrolls up to read stops the following until they come back down or send again
- * (`follow()`). Opening the page lands on the newest text.
+ * actions. Only the reader scrolling up on purpose (a wheel, a finger, a key, the scroll bar) stops the
+ * following, until they come back down to the end or send again (`follow()`). The page's own changes
+ * never do: the input box shrinking after a send, a turn card replaced by its saved text, a picture
+ * loading, all move the scroll position up without the reader having asked.
  */
 export function useFollowNewest(target: RefObject<HTMLElement | null>, active: boolean): () => void {
   const following = useRef(true);
 
   useEffect(() => {
-    // Only the reader scrolling up stops the following: the page's own scrolls go down, and text that
-    // grows between one of them and its scroll event (several chunks in a busy frame) must not count
-    // as the reader leaving the end.
-    // Not read here: reading a scroll position lays the whole page out, and a long story is much to lay
-    // out while it is being put on screen. The first scroll event starts from where it is.
-    let lastY: number | null = null;
-    const onScroll = () => {
-      const y = window.scrollY;
-      if (gapToEnd() <= AT_END_PX) following.current = true;
-      else if (lastY !== null && y < lastY) following.current = false;
-      lastY = y;
+    const leave = () => {
+      if (gapToEnd() > 0) following.current = false;
     };
-    window.addEventListener('scroll', onScroll, { passive: true });
-    return () => window.removeEventListener('scroll', onScroll);
+    // After the reader's own scroll: back at the end, the following resumes.
+    const onScroll = () => {
+      if (gapToEnd() <= AT_END_PX) following.current = true;
+    };
+    const onWheel = (e: WheelEvent) => {
+      if (e.deltaY < 0) following.current = false;
+    };
+    let touchY: number | null = null;
+    const onTouchStart = (e: TouchEvent) => {
+      touchY = e.touches[0]?.clientY ?? null;
+    };
+    const onTouchMove = (e: TouchEvent) => {
+      const y = e.touches[0]?.clientY;
+      if (touchY !== null && y !== undefined && y - touchY > TOUCH_UP_PX) leave();
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (UP_KEYS.has(e.key) && !typing(e.target)) following.current = false;
+    };
+    // The scroll bar: a press outside the page's content (on the root's bar) that moves the page up.
+    let barY: number | null = null;
+    const onPointerDown = (e: PointerEvent) => {
+      barY = e.target === document.documentElement ? window.scrollY : null;
+    };
+    const onPointerUp = () => {
+      if (barY !== null && window.scrollY < barY) leave();
+      barY = null;
+    };
+    const options = { passive: true } as const;
+    window.addEventListener('scroll', onScroll, options);
+    window.addEventListener('wheel', onWheel, options);
+    window.addEventListener('touchstart', onTouchStart, options);
+    window.addEventListener('touchmove', onTouchMove, options);
+    window.addEventListener('keydown', onKey);
+    window.addEventListener('pointerdown', onPointerDown, options);
+    window.addEventListener('pointerup', onPointerUp, options);
+    return () => {
+      window.removeEventListener('scroll', onScroll);
+      window.removeEventListener('wheel', onWheel);
+      window.removeEventListener('touchstart', onTouchStart);
+      window.removeEventListener('touchmove', onTouchMove);
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('pointerdown', onPointerDown);
+      window.removeEventListener('pointerup', onPointerUp);
+    };
   }, []);
 
   useEffect(() => {

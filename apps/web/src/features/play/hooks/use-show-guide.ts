@@ -2,8 +2,11 @@ import { useState } from 'react';
 
 const KEY = 'showGuide';
 
-/** The play tutorial shows once: until it is closed, localStorage `showGuide` is not 'false'. */
-export function useShowGuide(): [boolean, () => void] {
+/**
+ * The play tutorial shows once: until it is closed, localStorage `showGuide` is not 'false'. `show`
+ * opens it again (the play screen's help button).
+ */
+export function useShowGuide(): [boolean, () => void, () => void] {
   const [open, setOpen] = useState(() => {
     try {
       return window.localStorage.getItem(KEY) !== 'false';
@@ -19,5 +22,5 @@ export function useShowGuide(): [boolean, () => void] {
       // storage unavailable: it shows again next time
     }
   };
-  return [open, close];
+  return [open, close, () => setOpen(true)];
 }

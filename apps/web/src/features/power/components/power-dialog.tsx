@@ -1,12 +1,22 @@
 import { CheckCircleFilled, CrownOutlined, GiftOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { DAILY_CHECK_IN_POWER, ROYALTY_PERCENT } from '@taleloom/contracts';
-import { App, Button, Modal, Progress, Tooltip } from 'antd';
+import { App, Button, Modal, Progress } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import type { TFunction } from 'i18next';
+import { isApiClientError } from '../../../lib/api-client';
+import { i18n } from '../../../lib/i18n';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useCheckInMutation } from '../api/check-in';
 import { useCheckInStatusQuery } from '../api/get-check-in-status';
 import './power.css';
+
+function checkInFailure(error: unknown, t: TFunction): string {
+  const failed = t('power.dialog.checkInFailed');
+  if (!isApiClientError(error) || !error.code) return failed;
+  // Chinese sentences follow each other without a space.
+  return [failed, getErrorMessage(error, t)].join(i18n.language.startsWith('zh') ? '' : ' ');
+}
 
 // Invitation rewards are paid by the invitation feature; the amount is the spec's (section 9).
 const INVITE_POWER = 100000;
@@ -14,15 +24,14 @@ const INVITE_POWER = 100000;
 interface PowerDialogProps {
   open: boolean;
   onClose: () => void;
-  /** Whether the user has a story to publish. */
-  hasStory: boolean;
+  /** The publish button (the stories feature's picker of my private stories, composed in by the app). */
+  publishButton?: ReactNode;
 }
 
 /** "Get power" (spec section 2, stories screen): daily check-in, invitation, royalties, publishing. */
-export function PowerDialog({ open, onClose, hasStory }: PowerDialogProps) {
+export function PowerDialog({ open, onClose, publishButton }: PowerDialogProps) {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
-  const navigate = useNavigate();
   const status = useCheckInStatusQuery(open);
   const checkIn = useCheckInMutation();
   const checkedIn = status.data?.dailyCheckinStatus === true;
@@ -31,7 +40,8 @@ export function PowerDialog({ open, onClose, hasStory }: PowerDialogProps) {
   const onCheckIn = () =>
     checkIn.mutate(undefined, {
       onSuccess: (data) => void message.success(t('power.dialog.checkInDone', { points: amount(data.awarded) })),
-      onError: (error) => void message.error(getErrorMessage(error, t) || t('power.dialog.checkInFailed')),
+      // Spec (error catalogue): "Check-in failed, please try later", with the reason when the server gave one.
+      onError: (error) => void message.error(checkInFailure(error, t)),
     });
 
   return (
@@ -74,11 +84,7 @@ export function PowerDialog({ open, onClose, hasStory }: PowerDialogProps) {
             <span>
               <CrownOutlined aria-hidden="true" /> {t('power.dialog.royaltyTitle')}
             </span>
-            <Tooltip title={hasStory ? undefined : t('power.dialog.publishNeedsStory')}>
-              <Button onClick={() => navigate('/create')} disabled={!hasStory} data-testid="power-publish">
-                {t('power.dialog.publish')}
-              </Button>
-            </Tooltip>
+            {publishButton}
           </div>
           <div className="tl-power-task__body">{t('power.dialog.royaltyBody', { percent: ROYALTY_PERCENT })}</div>
         </section>

@@ -10,8 +10,12 @@ const HOUR = 3600_000;
 
 interface ServerState {
   checkedIn: boolean;
+  /** The check-in answers this status with no coded body (a proxy's error page). */
+  checkInFails?: number;
   points: number;
   pages?: Record<string, PointsPage>;
+  /** My stories (the publish picker's list): id, name and whether public. */
+  stories?: { id: string; name: string; permission: '0' | '1' }[];
 }
 
 // A tiny stand-in for the power endpoints and user-info.
@@ -19,6 +23,7 @@ function mockPowerApi(state: ServerState) {
   return mockFetch((url, init) => {
     if (url.startsWith('/api/user/check-in-status')) return ok({ dailyCheckinStatus: state.checkedIn });
     if (url.startsWith('/api/user/check-in') && init.method === 'POST') {
+      if (state.checkInFails) return new Response('Bad gateway', { status: state.checkInFails });
       if (state.checkedIn) {
         return jsonResponse({ status: 'error', code: 'ALREADY_CHECKED_IN', message: 'already' }, 409);
       }
@@ -32,6 +37,16 @@ function mockPowerApi(state: ServerState) {
       return ok(state.pages?.[key] ?? { records: [], pagination: { page: 1, pageSize: 10, total: 0, totalPages: 0 } });
     }
     if (url.startsWith('/api/user/user-info')) return ok({ ...testUser, points: state.points });
+    if (url.startsWith('/api/user/story-list') && !url.includes('public=true')) {
+      const list = (state.stories ?? []).map((s) => ({ ...s, level: 0, clonedFrom: null, storyNo: 1, time: 1, userID: testUser.userID, pinToTop: false, recovery_point: false, 'first-line': 'Once.', 'last-line': 'The end.' }));
+      return ok({ list, pagination: { page: 1, pageSize: 50, hasMore: false } });
+    }
+    const publish = /^\/api\/user\/public\/(\w+)$/.exec(url);
+    if (publish && init.method === 'POST') {
+      const story = state.stories!.find((s) => s.id === publish[1])!;
+      story.permission = '1';
+      return ok({ ...story, level: 0, clonedFrom: null, storyNo: 1, time: 1, userID: testUser.userID, pinToTop: false, recovery_point: false });
+    }
     return jsonResponse({ status: 'error', code: 'ROUTE_NOT_FOUND', message: 'no' }, 404);
   });
 }
@@ -54,7 +69,7 @@ describe('the get-power dialog on the stories screen', () => {
     renderApp('/stories');
     const dialog = await screen.findByTestId('power-dialog', {}, { timeout: 5000 });
     expect(within(dialog).getByText('10% of the power', { exact: false })).toBeInTheDocument();
-    expect(within(dialog).getByTestId('power-publish')).toBeDisabled();
+    expect(within(dialog).getByTestId('power-publish')).toBeEnabled();
     const button = within(dialog).getByTestId('power-check-in');
     await waitFor(() => expect(button).toBeEnabled());
 
@@ -92,6 +107,35 @@ describe('the get-power dialog on the stories screen', () => {
     expect(Number(window.localStorage.getItem(POWER_DIALOG_CLOSED_AT_KEY))).toBeGreaterThanOrEqual(before);
   });
 
+  it('its publish button lists my stories that are not public yet and publishes the one picked, after the play screen\'s confirmation', async () => {
+    storeLoggedInUser();
+    const a = 'a'.repeat(24);
+    const state: ServerState = { checkedIn: true, points: 0, stories: [{ id: a, name: 'The Pier', permission: '0' }, { id: 'b'.repeat(24), name: 'Already out', permission: '1' }] };
+    const fetchMock = mockPowerApi(state);
+    renderApp('/stories');
+    fireEvent.click(await screen.findByTestId('stories-get-power', {}, { timeout: 5000 }));
+    fireEvent.click(await screen.findByTestId('power-publish'));
+    const pick = await screen.findByTestId('publish-pick');
+    await waitFor(() => expect(within(pick).getAllByTestId('publish-pick-item')).toHaveLength(1));
+    expect(pick).toHaveTextContent('The Pier');
+    expect(pick).not.toHaveTextContent('Already out');
+    fireEvent.click(within(pick).getByTestId('publish-pick-item'));
+    expect((await screen.findAllByText('Publish this story?')).length).toBeGreaterThan(0);
+    await act(async () => fireEvent.click(await screen.findByTestId('publish-pick-confirm')));
+    expect(await screen.findByText('Published to the story square')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([url, init]) => url === `/api/user/public/${a}` && init?.method === 'POST')).toBe(true);
+  });
+
+  it('its publish button, with no private story, leads to creating one', async () => {
+    storeLoggedInUser();
+    mockPowerApi({ checkedIn: true, points: 0, stories: [] });
+    const { visited } = renderApp('/stories');
+    fireEvent.click(await screen.findByTestId('stories-get-power', {}, { timeout: 5000 }));
+    fireEvent.click(await screen.findByTestId('power-publish'));
+    fireEvent.click(await screen.findByTestId('publish-pick-create'));
+    await waitFor(() => expect(visited).toContain('/create'));
+  });
+
   it('does not open by itself once the user has checked in today', async () => {
     storeLoggedInUser();
     const fetchMock = mockPowerApi({ checkedIn: true, points: 0 });
@@ -100,6 +144,33 @@ describe('the get-power dialog on the stories screen', () => {
     await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => url === '/api/user/check-in-status')).toBe(true));
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.queryByTestId('power-dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('a failed check-in', () => {
+  it('says "Check-in failed, please try later" (spec, error catalogue) and stays open to retry', async () => {
+    storeLoggedInUser();
+    mockPowerApi({ checkedIn: false, points: 0, checkInFails: 502 });
+    renderApp('/stories');
+    const button = await screen.findByTestId('power-check-in', {}, { timeout: 5000 });
+    await waitFor(() => expect(button).toBeEnabled());
+    await act(async () => fireEvent.click(button));
+    expect(await screen.findByText('Check-in failed, please try later.', { exact: false })).toBeInTheDocument();
+    expect(button).toBeEnabled();
+  });
+});
+
+describe('two-character Chinese buttons', () => {
+  it('keep their characters together ("签到", not "签 到")', async () => {
+    storeLoggedInUser();
+    window.localStorage.setItem('lang', 'zh-CN');
+    const { i18n } = await import('../../../lib/i18n');
+    await i18n.changeLanguage('zh-CN');
+    mockPowerApi({ checkedIn: false, points: 0 });
+    renderApp('/stories');
+    const button = await screen.findByTestId('power-check-in', {}, { timeout: 5000 });
+    expect(button.textContent).toBe('签到');
+    await i18n.changeLanguage('en');
   });
 });
 

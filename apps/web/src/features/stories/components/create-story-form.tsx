@@ -33,6 +33,8 @@ export interface PrologueField {
   setText: (text: string) => void;
   /** The lore an imported file carries: it replaces what an earlier import brought, or is added to it. */
   setLore: (lore: LoreBookInput | null, mode: 'replace' | 'append') => void;
+  /** A name the file carries (a character card's): it names the story while the name field is empty. */
+  setName: (name: string) => void;
 }
 
 /**
@@ -117,6 +119,9 @@ export function CreateStoryForm({ renderUpload }: { renderUpload?: (field: Prolo
             setText: (text) => {
               form.setFieldValue('prologue_and_characters', text);
               void form.validateFields(['prologue_and_characters']).catch(() => undefined);
+            },
+            setName: (name) => {
+              if (!String(form.getFieldValue('name') ?? '').trim()) form.setFieldValue('name', name.slice(0, STORY_NAME_MAX_LENGTH));
             },
             setLore: (next, mode) =>
               setLore((current) =>

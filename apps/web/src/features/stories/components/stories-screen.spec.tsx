@@ -94,28 +94,21 @@ describe('the stories screen', () => {
     expect(screen.getAllByTestId('story-badge-latest')).toHaveLength(1);
   });
 
-  it('starts a story; one with a restore point asks first, then plays on a copy or on itself', async () => {
+  it('starts a story; one with a restore point is cloned first and the copy opens, without a question', async () => {
     storeLoggedInUser();
     const fetchMock = serve(storyList([storyItem({ id: '1'.repeat(24), recovery_point: true }), storyItem({ id: '2'.repeat(24) })]), storyList([]));
     const { router, visited } = renderApp('/stories');
     const starts = await screen.findAllByTestId('story-start', {}, { timeout: 5000 });
     await act(async () => fireEvent.click(starts[1]));
     await waitFor(() => expect(visited).toContain(`/play?id=${'2'.repeat(24)}`));
+    expect(fetchMock).not.toHaveBeenCalledWith(`/api/llm/${'2'.repeat(24)}/clone`, expect.anything());
     await act(async () => router.navigate('/stories'));
     const again = await screen.findAllByTestId('story-start', {}, { timeout: 5000 });
     await act(async () => fireEvent.click(again[0]));
-    // Never a silent copy: the player is asked.
-    expect(router.state.location.pathname).toBe('/stories');
-    expect(fetchMock).not.toHaveBeenCalledWith(`/api/llm/${'1'.repeat(24)}/clone`, expect.anything());
-    await act(async () => fireEvent.click(await screen.findByTestId('restored-copy')));
     await waitFor(() => expect(visited).toContain(`/play?id=${'c'.repeat(24)}`));
     expect(fetchMock).toHaveBeenCalledWith(`/api/llm/${'1'.repeat(24)}/clone`, expect.objectContaining({ method: 'POST' }));
-    // Or on the restored story itself.
-    await act(async () => router.navigate('/stories'));
-    const third = await screen.findAllByTestId('story-start', {}, { timeout: 5000 });
-    await act(async () => fireEvent.click(third[0]));
-    await act(async () => fireEvent.click(await screen.findByTestId('restored-open')));
-    await waitFor(() => expect(visited).toContain(`/play?id=${'1'.repeat(24)}`));
+    expect(visited).not.toContain(`/play?id=${'1'.repeat(24)}`);
+    expect(screen.queryByRole('dialog')).toBeNull();
     vi.useRealTimers();
   });
 

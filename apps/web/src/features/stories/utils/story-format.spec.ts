@@ -41,6 +41,9 @@ describe('storyBadges', () => {
       'public',
     ]);
   });
+  it("never marks someone else's story as a restore point", () => {
+    expect(storyBadges(item({ recovery_point: true, permission: '1', userID: 'u2' }), { ...ctx, tab: 'public' })).toEqual(['public']);
+  });
   it('marks my own stories in the public tab only', () => {
     expect(storyBadges(item({ permission: '1' }), { ...ctx, tab: 'public' })).toEqual(['myStory', 'public']);
     expect(storyBadges(item({ permission: '1', userID: 'u2' }), { ...ctx, tab: 'public' })).toEqual(['public']);

@@ -28,7 +28,8 @@ export function storyBadges(
 ): StoryBadge[] {
   const badges: StoryBadge[] = [];
   if (story.pinToTop) badges.push('pinned');
-  if (story.recovery_point) badges.push('restorePoint');
+  // The owner's own state: never on someone else's story.
+  if (story.recovery_point && context.myUserID && story.userID === context.myUserID) badges.push('restorePoint');
   if (context.index === 0) badges.push('latest');
   if (context.tab === 'public' && context.myUserID && story.userID === context.myUserID) badges.push('myStory');
   if (story.permission === '1') badges.push('public');

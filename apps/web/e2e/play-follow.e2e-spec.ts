@@ -1,0 +1,105 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createStoryInBrowser, DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser } from './browser';
+
+const baseURL = inject('baseURL');
+
+// A story long enough to scroll at every width, so following the new text is something the page must do.
+const PROLOGUE = {
+  en: Array.from({ length: 40 }, (_, i) => `Line ${i + 1}: the ferry is late and the pier is cold.`).join('\n'),
+  'zh-CN': Array.from({ length: 40 }, (_, i) => `第${i + 1}行：渡轮晚点了，码头很冷。`).join('\n'),
+} as const;
+const LINES = { en: ['I wave.', 'I wait.', 'I call out.'], 'zh-CN': ['我挥手。', '我等待。', '我呼喊。'] } as const;
+type Lang = keyof typeof PROLOGUE;
+
+// Where the newest text and the turn's actions are, against the window and the sticky input bar.
+const layout = (page: Page) =>
+  page.evaluate(() => {
+    const box = (id: string) => document.querySelector(`[data-testid="${id}"]`)?.getBoundingClientRect() ?? null;
+    const ai = box('turn-ai');
+    const actions = box('turn-actions');
+    const input = box('play-input');
+    return {
+      height: window.innerHeight,
+      gap: document.documentElement.scrollHeight - (window.scrollY + window.innerHeight),
+      aiBottom: ai?.bottom ?? null,
+      actionsTop: actions?.top ?? null,
+      actionsBottom: actions?.bottom ?? null,
+      inputTop: input?.top ?? null,
+      docked: Boolean(document.querySelector('[data-testid="turn-dock"] [data-testid="turn-actions"]')),
+    };
+  });
+
+async function waitIdle(page: Page) {
+  await expect.poll(() => page.getByTestId('turn-continue').isEnabled()).toBe(true);
+  // The last chunk's growth and its scroll.
+  await page.waitForTimeout(300);
+}
+
+describe('the play screen keeps the reader at the newest text, the turn actions in view', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  for (const lang of ['en', 'zh-CN'] as const satisfies Lang[]) {
+    for (const viewport of [PHONE, DESKTOP]) {
+      const size = viewport === PHONE ? 'phone' : 'desktop';
+      it(`follows every send and keeps undo/regenerate/edit/save/continue in view; stops following when the reader scrolls up (${lang}, ${viewport.width} px)`, async () => {
+        const { context, page } = await newPage(browser, baseURL, { viewport, locale: lang === 'en' ? 'en-US' : 'zh-CN' });
+        try {
+          const { token } = await signUpInBrowser(context, page, lang, 'follow', { closeDailyPowerDialog: true });
+          const storyId = await createStoryInBrowser(page, token, { name: lang === 'en' ? 'The cold pier' : '寒冷的码头', prologue_and_characters: PROLOGUE[lang], role: 'Mara' });
+          await page.goto(`/play?id=${storyId}`);
+          await page.getByTestId('play-textarea').waitFor();
+          // Seven sends (lines and continues, each saved before the next): after each the newest text
+          // ends above the input bar and every action of the turn is on screen.
+          for (let n = 0; n < 7; n++) {
+            const line = n % 2 === 0 ? LINES[lang][n % 3] : '';
+            await page.getByTestId('play-textarea').fill(line);
+            await page.waitForTimeout(1000);
+            await page.getByTestId('send-button').click();
+            await page.getByTestId('turn-card').waitFor();
+            await waitIdle(page);
+            const at = await layout(page);
+            expect(at.gap, `send ${n + 1}: at the page's end`).toBeLessThanOrEqual(2);
+            expect(at.aiBottom!, `send ${n + 1}: the new text above the input`).toBeLessThanOrEqual(at.inputTop! + 1);
+            expect(at.actionsTop!, `send ${n + 1}: the actions on screen`).toBeGreaterThanOrEqual(0);
+            expect(at.actionsBottom!, `send ${n + 1}: the actions on screen`).toBeLessThanOrEqual(at.height);
+            expect(at.docked).toBe(true);
+            if (n === 0) await screenshot(page, `play-follow-${lang}-${size}`, { fullPage: false });
+            if (n < 6) {
+              await page.getByTestId('turn-save').click();
+              await page.getByTestId('turn-card').waitFor({ state: 'detached' });
+            }
+          }
+
+          // The reader scrolls up while the next turn streams: the page stays where they are.
+          await page.getByTestId('turn-save').click();
+          await page.getByTestId('turn-card').waitFor({ state: 'detached' });
+          await page.getByTestId('play-textarea').fill(LINES[lang][0]);
+          await page.waitForTimeout(1000);
+          await page.getByTestId('send-button').click();
+          await page.mouse.move(viewport.width / 2, 200);
+          await page.mouse.wheel(0, -300);
+          await page.getByTestId('turn-card').waitFor();
+          await waitIdle(page);
+          const up = await layout(page);
+          expect(up.gap, 'not pulled back to the end').toBeGreaterThan(100);
+          // The actions are still on screen, docked above the input.
+          expect(up.actionsTop!).toBeGreaterThanOrEqual(0);
+          expect(up.actionsBottom!).toBeLessThanOrEqual(up.height);
+          await screenshot(page, `play-follow-scrolled-up-${lang}-${size}`, { fullPage: false });
+          // Back down to the end: the following resumes with the next send.
+          await page.mouse.wheel(0, 100_000);
+          await expect.poll(async () => (await layout(page)).gap).toBeLessThanOrEqual(48);
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  }
+});
