@@ -25,7 +25,7 @@ import type { PlayTurn } from './play-turn.schema';
 import { joinParts, userTextOf } from './turn-text';
 import { newestNotKept, takeIds, takeOf, turnBranchOf } from './turn-takes';
 import type { EarlyStart, SendGuess, SendGuesses } from './send-guesses';
-import type { TurnRepairService } from './turn-repair.service';
+import { GENERATION_HOLD, type TurnRepairService } from './turn-repair.service';
 import type { TurnRepository } from './turn.repository';
 
 /** What play reads of a story for a turn: the stored fields, the open targets the task modes steer toward, and its lore. */
@@ -152,17 +152,20 @@ export class TurnSend {
       await later.promise;
     }
     else if (early && checking === 1) await new Promise<void>((resolve) => setImmediate(resolve));
-    const holdKey = `generation:${generationId}`;
+    const holdKey = `${GENERATION_HOLD}${generationId}`;
     // The model is known to be paid, or may be (the story's own choice).
     const mayPay = !named || named.model.points > 0;
     const holdIdIfPaid = mayPay ? deps.power.holdIdOf(user.userID, holdKey) : '';
     const paidKnown = named !== null && named.model.points > 0;
-    // The hold's id is on the turn from the claim on (when the model is known to be paid), so that
-    // repair finds it if this process dies at any point after.
+    // The hold's id (derived from the generation's id) is on the turn from the claim on, whenever the
+    // model may be paid: a process that dies at any point after the claim leaves a turn that names its
+    // hold, and repair gives it back (a hold never taken: nothing to do). A hold whose claim never
+    // landed (taken beside it, or the claim refused and undone) names its generation and its process:
+    // repair releases it once that process is gone (TurnRepairService.releaseStray).
     const claim: Partial<PlayTurn> = {
       state: 'generating', generationId, role: this.role, input: this.content, userText: '', aiText: '', reasoning: '',
       errorCode: null, cost: 0, promptTokens: 0, completionTokens: 0, model: named?.model.value ?? '',
-      holdId: paidKnown ? holdIdIfPaid : null,
+      holdId: mayPay ? holdIdIfPaid : null,
       lastSendAt: now, heartbeatAt: now, finishedAt: null, owner: INSTANCE_TAG, finalCost: null,
       // A regenerate adds a take beside the turn's earlier ones; any other send starts a new turn.
       ...(dto.regenerate ? {} : { takes: [] }),
