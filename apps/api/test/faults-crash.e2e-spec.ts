@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mongoose, { Types, type Connection } from 'mongoose';
 import request from 'supertest';
+import { CLAIM_MS } from '../src/power/ledger.repository';
 import { ensureBuilt, startAppProcess, verifyLedgerCommand, type AppProcess } from './support/app-process';
 import { chargedOf, closesOf, expectLedgerExact } from './support/fault-checks';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
@@ -126,6 +127,30 @@ describe('faults: the API process is killed (SIGKILL) and restarted', () => {
     expect(pending.body.data.aiText.length).toBeGreaterThan(0);
     expect(seen.startsWith(pending.body.data.aiText)).toBe(true);
     expect((await closesOf(db(), userID)).map((c) => [c.kind, c.state])).toEqual([['release', 'applied']]);
+    await intact();
+    await playsOn({ content: 'On', regenerate: true });
+    await http().post(`/api/llm/${story}/discard`).set(auth).send({});
+  });
+
+  // A send that does not name its model (the story's own, paid here) claims the turn, then takes its
+  // hold: killed while the hold is taken, its entry is left pending (claimed by the dead process) or
+  // already on the balance. The claim named the hold: the start-up repair gives it back at once.
+  it.each(['entry-created:hold', 'user-updated:hold'])('killed at %s of a send on the story\'s model: the hold is given back at start-up', async (point) => {
+    stub.set({ chunks: CHUNKS, delayMs: 5, completionTokens: 200 });
+    writeFileSync(killFile, point);
+    // Killed before it answered: the request itself fails.
+    const res = await sendUntilKilled().catch(() => null);
+    expect(await app.exited).toBe('SIGKILL');
+    const killedAt = Date.now();
+    expect(res?.events.some((e) => e.type === 'done') ?? false).toBe(false);
+    const turn = (await turnDoc())!;
+    expect(turn.state).toBe('generating');
+    expect(turn.holdId).toMatch(/^[0-9a-f]{24}$/);
+    await start();
+    // A hold its dead taker left pending is taken over at once, not waited for until its claim is stale.
+    expect(Date.now() - killedAt).toBeLessThan(CLAIM_MS);
+    const pending = await http().get(`/api/llm/${story}/pending`).set(auth);
+    expect(pending.body.data).toMatchObject({ state: 'failed', cost: 0 });
     await intact();
     await playsOn({ content: 'On', regenerate: true });
     await http().post(`/api/llm/${story}/discard`).set(auth).send({});

@@ -2,6 +2,7 @@ import { ErrorCode, UPLOAD_MAX_BYTES, type ExportDto, type LoginDto } from '@tal
 import * as iconv from 'iconv-lite';
 import { PNG } from 'pngjs';
 import request from 'supertest';
+import { SAMPLES } from '../src/files/parsers/encoding-samples';
 import { cardText, makeDocx, makeExecutable, makePng, makeRtf, pngChunk, unzip, zip } from './file-factories';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -48,6 +49,17 @@ describe('files (POST /api/upload_parse, POST /api/export)', () => {
       const res = await upload(data, '故事.txt');
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ content: STORY, kind: 'text', encoding, fileName: '故事.txt', characters: STORY.length });
+    });
+
+    // Every common encoding of Chinese (Simplified, Traditional, Cantonese with HKSCS characters), and
+    // of Japanese and Korean, short and long, without a BOM: the upload reads back exactly the text.
+    const encoded = Object.entries(SAMPLES).flatMap(([name, sample]) =>
+      sample.encodings.flatMap((encoding) => [[`${name} short`, encoding, sample.short] as const, [`${name} long`, encoding, sample.long] as const]),
+    );
+    it.each(encoded)('reads %s in %s', async (_name, encoding, text) => {
+      const res = await upload(iconv.encode(text, encoding), '故事.txt');
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ content: text, kind: 'text', characters: text.length });
     });
 
     it('reads UTF-16 without a BOM (mostly Latin text) and GB18030 text of many lines', async () => {

@@ -1,4 +1,5 @@
 import { ErrorCode, type LoginDto, type SendSmsDto } from '@taleloom/contracts';
+import { Types } from 'mongoose';
 import request from 'supertest';
 import { Clock } from '../src/verification/clock';
 import { createAccountsApp, FIXED_CAPTCHA } from './account-helpers';
@@ -160,6 +161,24 @@ describe('rate limits: sign-in, SMS and generation, shared across instances', ()
       expect(pending.body.data.state).toBe('idle');
       // Another user is not limited by it.
       expect((await send(b, other.token, await createStory(t, other))).status).toBe(200);
+    });
+
+    it('a send refused with 409 (its story is generating) does not count toward the limit', async () => {
+      const user = await signUp(t, 'refused');
+      const stories = await Promise.all([1, 2, 3, 4].map(() => createStory(t, user)));
+      const turns = t.connection.db!.collection('play_turns');
+      const busy = { _id: new Types.ObjectId(stories[0]) };
+      // Another generation runs on the first story (alive: its heartbeat is fresh).
+      await turns.updateOne(busy, { $set: { state: 'generating', generationId: 'elsewhere', heartbeatAt: Date.now(), lastSendAt: 0 } });
+      atWindowStart([t, b], 60);
+      for (let i = 0; i < 5; i++) {
+        const refused = await send(i % 2 ? b : t, user.token, stories[0]);
+        expect([refused.status, refused.body.code]).toEqual([409, ErrorCode.GENERATION_IN_PROGRESS]);
+      }
+      // The limit is whole: three sends start, the fourth is the first one over it.
+      for (let i = 1; i < 4; i++) expect((await send(t, user.token, stories[i])).status).toBe(200);
+      await turns.updateOne(busy, { $set: { state: 'idle', lastSendAt: 0 } });
+      expect((await send(b, user.token, stories[0])).body.code).toBe(ErrorCode.GENERATION_RATE_LIMITED);
     });
 
     it('counts sends opened at the same moment exactly: as many as the limit start, the others are 429', async () => {

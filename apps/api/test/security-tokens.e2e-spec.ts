@@ -69,6 +69,8 @@ describe('tokens: every bad token is a coded 401 on every endpoint that reads on
     tokens.wrongSecret = sign({ userID: user.userID }, 'another-secret-that-is-also-long-enough-0123456789');
     tokens.expired = sign({ userID: user.userID, exp: now - 60 }, TEST_JWT_SECRET);
     tokens.notYetValid = sign({ userID: user.userID, nbf: now + 3600 }, TEST_JWT_SECRET);
+    // Signed with the app's secret for a user it knows, but never ending: every token the app signs has `exp`.
+    tokens.noExpiry = sign({ userID: user.userID, userName: 'tokenuser', iat: now }, TEST_JWT_SECRET);
     tokens.unknownUser = sign({ userID: other }, TEST_JWT_SECRET);
     tokens.operatorUserId = sign({ userID: { $ne: null } }, TEST_JWT_SECRET);
     tokens.noUserId = sign({ userName: 'tokenuser' }, TEST_JWT_SECRET);
@@ -166,6 +168,7 @@ describe('tokens: every bad token is a coded 401 on every endpoint that reads on
     ['wrongSecret', ErrorCode.TOKEN_INVALID],
     ['expired', ErrorCode.TOKEN_EXPIRED],
     ['notYetValid', ErrorCode.TOKEN_INVALID],
+    ['noExpiry', ErrorCode.TOKEN_INVALID],
     ['unknownUser', ErrorCode.TOKEN_INVALID],
     ['deletedUser', ErrorCode.TOKEN_INVALID],
     ['operatorUserId', ErrorCode.TOKEN_INVALID],

@@ -1,4 +1,4 @@
-import { ErrorCode, type ClonePublicStoryDto, type StoryListItem, type UpdateStoryDto } from '@taleloom/contracts';
+import { charCount, ErrorCode, type ClonePublicStoryDto, type StoryListItem, type UpdateStoryDto } from '@taleloom/contracts';
 import { StoriesService } from '../src/stories/stories.service';
 import { StoryNumbersService } from '../src/stories/story-numbers.service';
 import { as, createStory, publishedStory, signUp, type TestUser } from './story-factories';
@@ -123,20 +123,22 @@ describe('stories: publish, private, clone and the square counters', () => {
     expect((await item(alice, root)).unique_user_count).toBe(2);
   });
 
-  it('recordTurn moves the story own counters and the square counters of its sources, with 2-decimal averages', async () => {
+  it('an accepted turn moves the story own counters and the square counters of its sources, with 2-decimal averages', async () => {
     const root = await publishedStory(t, alice, { name: 'Counted' });
     const b = (await clonePublic(bob, alice, root)).body.data.id;
     await as(t, bob).post(`/api/user/public/${b}`).expect(200);
     const c = (await clonePublic(carol, bob, b)).body.data.id;
+    // The characters a turn added: its piece, after the line break that joins it to the text.
+    const turn = async (u: TestUser, id: string, length: number) => charCount((await service.appendTurn(u.userID, id, 'x'.repeat(length - 1))).appended);
 
-    await service.recordTurn(b, 100);
-    await service.recordTurn(b, 50);
-    await service.recordTurn(c, 7);
+    expect(await turn(bob, b, 100)).toBe(100);
+    expect(await turn(bob, b, 50)).toBe(50);
+    expect(await turn(carol, c, 7)).toBe(7);
     // A turn by alice on her own clone does not credit her own story.
     const own = (await as(t, alice).post(`/api/llm/${root}/clone`)).body.data.id;
-    await service.recordTurn(own, 1000);
-    // Unknown and malformed ids are ignored.
-    await service.recordTurn('nope', 5);
+    await turn(alice, own, 1000);
+    // Nothing is left owed: every credit was counted and let go of.
+    expect(await t.connection.db!.collection('stories').countDocuments({ $or: [{ 'creditsDue.0': { $exists: true } }, { 'creditsApplied.0': { $exists: true } }, { playerDue: { $exists: true } }] })).toBe(0);
 
     const rootItem = (await square(carol)).find((s) => s.id === root)!;
     expect(rootItem).toMatchObject({

@@ -6,7 +6,8 @@ import { UserRepository } from '../users/user.repository';
 
 /** Whether a token's payload names a user id at all (what the JWT strategy and the fast path require first). */
 export function namesUser(payload: TokenPayload): boolean {
-  return typeof payload.userID === 'string' && Types.ObjectId.isValid(payload.userID);
+  // Every token this app signs ends (JWT_EXPIRES_IN): one without `exp` was not signed by it as it signs, and would never end.
+  return typeof payload.userID === 'string' && Types.ObjectId.isValid(payload.userID) && typeof payload.exp === 'number';
 }
 
 /** Whether the user still honours a token issued when its payload says (not before their last password change). */

@@ -6,6 +6,16 @@ import { AppException, httpStatusOf, RetriesExhausted } from './app-exception';
 import { errorMessage } from './error-messages';
 import { requestLanguage } from './request-language';
 
+// The failures of a user's own model (answered 502/504: the app works, their model does not).
+const USERS_OWN_MODEL: ReadonlySet<ErrorCode> = new Set([
+  ErrorCode.CUSTOM_MODEL_ADDRESS_UNREACHABLE,
+  ErrorCode.CUSTOM_MODEL_ADDRESS_WRONG,
+  ErrorCode.CUSTOM_MODEL_TIMEOUT,
+  ErrorCode.CUSTOM_MODEL_KEY_REJECTED,
+  ErrorCode.CUSTOM_MODEL_MODEL_MISSING,
+  ErrorCode.CUSTOM_MODEL_PROVIDER_ERROR,
+]);
+
 /** Turns every error into `{status:'error', code, message}` with the right HTTP status; no stack reaches users. */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -22,6 +32,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
       this.logger.warn(`gave up after repeated write conflicts: ${exception.what}`);
     } else if (app.code === ErrorCode.DATABASE_UNAVAILABLE) {
       this.logger.warn(`database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+    } else if (USERS_OWN_MODEL.has(app.code)) {
+      // A user's own model that cannot be used (their address, key or provider): their mistake, not the app's; one line, no stack.
+      this.logger.warn(`${app.code}: ${exception instanceof Error ? exception.message : String(exception)}`);
     } else if (status >= 500) this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     if (res.headersSent) {
       res.end();

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ErrorCode } from '@taleloom/contracts';
+import { Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import { ownerIsGone } from '../common/instance';
 import { PeriodicPass } from '../common/periodic-pass';
@@ -11,6 +12,8 @@ import { takeOf } from './turn-takes';
 import { TurnRepository } from './turn.repository';
 
 const REPAIR_EVERY_MS = 15_000;
+/** The key prefix of a send's hold: `generation:<generation id>` (TurnSend.begin). */
+export const GENERATION_HOLD = 'generation:';
 // Generating turns looked at per pass (there are as many as generations running at once).
 const BATCH = 1000;
 
@@ -47,7 +50,7 @@ export class TurnRepairService extends PeriodicPass<number> {
   }
 
   protected describe(closed: number): string | null {
-    return closed > 0 ? `closed ${closed} generation(s) whose process had died` : null;
+    return closed > 0 ? `closed ${closed} generation(s) or hold(s) whose process had died` : null;
   }
 
   /** One pass: answers how many turns it closed. */
@@ -65,7 +68,31 @@ export class TurnRepairService extends PeriodicPass<number> {
         this.logger.error(`could not close dead turn ${turn._id.toHexString()}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    return closed;
+    return closed + (await this.releaseStray(now));
+  }
+
+  /**
+   * Holds of generations that no turn runs: taken beside a claim that never landed, or left by an
+   * undo, a failed settle or a release its process did not live to write. Each names its generation
+   * (its key) and its story; one whose turn does not run that generation is released once its taker
+   * is known to be gone, or when it is older than a generation may go without a heartbeat.
+   */
+  private async releaseStray(now: number): Promise<number> {
+    let released = 0;
+    for (const hold of await this.power.openHolds(BATCH)) {
+      if (!hold.key.startsWith(GENERATION_HOLD)) continue;
+      if (!ownerIsGone(hold.owner) && Number(hold.claimedAt ?? 0) > now - this.staleMs) continue;
+      const storyId = hold.storyInfo?.storyID;
+      const turn = storyId && Types.ObjectId.isValid(storyId) ? await this.turns.find(new Types.ObjectId(storyId)) : null;
+      if (turn?.state === 'generating' && `${GENERATION_HOLD}${turn.generationId}` === hold.key) continue;
+      try {
+        await this.power.closeStray(hold, Date.now());
+        released++;
+      } catch (error) {
+        this.logger.error(`could not release stray hold ${hold._id.toHexString()}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return released;
   }
 
   /**

@@ -2,7 +2,7 @@ import type { Logger } from '@nestjs/common';
 import { ErrorCode, PowerReason, TAKES_PER_TURN_MAX, type Language, type SendTurnDto } from '@taleloom/contracts';
 import { randomUUID } from 'node:crypto';
 import type { Types } from 'mongoose';
-import { AppException } from '../common/app-exception';
+import { AppException, httpStatusOf } from '../common/app-exception';
 import { afterBurst } from '../common/request-turns';
 import type { AuthUser } from '../common/current-user.decorator';
 import { errorMessage } from '../common/error-messages';
@@ -19,13 +19,13 @@ import type { LoreService } from '../lore/lore.service';
 import type { PowerService } from '../power/power.service';
 import { playedBranchId } from '../stories/played-branch';
 import { knownTextOf, type KnownText, type StoryForPlay, type StoryRepository } from '../stories/story.repository';
-import type { RateLimitService } from '../verification/rate-limit.service';
+import type { CountedHit, RateLimitService } from '../verification/rate-limit.service';
 import { formatUserPart } from './context/prompt-builder';
 import type { PlayTurn } from './play-turn.schema';
 import { joinParts, userTextOf } from './turn-text';
 import { newestNotKept, takeIds, takeOf, turnBranchOf } from './turn-takes';
 import type { EarlyStart, SendGuess, SendGuesses } from './send-guesses';
-import type { TurnRepairService } from './turn-repair.service';
+import { GENERATION_HOLD, type TurnRepairService } from './turn-repair.service';
 import type { TurnRepository } from './turn.repository';
 
 /** What play reads of a story for a turn: the stored fields, the open targets the task modes steer toward, and its lore. */
@@ -152,17 +152,20 @@ export class TurnSend {
       await later.promise;
     }
     else if (early && checking === 1) await new Promise<void>((resolve) => setImmediate(resolve));
-    const holdKey = `generation:${generationId}`;
+    const holdKey = `${GENERATION_HOLD}${generationId}`;
     // The model is known to be paid, or may be (the story's own choice).
     const mayPay = !named || named.model.points > 0;
     const holdIdIfPaid = mayPay ? deps.power.holdIdOf(user.userID, holdKey) : '';
     const paidKnown = named !== null && named.model.points > 0;
-    // The hold's id is on the turn from the claim on (when the model is known to be paid), so that
-    // repair finds it if this process dies at any point after.
+    // The hold's id (derived from the generation's id) is on the turn from the claim on, whenever the
+    // model may be paid: a process that dies at any point after the claim leaves a turn that names its
+    // hold, and repair gives it back (a hold never taken: nothing to do). A hold whose claim never
+    // landed (taken beside it, or the claim refused and undone) names its generation and its process:
+    // repair releases it once that process is gone (TurnRepairService.releaseStray).
     const claim: Partial<PlayTurn> = {
       state: 'generating', generationId, role: this.role, input: this.content, userText: '', aiText: '', reasoning: '',
       errorCode: null, cost: 0, promptTokens: 0, completionTokens: 0, model: named?.model.value ?? '',
-      holdId: paidKnown ? holdIdIfPaid : null,
+      holdId: mayPay ? holdIdIfPaid : null,
       lastSendAt: now, heartbeatAt: now, finishedAt: null, owner: INSTANCE_TAG, finalCost: null,
       // A regenerate adds a take beside the turn's earlier ones; any other send starts a new turn.
       ...(dto.regenerate ? {} : { takes: [] }),
@@ -172,9 +175,11 @@ export class TurnSend {
     // when the balance is known (PowerService.hold), so the hold needs one round trip after this one.
     const balanceRead = mayPay ? deps.power.balance(user.userID) : Promise.resolve(null);
     if (paidKnown) this.takeHold(named.model.points, holdKey, { balance: balanceRead });
+    // The per-minute generation limit counts generations: a send refused (402, 409) gives its hit back.
+    let counted: CountedHit | null = null;
     const batch = Promise.allSettled([
       Promise.all([
-        deps.limits.hit(`generation:user:${user.userID}`, deps.config.env.GENERATION_USER_PER_MINUTE, 60, ErrorCode.GENERATION_RATE_LIMITED),
+        deps.limits.hit(`generation:user:${user.userID}`, deps.config.env.GENERATION_USER_PER_MINUTE, 60, ErrorCode.GENERATION_RATE_LIMITED).then((hit) => (counted = hit)),
         // A story this process played last is read without its text while it is at the same revision.
         deps.stories.forPlay(user.userID, id, deps.guesses.knownText(id, user.userID)),
       ]).then(([, story]) => story),
@@ -219,6 +224,7 @@ export class TurnSend {
     } catch (error) {
       await early?.drop();
       await this.undo(before);
+      await giveBackIfRefused(counted, error);
       throw error;
     }
     // Where the summary's coverage ends moved to the story (it goes with the branch); older stories have it on the turn.
@@ -246,6 +252,7 @@ export class TurnSend {
         // The runner has seen the hold fail and aborted its request: nothing was sent or charged.
         await this.generation.done;
         await this.undo(before);
+        await giveBackIfRefused(counted, error);
         throw error;
       }
     }
@@ -421,6 +428,13 @@ export class TurnSend {
     if (this.hold) await this.hold.then((h) => deps.power.release(h), () => undefined).catch(() => undefined);
     if (taken) await deps.turns.restore(this.storyId, taken.before, this.generation.id);
   }
+}
+
+// A send refused for too little power (402) or a conflict with the story's state (409) generated
+// nothing: its hit on the generation limit is given back (a failure to give it back costs the user one hit).
+async function giveBackIfRefused(counted: CountedHit | null, error: unknown): Promise<void> {
+  const status = error instanceof AppException ? httpStatusOf(error.code) : 0;
+  if (counted && (status === 402 || status === 409)) await counted.giveBack().catch(() => undefined);
 }
 
 /** The role (trimmed) and the line a send's body plays its turn with. */

@@ -74,6 +74,10 @@ export class LedgerEntry {
   @Prop({ type: Object, default: null })
   royalty: LedgerRoyalty | null;
 
+  // hold: the process that took it (common/instance.ts), so that repair knows when its taker is gone.
+  @Prop({ type: String, default: null })
+  owner?: string | null;
+
   // Who is deciding this entry now (a random token per call) and since when (epoch ms); see ledger.repository.ts.
   @Prop({ type: String, default: null })
   claim?: string | null;

@@ -28,6 +28,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import { Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
+import { INSTANCE_TAG } from '../common/instance';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { calendarDay } from './calendar-day';
 import type { LedgerEntry, LedgerEntryKind, LedgerStoryInfo } from './ledger-entry.schema';
@@ -185,7 +186,7 @@ export class PowerService {
    */
   async settle(holdId: string, actualCost: number, royalty?: RoyaltyRecipient, takeoverBefore?: number, storyName?: string): Promise<SettleResult> {
     if (!Number.isFinite(actualCost) || actualCost < 0) throw new RangeError(`a cost is >= 0, got ${actualCost}`);
-    const opened = await this.openHold(holdId);
+    const opened = await this.openHold(holdId, takeoverBefore);
     // `storyName`: the caller knows the story's name when the hold was taken before it was read.
     const hold = storyName === undefined ? opened : { ...opened, storyInfo: { storyID: opened.storyInfo?.storyID ?? null, storyName } };
     const max = -hold.points;
@@ -212,7 +213,7 @@ export class PowerService {
 
   /** Gives a whole hold back (the paid action failed). Idempotent; after a settle it does nothing. */
   async release(holdId: string, takeoverBefore?: number): Promise<void> {
-    const hold = await this.openHold(holdId);
+    const hold = await this.openHold(holdId, takeoverBefore);
     const view = await this.store.readBalance(hold.userID);
     const { entry: stored, claim } = await this.store.insertClaimed(this.closingEntry(hold, 'release', -hold.points, 0));
     if (claim) this.store.fault('entry-created', stored);
@@ -243,6 +244,23 @@ export class PowerService {
       this.store.fault('royalty-applied', royalty.entry);
     }
     await this.store.closeHold(close);
+  }
+
+  /** Holds not closed yet (applied, or pending: their taker may have died while taking them); for repair. */
+  openHolds(limit: number): Promise<LedgerEntry[]> {
+    return this.store.entries.find({ kind: 'hold', state: { $in: ['applied', 'pending'] }, closed: { $ne: true } }).limit(limit).toArray();
+  }
+
+  /**
+   * Closes a hold whose action is known not to run any more (its taker died, or nothing uses it):
+   * one its taker left pending is voided unless the balance already took it; one applied is released
+   * (or its closing entry finished, when a settle or release had begun). Safe to repeat.
+   */
+  async closeStray(hold: LedgerEntry, takeoverBefore: number): Promise<void> {
+    if (hold.state === 'pending' && (await this.store.settleEntry(hold, null, { voidIfUnresolved: true, takeoverBefore })) === 'voided') return;
+    const close = await this.store.find(LedgerRepository.entryId(hold.userID, 'close', hold._id.toHexString()));
+    if (close) await this.finishClose(close, null, takeoverBefore);
+    else await this.release(hold._id.toHexString(), takeoverBefore);
   }
 
   /** 5000 power once per calendar day of the configured time zone. */
@@ -292,12 +310,13 @@ export class PowerService {
     };
   }
 
-  // An applied hold (finishing a hold left pending by a crash first).
-  private async openHold(holdId: string): Promise<LedgerEntry> {
+  // An applied hold (finishing a hold left pending by a crash first: at once when the caller knows its
+  // process is dead, `takeoverBefore`, instead of after the claim's 30 s).
+  private async openHold(holdId: string, takeoverBefore?: number): Promise<LedgerEntry> {
     const hold = Types.ObjectId.isValid(holdId) ? await this.store.find(new Types.ObjectId(holdId)) : null;
     if (!hold || hold.kind !== 'hold') throw new AppException(ErrorCode.NOT_FOUND);
     if (hold.state === 'applied') return hold;
-    const outcome = await this.store.settleEntry(hold, null, { minPoints: -hold.points });
+    const outcome = await this.store.settleEntry(hold, null, { minPoints: -hold.points, takeoverBefore });
     if (outcome === 'voided') throw new AppException(ErrorCode.NOT_FOUND);
     return hold;
   }
@@ -339,6 +358,8 @@ export class PowerService {
       seq: new Types.ObjectId().toHexString(),
       createdAt: now,
       resolvedAt: null,
+      // A hold names the process that took it: repair releases one nothing points to once that process is gone.
+      ...(kind === 'hold' ? { owner: INSTANCE_TAG } : {}),
     };
   }
 }

@@ -1,5 +1,7 @@
-// `pnpm --filter @taleloom/api verify:ledger`: checks every balance against its ledger, on MONGODB_URI,
-// or (without it) on the embedded database kept in DATA_DIR while the app is stopped.
+// `pnpm --filter @taleloom/api verify:ledger`: checks every balance against its ledger, that no hold
+// is open for an action that does not run, and the square's counters against their records; on
+// MONGODB_URI, or (without it) on the embedded database kept in DATA_DIR while the app is stopped.
+// It runs the built app's code (dist/) as it is: `pnpm run build` first when the sources changed.
 import { config as loadDotenv } from 'dotenv';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -7,6 +9,7 @@ import mongoose, { Types, type mongo } from 'mongoose';
 import { validateEnv } from '../config/env.validation';
 import { DATA_FOLDERS, startDatabase, type DatabaseHandle } from '../database/embedded-database';
 import { DataFolderInUseError } from '../database/stand-in-journal';
+import { counterDrifts, strayHolds, type CounterDrift, type StrayHold } from './verify-drift';
 
 export interface LedgerDrift {
   userID: string;
@@ -19,6 +22,10 @@ export interface LedgerReport {
   usersChecked: number;
   entriesApplied: number;
   drifts: LedgerDrift[];
+  /** Open holds whose paid action does not run (see verify-drift.ts). */
+  strayHolds: StrayHold[];
+  /** Square counters that differ from their records (see verify-drift.ts). */
+  counterDrifts: CounterDrift[];
 }
 
 interface UserRow {
@@ -31,7 +38,8 @@ interface UserRow {
 /**
  * For every user: balance == sum of the points of their applied ledger entries (plus entries the
  * balance already took but that are not marked yet: a movement in flight). A user who differs is
- * looked at again, alone, so a movement running meanwhile is not reported as drift.
+ * looked at again, alone, so a movement running meanwhile is not reported as drift. Then the holds
+ * nothing runs any more and the square's counters against their records (verify-drift.ts).
  */
 export async function verifyLedger(db: mongo.Db): Promise<LedgerReport> {
   const entries = db.collection('ledger_entries');
@@ -57,7 +65,13 @@ export async function verifyLedger(db: mongo.Db): Promise<LedgerReport> {
     const drift = await recheck(db, user._id);
     if (drift) drifts.push(drift);
   }
-  return { usersChecked, entriesApplied, drifts };
+  const [strays, counters] = await Promise.all([strayHolds(db), counterDrifts(db)]);
+  return { usersChecked, entriesApplied, drifts, strayHolds: strays, counterDrifts: counters };
+}
+
+/** True when the report found nothing wrong (the command's exit code 0). */
+export function isClean(report: LedgerReport): boolean {
+  return report.drifts.length + report.strayHolds.length + report.counterDrifts.length === 0;
 }
 
 // Entries the balance took whose mark has not been written yet.
@@ -93,7 +107,7 @@ async function recheck(db: mongo.Db, userID: Types.ObjectId): Promise<LedgerDrif
   return last;
 }
 
-/** Prints the users whose balance differs from their ledger; exit code 1 if there are any. */
+/** Prints what drifts: balances, stray holds and counters; exit code 1 if anything does. */
 export function formatReport(report: LedgerReport): string {
   const lines = [
     `Checked ${report.usersChecked} users and ${report.entriesApplied} applied ledger entries.`,
@@ -102,6 +116,10 @@ export function formatReport(report: LedgerReport): string {
   for (const d of report.drifts) {
     lines.push(`  ${d.userID}  ${d.userName}  balance ${d.balance}  ledger ${d.ledger}  diff ${d.balance - d.ledger}`);
   }
+  lines.push(report.strayHolds.length === 0 ? 'No stray hold: every open hold belongs to a running action.' : `${report.strayHolds.length} stray hold(s):`);
+  for (const h of report.strayHolds) lines.push(`  hold ${h.holdID}  user ${h.userID}  ${h.points} power  ${h.key}  (${h.why})`);
+  lines.push(report.counterDrifts.length === 0 ? "No counter drift: the square's counters equal their records." : `${report.counterDrifts.length} counter(s) differ from their records:`);
+  for (const c of report.counterDrifts) lines.push(`  story ${c.storyID}  ${c.field}  stored ${c.stored}  records ${c.records}`);
   return lines.join('\n');
 }
 
@@ -114,7 +132,7 @@ async function main(): Promise<number> {
     try {
       const report = await verifyLedger(connection.db!);
       console.log(formatReport(report));
-      return report.drifts.length === 0 ? 0 : 1;
+      return isClean(report) ? 0 : 1;
     } finally {
       await connection.close();
     }

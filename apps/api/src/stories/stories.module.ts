@@ -14,6 +14,8 @@ import { StoryNumbersService } from './story-numbers.service';
 import { StoryPictureRepository } from './story-picture.repository';
 import { StoryPlayer, StoryPlayerSchema } from './story-player.schema';
 import { StoryRepository } from './story.repository';
+import { SpreadRepairService } from './spread-repair.service';
+import { StoryCredits } from './story-credits.repository';
 import { StorySpreadService } from './story-spread.service';
 import { Story, StorySchema } from './story.schema';
 
@@ -37,6 +39,8 @@ import { Story, StorySchema } from './story.schema';
   providers: [
     StoriesService,
     StorySpreadService,
+    StoryCredits,
+    SpreadRepairService,
     StoryNumbersService,
     StoryRepository,
     StoryArchiveRepository,

@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import {
-  charCount,
   CUSTOM_MODEL_TYPE,
   DEFAULT_PLAY_MODE,
   DEFAULT_STORY_SETTINGS,
@@ -246,21 +245,14 @@ export class StoriesService {
 
   /**
    * An accepted turn: `piece` appended to the caller's story (see StoryRepository.append; with
-   * `branchId`, only while the story plays that branch), then counted (recordTurn). Answers the text
-   * after it and what was appended exactly.
+   * `branchId`, only while the story plays that branch) with its own counters, then counted on the
+   * stories it was cloned from (StorySpreadService.creditTurn). Answers the text after it and what was
+   * appended exactly.
    */
   async appendTurn(userID: string, id: string, piece: string, branchId?: string, known?: KnownText | null): Promise<{ text: string; appended: string; stateRev: number }> {
-    const result = await this.stories.append(userID, id, piece, branchId, known);
-    await this.recordTurn(id, charCount(result.appended));
+    const { credit, ...result } = await this.stories.append(userID, id, piece, branchId, known);
+    if (credit) await this.spread.creditTurn(credit);
     return result;
-  }
-
-  /**
-   * One accepted turn: the story's own counters and the square counters of the stories it was
-   * cloned from (directly or through clones).
-   */
-  recordTurn(storyId: string | Types.ObjectId, addedChars: number): Promise<void> {
-    return this.spread.recordTurn(storyId, addedChars);
   }
 
   private async publicSnapshot(storyId: Types.ObjectId) {

@@ -1,15 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { CUSTOM_MODEL_TYPE, ErrorCode, STORY_TEXT_MAX_LENGTH } from '@taleloom/contracts';
+import { charCount, CUSTOM_MODEL_TYPE, ErrorCode, STORY_TEXT_MAX_LENGTH } from '@taleloom/contracts';
+import { randomUUID } from 'node:crypto';
 import { FilterQuery, Model, Types } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import { BatchedReads } from '../common/batched-reads';
+import { INSTANCE_TAG } from '../common/instance';
 import { toObjectId } from '../common/object-id';
 import type { RoyaltyRecipient } from '../power/power.service';
 import { playedBranchId, whilePlaying } from './played-branch';
 import type { BranchState } from './story-branch.schema';
 import { containsPattern, textSnippets } from './story-text';
-import { LIST_PROJECTION, Story, StoryDocument, StoryState } from './story.schema';
+import type { Appended } from './story-credits.repository';
+import { LIST_PROJECTION, Story, StoryDocument, StoryState, type TurnCredit } from './story.schema';
 
 /**
  * What every write of a story's text keeps in step with it (textSnippets): a write conditioned on these
@@ -87,8 +90,8 @@ const SORT = { pinToTop: -1, time: -1, _id: -1 } as const;
 
 /**
  * The `stories` collection: the only class that reads or writes it (the pictures' references on a
- * story are StoryPictureRefs'). Every write is a single-document (conditional) update, except the
- * square counters of a story's sources, moved together with one `$inc` each.
+ * story are StoryPictureRefs', the square's counters StoryCredits'). Every write is a single-document
+ * (conditional) update.
  */
 @Injectable()
 export class StoryRepository {
@@ -281,12 +284,12 @@ export class StoryRepository {
    * retried a few times: no edit in between is lost. With `known`, the first read leaves the text out
    * when the story is still at `known`'s revision. Answers the text written and its revision.
    */
-  async append(userID: string, id: string, piece: string, branchId?: string, known?: KnownText | null): Promise<{ text: string; appended: string; stateRev: number }> {
+  async append(userID: string, id: string, piece: string, branchId?: string, known?: KnownText | null): Promise<Appended> {
     const _id = toObjectId(id);
     const onBranch = branchId ? whilePlaying(_id, branchId) : {};
     this.wrote(_id);
-    const textFields = { charCount: 1, firstLine: 1, lastLine: 1, branchId: 1, stateRev: 1 };
-    type Read = Partial<TextState> & { _id: Types.ObjectId; main_text?: string; branchId?: string | null; stateRev?: number };
+    const textFields = { charCount: 1, firstLine: 1, lastLine: 1, branchId: 1, stateRev: 1, lineage: 1 };
+    type Read = Partial<TextState> & { _id: Types.ObjectId; main_text?: string; branchId?: string | null; stateRev?: number; lineage?: string[] };
     const readWhole = () => this.stories.findOne({ _id, userID }, { main_text: 1, ...textFields }).lean<Read>().exec();
     for (let attempt = 0; attempt < 5; attempt++) {
       let story: Read | null;
@@ -305,15 +308,23 @@ export class StoryRepository {
       if (text.length > STORY_TEXT_MAX_LENGTH) {
         throw new AppException(ErrorCode.STORY_TEXT_TOO_LONG, undefined, { limit: STORY_TEXT_MAX_LENGTH.toLocaleString('en') });
       }
+      // The story's own counters move with its text (one write); what its sources are owed is recorded
+      // with them, and counted on the sources after (StorySpreadService.creditTurn).
+      const chars = charCount(appended);
+      const due: TurnCredit | null = story.lineage?.length ? { id: `${id}:${randomUUID()}`, chars, owner: INSTANCE_TAG, at: Date.now() } : null;
       const updated = await this.stories
         .findOneAndUpdate(
           { _id: story._id, userID, ...textStateOf(story), ...atRev, ...onBranch },
-          { $set: { main_text: text, ...textSnippets(text), time: new Date() }, $inc: { stateRev: 1 } },
+          {
+            $set: { main_text: text, ...textSnippets(text), time: new Date() },
+            $inc: { stateRev: 1, rounds: 1, addedChars: chars },
+            ...(due ? { $push: { creditsDue: due } } : {}),
+          },
           { new: true, projection: { stateRev: 1 } },
         )
         .lean<{ stateRev: number }>()
         .exec();
-      if (updated) return { text, appended, stateRev: updated.stateRev };
+      if (updated) return { text, appended, stateRev: updated.stateRev, credit: due ? { storyId: story._id, userID, lineage: story.lineage!, due } : null };
     }
     throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
   }
@@ -354,36 +365,6 @@ export class StoryRepository {
     const story = await this.stories.findOne({ _id: toObjectId(id), userID }, TASK_FIELDS).lean<StoryForTasks>().exec();
     if (!story) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     return story;
-  }
-
-  // --- spread: clones and the square's counters ---
-
-  /** Of these sources, the ids of those someone other than `userID` owns. */
-  async ownedByOthers(ids: string[], userID: string): Promise<Types.ObjectId[]> {
-    const rows = await this.stories.find({ _id: { $in: ids }, userID: { $ne: userID } }, { _id: 1 }).lean().exec();
-    return rows.map((r) => r._id);
-  }
-
-  async countPlayer(id: Types.ObjectId): Promise<void> {
-    await this.stories.updateOne({ _id: id }, { $inc: { unique_user_count: 1 } }).exec();
-  }
-
-  /**
-   * One accepted turn that added `added` characters: the story's own counters, and the square
-   * counters of every source not owned by the story's owner.
-   */
-  async recordTurn(id: string | Types.ObjectId, added: number): Promise<void> {
-    const story = await this.stories
-      .findOneAndUpdate({ _id: id }, { $inc: { rounds: 1, addedChars: added } }, { projection: { userID: 1, lineage: 1 } })
-      .lean()
-      .exec();
-    if (!story?.lineage?.length) return;
-    await this.stories
-      .updateMany(
-        { _id: { $in: story.lineage }, userID: { $ne: story.userID } },
-        { $inc: { penetration_story_total_rounds: 1, additional_story_count: added } },
-      )
-      .exec();
   }
 
   // --- custom models ---

@@ -122,9 +122,27 @@ export class Story extends StoryState {
   @Prop({ default: 0 }) unique_user_count: number;
   @Prop({ default: 0 }) penetration_story_total_rounds: number;
   @Prop({ default: 0 }) additional_story_count: number;
+  // Credits this story still owes its sources (an accepted turn of a clone, written with its text):
+  // taken off once every source counted it (story-spread.service.ts; finished at start-up after a crash).
+  @Prop({ type: [Object], default: undefined }) creditsDue?: TurnCredit[];
+  // The credits (ids) this story, as a source, counted and whose clone still owes them: what makes counting one again a no-op.
+  @Prop({ type: [String], default: undefined }) creditsApplied?: string[];
+  // A clone whose player is not counted yet on its sources: the process that made it (see story-spread.service.ts).
+  @Prop({ type: String, default: undefined }) playerDue?: string;
 
   createdAt?: Date;
   updatedAt?: Date;
+}
+
+/** One accepted turn of a clone, owed to the square counters of its sources. */
+export interface TurnCredit {
+  /** `<story id>:<random>`: the key that makes counting it on a source happen once. */
+  id: string;
+  chars: number;
+  /** The process that wrote it (common/instance.ts): repair finishes it once that process is gone. */
+  owner: string;
+  /** Epoch ms. */
+  at: number;
 }
 
 export type StoryDocument = HydratedDocument<Story>;

@@ -14,6 +14,11 @@ interface Batch {
   after: Promise<number>;
 }
 
+/** A hit that was counted: `giveBack` uncounts it once (the action it counted did not happen, through no fault of the limit). */
+export interface CountedHit {
+  giveBack(): Promise<void>;
+}
+
 /**
  * Fixed-window limits stored in MongoDB, so they hold across instances. Hits on the same counter
  * that arrive in the same turn of the event loop (a user's sends opened together) are counted by one
@@ -33,7 +38,7 @@ export class RateLimitService {
    * Counts one hit on `name`; throws `code` (429, with `params.seconds` until the window ends) once
    * more than `limit` hits fall in the window.
    */
-  async hit(name: string, limit: number, windowSeconds: number, code: ErrorCode = ErrorCode.TOO_MANY_REQUESTS): Promise<void> {
+  async hit(name: string, limit: number, windowSeconds: number, code: ErrorCode = ErrorCode.TOO_MANY_REQUESTS): Promise<CountedHit> {
     const now = this.clock.now().getTime();
     const windowMs = windowSeconds * 1000;
     const index = Math.floor(now / windowMs);
@@ -44,6 +49,15 @@ export class RateLimitService {
       const seconds = Math.max(1, Math.ceil((expiresAt.getTime() - now) / 1000));
       throw new AppException(code, undefined, { seconds, retryAfterSeconds: seconds });
     }
+    let given = false;
+    return {
+      giveBack: async () => {
+        if (given) return;
+        given = true;
+        // One atomic decrement of this window's counter (never below zero); a window already over has nothing to give back.
+        await this.counters.collection.updateOne({ _id: counterId(key), count: { $gt: 0 } }, { $inc: { count: -1 } });
+      },
+    };
   }
 
   // This hit's place in its counter (see the class comment).

@@ -3,12 +3,14 @@ import type { mongo } from 'mongoose';
 import { verifyLedger } from '../../src/power/verify-ledger';
 
 /**
- * Balance == ledger for every user (the check `verify:ledger` runs), no movement left pending and
- * no hold left open.
+ * Balance == ledger for every user, no stray hold and no counter off its records (the checks
+ * `verify:ledger` runs), no movement left pending and no hold left open.
  */
 export async function expectLedgerExact(db: mongo.Db): Promise<void> {
   const report = await verifyLedger(db);
   expect(report.drifts).toEqual([]);
+  expect(report.strayHolds).toEqual([]);
+  expect(report.counterDrifts).toEqual([]);
   const entries = db.collection('ledger_entries');
   expect(await entries.countDocuments({ state: 'pending' })).toBe(0);
   expect(await entries.countDocuments({ kind: 'hold', state: 'applied', closed: { $ne: true } })).toBe(0);

@@ -7,6 +7,8 @@
 //                           entry-created:settle, user-updated:settle, entry-marked:settle
 //   branch:<step>           a step of a change of branch (see BranchStep in src/branches/branch-moves.ts),
 //                           e.g. branch:parked, branch:flipped
+//   spread:<step>           a step of a clone or of a turn's credit to its sources (see SpreadStep in
+//                           src/stories/story-spread.service.ts), e.g. spread:cloned, spread:sources-credited
 //   stand-in-thread         the embedded stand-in's thread ends on its own (as an error in it would),
 //                           whatever the app is doing: the file is looked at every 50 ms
 'use strict';
@@ -59,6 +61,12 @@ if (file && threads.isMainThread) {
   BranchMoves.prototype.fault = function (name) {
     killIf(`branch:${name}`);
     return step.call(this, name);
+  };
+  const { StorySpreadService } = require(join(dist, 'stories', 'story-spread.service.js'));
+  const spreadStep = StorySpreadService.prototype.fault;
+  StorySpreadService.prototype.fault = function (name) {
+    killIf(`spread:${name}`);
+    return spreadStep.call(this, name);
   };
   const { PowerService } = require(join(dist, 'power', 'power.service.js'));
   const settle = PowerService.prototype.settle;
