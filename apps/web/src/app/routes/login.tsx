@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { LoginCard } from '../../features/auth/components/login-card';
 import { LoginHero } from '../../features/auth/components/login-hero';
@@ -10,6 +10,15 @@ export function LoginRoute() {
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const inviteCode = searchParams.get('invite_code') ?? undefined;
+  // Ant Design's styles beyond this screen's (build/antd-styles.ts), once the form is shown and the page
+  // is idle: not in the way of the first screen. The other screens import the same sheet.
+  const restRequested = useRef(false);
+  const loadRestStyles = useCallback(() => {
+    if (restRequested.current) return;
+    restRequested.current = true;
+    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
+    idle(() => void import('virtual:antd-rest.css'));
+  }, []);
 
   useEffect(() => {
     track('login_page_view');
@@ -21,6 +30,7 @@ export function LoginRoute() {
       <div className="tl-login__card-wrap">
         <LoginCard
           initialInviteCode={inviteCode}
+          onFormShown={loadRestStyles}
           onSuccess={(how) =>
             navigate(how === 'chosen' ? '/stories' : resolvePostLoginPath(searchParams.toString()), { replace: true })
           }

@@ -1,6 +1,6 @@
 import type { LoginData, UserInfo } from '@taleloom/contracts';
 import { App } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { track } from '../../../lib/analytics';
 import { normalizeLanguage } from '../../../lib/i18n';
@@ -20,10 +20,18 @@ interface LoginCardProps {
   initialInviteCode?: string;
   /** `chosen`: the user picked an identity in the choose-user modal (then the app goes to /stories). */
   onSuccess: (how: 'login' | 'chosen') => void;
+  /** Called once the first form is on screen (the phone form once its chunk has come). */
+  onFormShown?: () => void;
+}
+
+/** Calls `run` once, when it is committed: inside a Suspense, once what it waits for has come. */
+function OnShown({ run }: { run?: () => void }) {
+  useEffect(() => run?.(), [run]);
+  return null;
 }
 
 /** The login/register card with the phone and username tabs, and the choose-user modal. */
-export function LoginCard({ initialInviteCode, onSuccess }: LoginCardProps) {
+export function LoginCard({ initialInviteCode, onSuccess, onFormShown }: LoginCardProps) {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const language = normalizeLanguage(i18n.language);
@@ -86,12 +94,14 @@ export function LoginCard({ initialInviteCode, onSuccess }: LoginCardProps) {
         <div role="tabpanel" id="login-panel-phone" aria-labelledby="login-tab-phone" hidden={method !== 'phone'}>
           <Suspense fallback={<div className="tl-login-form__loading" />}>
             <PhoneLoginForm key={language} initialInviteCode={initialInviteCode} onSuccess={() => loggedIn('login', 'phone')} onChoose={setPending} />
+            <OnShown run={onFormShown} />
           </Suspense>
         </div>
       ) : null}
       {shown.includes('username') ? (
         <div role="tabpanel" id="login-panel-username" aria-labelledby="login-tab-username" hidden={method !== 'username'}>
           <UsernameLoginForm initialInviteCode={initialInviteCode} onSuccess={() => loggedIn('login', 'username')} />
+          <OnShown run={onFormShown} />
         </div>
       ) : null}
       {pending ? (
