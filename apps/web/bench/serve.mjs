@@ -79,11 +79,26 @@ export function launch() {
 }
 
 /**
+ * fetch, again up to twice when the connection itself failed (a kept-alive connection the server closed
+ * as it was reused: seen on a loaded machine). Signing up again with the same name and password signs in.
+ */
+async function fetchAgain(url, init, tries = 3) {
+  for (let i = 1; ; i++) {
+    try {
+      return await fetch(url, init);
+    } catch (error) {
+      if (i >= tries) throw error;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+/**
  * A new user (username sign-up) with a short story, and with `longChars` a second story whose text is
  * that many characters long (`longStoryId`).
  */
 export async function signUp(baseURL, { longChars = 0 } = {}) {
-  const res = await fetch(`${baseURL}/api/user/login`, {
+  const res = await fetchAgain(`${baseURL}/api/user/login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ type: 'username', userName: `bench${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`, password: 'secret1' }),
@@ -91,14 +106,14 @@ export async function signUp(baseURL, { longChars = 0 } = {}) {
   const { data } = await res.json();
   const auth = { 'Content-Type': 'application/json', Authorization: `Bearer ${data.token}` };
   const create = async (name) => {
-    const created = await fetch(`${baseURL}/api/llm`, { method: 'POST', headers: auth, body: JSON.stringify({ name, prologue_and_characters: 'Mara waits at the pier.', role: 'Mara' }) });
+    const created = await fetchAgain(`${baseURL}/api/llm`, { method: 'POST', headers: auth, body: JSON.stringify({ name, prologue_and_characters: 'Mara waits at the pier.', role: 'Mara' }) });
     return (await created.json()).data.id;
   };
   const storyId = await create('Cold load');
   let longStoryId;
   if (longChars) {
     longStoryId = await create('A long one');
-    const saved = await fetch(`${baseURL}/api/llm?id=${longStoryId}`, { method: 'PATCH', headers: auth, body: JSON.stringify({ main_text: novel(longChars) }) });
+    const saved = await fetchAgain(`${baseURL}/api/llm?id=${longStoryId}`, { method: 'PATCH', headers: auth, body: JSON.stringify({ main_text: novel(longChars) }) });
     if (!saved.ok) throw new Error(`saving the long story answered ${saved.status}: ${await saved.text()}`);
   }
   return { token: data.token, userInfo: data.userInfo, storyId, longStoryId };
