@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global document, window, performance, PerformanceObserver, requestAnimationFrame -- the functions handed to the page run there */
+/* global document, window, requestAnimationFrame -- the functions handed to the page run there */
 // `pnpm bench` (web part, after cold-load.mjs): the first screens on a mid-range phone. Cold loads (a fresh
 // context, empty cache) of /login, /stories, /play with a short story and /play with a 1,000,000-character
 // story, in English and Chinese, against the built app served as `pnpm start` serves it (loopback only):

@@ -5,9 +5,10 @@ import type { Plugin } from 'vite';
 
 /**
  * Ant Design's styles for the app's theme, made at build time, in two sheets: `virtual:antd.css`, the
- * components a cold /login shows (the sign-in form, its fields and buttons, a message), blocking the first paint as any style sheet does; `virtual:antd-rest.css`, every other component
- * the app uses, loaded right after the first render (main.tsx) and before any other screen's code runs
- * (app/routes import it).
+ * components a cold /login shows (the sign-in form, its fields and buttons, a message), blocking the first
+ * paint as any style sheet does; `virtual:antd-rest.css`, every other component the app uses, loaded
+ * once the sign-in form is shown (routes/login.tsx) or with any other screen's code (router.tsx),
+ * through lib/antd-styles.ts, which puts it before the app's own sheets.
  */
 const SHEETS = { 'virtual:antd.css': '\0antd-first.css', 'virtual:antd-rest.css': '\0antd-rest.css' } as const;
 type Sheet = keyof typeof SHEETS;
@@ -48,7 +49,7 @@ export function antdStaticStyles(opts: { srcDir: string; theme: () => Promise<ob
   const make = async (): Promise<Record<Sheet, string>> => {
     // antd's CommonJS build, rendered by react-dom/server: loaded only here, never in the app's bundle.
     const require = createRequire(import.meta.url);
-    const { extractStyle } = require('@ant-design/static-style-extract') as typeof import('@ant-design/static-style-extract');
+    const { extractStyle } = await import('@ant-design/static-style-extract');
     const React = require('react') as typeof import('react');
     const { ConfigProvider } = require('antd') as typeof import('antd');
     const theme = await opts.theme();

@@ -2,8 +2,6 @@ import { FireOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { PlaceholderScreen } from '../../components/placeholder-screen';
 import './screens.css';
-// Ant Design's styles beyond the first screen's (build/antd-styles.ts).
-import 'virtual:antd-rest.css';
 
 // The 2024 Spring Festival activity page; its real content is configured outside the app.
 export function ActivityRoute() {

@@ -3,8 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { ManuscriptUpload } from '../../features/files/components/manuscript-upload';
 import { CreateStoryForm } from '../../features/stories/components/create-story-form';
 import './screens.css';
-// Ant Design's styles beyond the first screen's (build/antd-styles.ts).
-import 'virtual:antd-rest.css';
 
 export function CreateRoute() {
   const { t } = useTranslation();

@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { LoginCard } from '../../features/auth/components/login-card';
 import { LoginHero } from '../../features/auth/components/login-hero';
 import { track } from '../../lib/analytics';
+import { loadAntdRestStyles } from '../../lib/antd-styles';
 import { resolvePostLoginPath } from '../../lib/login-path';
 import './login.css';
 
@@ -11,13 +12,13 @@ export function LoginRoute() {
   const navigate = useNavigate();
   const inviteCode = searchParams.get('invite_code') ?? undefined;
   // Ant Design's styles beyond this screen's (build/antd-styles.ts), once the form is shown and the page
-  // is idle: not in the way of the first screen. The other screens import the same sheet.
+  // is idle: not in the way of the first screen. The other screens load it with their code (router.tsx).
   const restRequested = useRef(false);
   const loadRestStyles = useCallback(() => {
     if (restRequested.current) return;
     restRequested.current = true;
     const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
-    idle(() => void import('virtual:antd-rest.css'));
+    idle(() => void loadAntdRestStyles());
   }, []);
 
   useEffect(() => {

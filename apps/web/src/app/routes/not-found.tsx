@@ -2,8 +2,6 @@ import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import './screens.css';
-// Ant Design's styles beyond the first screen's (build/antd-styles.ts).
-import 'virtual:antd-rest.css';
 
 export function NotFoundRoute() {
   const { t } = useTranslation();

@@ -23,8 +23,6 @@ import { useOpenStory } from '../../features/stories/hooks/use-open-story';
 import { formatStoryTitle } from '../../features/stories/utils/story-format';
 import { getErrorMessage } from '../../lib/error-message';
 import './screens.css';
-// Ant Design's styles beyond the first screen's (build/antd-styles.ts).
-import 'virtual:antd-rest.css';
 
 // /play?id=: the stories feature opens the story (own, or a clone of a public one); play plays it.
 export function PlayRoute() {

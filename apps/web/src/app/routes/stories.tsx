@@ -7,8 +7,6 @@ import { ActivityModal } from '../../features/site-config/components/activity-mo
 import { CommunityButton } from '../../features/site-config/components/community-button';
 import { StoriesScreen } from '../../features/stories/components/stories-screen';
 import './screens.css';
-// Ant Design's styles beyond the first screen's (build/antd-styles.ts).
-import 'virtual:antd-rest.css';
 
 /**
  * The stories screen with the get-power button and the daily power dialog (which opens by itself), and

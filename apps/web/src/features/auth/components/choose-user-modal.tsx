@@ -2,8 +2,6 @@ import { MobileOutlined, UserOutlined } from '@ant-design/icons';
 import type { LoginData, UserInfo } from '@taleloom/contracts';
 import { Button, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-// Ant Design's styles beyond the first screen's (build/antd-styles.ts).
-import 'virtual:antd-rest.css';
 
 interface ChooseUserModalProps {
   data: LoginData | null;

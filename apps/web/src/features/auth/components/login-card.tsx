@@ -3,6 +3,7 @@ import { App } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { track } from '../../../lib/analytics';
+import { loadAntdRestStyles } from '../../../lib/antd-styles';
 import { normalizeLanguage } from '../../../lib/i18n';
 import { saveSession } from '../../../lib/storage';
 import { UsernameLoginForm } from './username-login-form';
@@ -11,7 +12,7 @@ import { UsernameLoginForm } from './username-login-form';
 // username tab (English) does not wait for them; the phone tab (Chinese) starts loading at once.
 const loadPhoneForm = () => import('./phone-login-form').then((m) => ({ default: m.PhoneLoginForm }));
 const PhoneLoginForm = lazy(loadPhoneForm);
-const ChooseUserModal = lazy(() => import('./choose-user-modal').then((m) => ({ default: m.ChooseUserModal })));
+const ChooseUserModal = lazy(() => Promise.all([import('./choose-user-modal'), loadAntdRestStyles()]).then(([m]) => ({ default: m.ChooseUserModal })));
 
 type LoginMethod = 'phone' | 'username';
 const METHODS: LoginMethod[] = ['phone', 'username'];
