@@ -1,6 +1,8 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { antdStaticStyles } from './build/antd-styles';
 import { precompress } from './build/precompress';
 
 // Vendor groups keep any single chunk small; routes split themselves through React.lazy.
@@ -14,7 +16,11 @@ const vendorGroups = [
 ];
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [
+    react(),
+    antdStaticStyles({ srcDir: fileURLToPath(new URL('./src', import.meta.url)), theme: () => import('./src/app/theme').then((m) => m.appTheme) }),
+    precompress(),
+  ],
   server: {
     port: 5173,
     proxy: {

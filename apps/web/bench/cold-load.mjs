@@ -17,16 +17,11 @@
 //   COLD_LOAD_WEB_DIST=/path/to/another/dist COLD_LOAD_LABEL=before pnpm --filter @taleloom/web bench
 //                                              (another build of the web app, e.g. an earlier commit's,
 //                                              served by this API, for a before/after in one sitting)
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_MISSING, chromiumPath } from '../e2e/chromium.cjs';
+import { launch, repo, signUp, startApp as startAppServing } from './serve.mjs';
 
-const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const RUNS = Number(process.env.COLD_LOAD_RUNS ?? 5);
 const WEB_DIST = process.env.COLD_LOAD_WEB_DIST ?? join(repo, 'apps/web/dist');
 const LABEL = process.env.COLD_LOAD_LABEL ?? '';
@@ -35,71 +30,7 @@ const VIEWPORTS = { phone: { width: 375, height: 740 }, desktop: { width: 1280, 
 const BYTES_TARGET = 300 * 1024;
 const USABLE_TARGET_MS = 1000;
 
-function freePort() {
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.on('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => done(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
-async function startApp() {
-  const main = join(repo, 'apps/api/dist/main.js');
-  const web = join(WEB_DIST, 'index.html');
-  if (!existsSync(main) || !existsSync(web)) throw new Error('Build first (pnpm build): apps/api/dist and apps/web/dist are needed');
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'taleloom-bench-web-'));
-  const child = spawn(process.execPath, [main], {
-    cwd: join(repo, 'apps/api'),
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      EMBEDDED_DATABASE: process.env.EMBEDDED_DATABASE ?? 'stand-in',
-      WEB_DIST_DIR: WEB_DIST,
-      LOGIN_IP_PER_MINUTE: '10000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const baseURL = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 60_000;
-  try {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`);
-      try {
-        if ((await fetch(`${baseURL}/api/health`)).ok) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error('the app did not become healthy within 60 s');
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  } catch (error) {
-    // The bench stops by itself: an app that never became healthy is not left running.
-    await stop();
-    throw error;
-  }
-  return { baseURL, stop };
-}
-
-function launch() {
-  const executablePath = chromiumPath();
-  if (!executablePath) throw new Error(CHROMIUM_MISSING);
-  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
-}
+const startApp = () => startAppServing(WEB_DIST);
 
 /** The kind a response counts under: html, js, css, font, image, api, other. */
 function kindOf(url, mime, cdpType) {
@@ -181,22 +112,6 @@ async function coldLogin(browser, baseURL, lang, viewport) {
   } finally {
     await context.close();
   }
-}
-
-async function signUp(baseURL) {
-  const res = await fetch(`${baseURL}/api/user/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ type: 'username', userName: `bench${Date.now().toString(36)}`, password: 'secret1' }),
-  });
-  const { data } = await res.json();
-  const created = await fetch(`${baseURL}/api/llm`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${data.token}` },
-    body: JSON.stringify({ name: 'Cold load', prologue_and_characters: 'Mara waits at the pier.', role: 'Mara' }),
-  });
-  const storyId = (await created.json()).data.id;
-  return { token: data.token, userInfo: data.userInfo, storyId };
 }
 
 /** Signed in, from /login's first screen to each route inside the app: what each fetched on arrival. */

@@ -58,7 +58,8 @@ export function AppProviders({ children, queryClient }: AppProvidersProps) {
   }, [language]);
   const antdLocale = antdLocales[language] ?? enUS;
   const reducedMotion = useReducedMotion();
-  const theme = useMemo(() => (reducedMotion ? { ...appTheme, token: { ...appTheme.token, motion: false } } : appTheme), [reducedMotion]);
+  // zeroRuntime: components take their styles from the sheet made at build time (virtual:antd.css in main.tsx).
+  const theme = useMemo(() => ({ ...appTheme, zeroRuntime: true, ...(reducedMotion ? { token: { ...appTheme.token, motion: false } } : {}) }), [reducedMotion]);
 
   return (
     <QueryClientProvider client={client}>

@@ -4,21 +4,23 @@ import { AppLayout } from './app-layout';
 import { RequireAuth } from './require-auth';
 import { RouteError } from './route-error';
 import type { RouteHandle } from './route-handle';
+import { loadAntdRestStyles } from '../lib/antd-styles';
 
-// Every screen is its own chunk.
+// Every screen is its own chunk. Screens but the sign-in form come with Ant Design's other styles.
+const withStyles = <T,>(screen: Promise<T>): Promise<T> => Promise.all([screen, loadAntdRestStyles()]).then(([m]) => m);
 const screens = {
   '/login': () => import('./routes/login'),
-  '/stories': () => import('./routes/stories'),
-  '/play': () => import('./routes/play'),
-  '/create': () => import('./routes/create'),
-  '/202402sfact': () => import('./routes/activity-202402sf'),
+  '/stories': () => withStyles(import('./routes/stories')),
+  '/play': () => withStyles(import('./routes/play')),
+  '/create': () => withStyles(import('./routes/create')),
+  '/202402sfact': () => withStyles(import('./routes/activity-202402sf')),
 };
 const LoginRoute = lazy(() => screens['/login']().then((m) => ({ default: m.LoginRoute })));
 const StoriesRoute = lazy(() => screens['/stories']().then((m) => ({ default: m.StoriesRoute })));
 const PlayRoute = lazy(() => screens['/play']().then((m) => ({ default: m.PlayRoute })));
 const CreateRoute = lazy(() => screens['/create']().then((m) => ({ default: m.CreateRoute })));
 const ActivityRoute = lazy(() => screens['/202402sfact']().then((m) => ({ default: m.ActivityRoute })));
-const NotFoundRoute = lazy(() => import('./routes/not-found').then((m) => ({ default: m.NotFoundRoute })));
+const NotFoundRoute = lazy(() => withStyles(import('./routes/not-found')).then((m) => ({ default: m.NotFoundRoute })));
 
 /**
  * Starts loading the chunk of the screen at `pathname` (the page's first screen: fetched beside the

@@ -19,6 +19,8 @@ const FONT_FAMILY = [
 /** Deep indigo primary, soft corners, CJK-friendly fonts. */
 export const appTheme: ThemeConfig = {
   cssVar: { key: 'tl' },
+  // Plain class names (.ant-btn): the style sheet made at build time (build/antd-styles.ts) matches them.
+  hashed: false,
   token: {
     colorPrimary: BRAND_PRIMARY,
     colorInfo: BRAND_PRIMARY,

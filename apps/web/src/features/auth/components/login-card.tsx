@@ -1,8 +1,9 @@
 import type { LoginData, UserInfo } from '@taleloom/contracts';
 import { App } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { track } from '../../../lib/analytics';
+import { loadAntdRestStyles } from '../../../lib/antd-styles';
 import { normalizeLanguage } from '../../../lib/i18n';
 import { saveSession } from '../../../lib/storage';
 import { UsernameLoginForm } from './username-login-form';
@@ -11,7 +12,7 @@ import { UsernameLoginForm } from './username-login-form';
 // username tab (English) does not wait for them; the phone tab (Chinese) starts loading at once.
 const loadPhoneForm = () => import('./phone-login-form').then((m) => ({ default: m.PhoneLoginForm }));
 const PhoneLoginForm = lazy(loadPhoneForm);
-const ChooseUserModal = lazy(() => import('./choose-user-modal').then((m) => ({ default: m.ChooseUserModal })));
+const ChooseUserModal = lazy(() => Promise.all([import('./choose-user-modal'), loadAntdRestStyles()]).then(([m]) => ({ default: m.ChooseUserModal })));
 
 type LoginMethod = 'phone' | 'username';
 const METHODS: LoginMethod[] = ['phone', 'username'];
@@ -20,10 +21,18 @@ interface LoginCardProps {
   initialInviteCode?: string;
   /** `chosen`: the user picked an identity in the choose-user modal (then the app goes to /stories). */
   onSuccess: (how: 'login' | 'chosen') => void;
+  /** Called once the first form is on screen (the phone form once its chunk has come). */
+  onFormShown?: () => void;
+}
+
+/** Calls `run` once, when it is committed: inside a Suspense, once what it waits for has come. */
+function OnShown({ run }: { run?: () => void }) {
+  useEffect(() => run?.(), [run]);
+  return null;
 }
 
 /** The login/register card with the phone and username tabs, and the choose-user modal. */
-export function LoginCard({ initialInviteCode, onSuccess }: LoginCardProps) {
+export function LoginCard({ initialInviteCode, onSuccess, onFormShown }: LoginCardProps) {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const language = normalizeLanguage(i18n.language);
@@ -86,12 +95,14 @@ export function LoginCard({ initialInviteCode, onSuccess }: LoginCardProps) {
         <div role="tabpanel" id="login-panel-phone" aria-labelledby="login-tab-phone" hidden={method !== 'phone'}>
           <Suspense fallback={<div className="tl-login-form__loading" />}>
             <PhoneLoginForm key={language} initialInviteCode={initialInviteCode} onSuccess={() => loggedIn('login', 'phone')} onChoose={setPending} />
+            <OnShown run={onFormShown} />
           </Suspense>
         </div>
       ) : null}
       {shown.includes('username') ? (
         <div role="tabpanel" id="login-panel-username" aria-labelledby="login-tab-username" hidden={method !== 'username'}>
           <UsernameLoginForm initialInviteCode={initialInviteCode} onSuccess={() => loggedIn('login', 'username')} />
+          <OnShown run={onFormShown} />
         </div>
       ) : null}
       {pending ? (

@@ -1,0 +1,95 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, newPage, PHONE, screenshot } from './browser';
+
+const baseURL = inject('baseURL');
+
+/**
+ * The budget of a cold /login (empty cache) on a phone, in either language: what the network carries
+ * for the page, its code, its style sheets and fonts (compressed bodies plus headers, as the DevTools
+ * protocol counts them), and the number of such requests. docs/web-performance.md gives the figures
+ * behind it and how to measure the time (`pnpm bench`, web part).
+ */
+const BUDGET = { bytes: 300 * 1024, requests: 40 };
+
+/**
+ * In the page from its first script on: the moment (ms after navigation start) the sign-in form's button
+ * is laid out, checked at every animation frame.
+ */
+function watchForm() {
+  const check = () => {
+    const button = document.querySelector('[data-testid="login-card"] button[type="submit"]');
+    if (button && button.getBoundingClientRect().height > 0) (window as unknown as { shownAt: number }).shownAt = performance.now();
+    else requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+}
+
+/**
+ * What the first screen asked for, by the page's own resource timing: the page and every file requested
+ * before the form showed (not the API's answers), with the bytes each took on the wire (headers and
+ * compressed body). What is asked for later (the captcha's challenge, the styles of other screens fetched
+ * once the page is idle) is not the first screen's.
+ */
+async function firstScreen(page: Page): Promise<{ name: string; bytes: number }[]> {
+  return page.evaluate(() => {
+    const shownAt = (window as unknown as { shownAt: number }).shownAt;
+    return (performance.getEntriesByType('navigation') as PerformanceResourceTiming[])
+      .concat(performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((e) => e.startTime <= shownAt && !new URL(e.name).pathname.startsWith('/api/') && new URL(e.name).protocol.startsWith('http'))
+      .map((e) => ({ name: new URL(e.name).pathname, bytes: e.transferSize }));
+  });
+}
+
+describe('the first screen stays light', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  for (const [lang, locale, tab] of [
+    ['en', 'en-US', 'username'],
+    ['zh-CN', 'zh-CN', 'phone'],
+  ] as const) {
+    it(`a cold /login in ${lang} at 375 px: under ${BUDGET.bytes / 1024} kB in ${BUDGET.requests} requests, form and captcha shown`, async () => {
+      const { context, page } = await newPage(browser, baseURL, { viewport: PHONE, locale });
+      try {
+        await context.addInitScript(watchForm);
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+        await page.goto('/login');
+        await page.getByTestId('login-card').locator('button[type="submit"]').waitFor();
+        // Chinese opens on the phone tab (country code, captcha, SMS code), English on the username tab.
+        await expect.poll(() => page.getByTestId(`login-tab-${tab}`).getAttribute('aria-selected')).toBe('true');
+        if (tab === 'phone') await page.getByTestId('captcha-image').locator('img').waitFor();
+        await page.waitForLoadState('networkidle');
+        // The sheet made at build time styles antd's components: what antd still writes in the page is its
+        // theme's CSS variables, no component rules.
+        const runtimeRules = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('style'))
+            .flatMap((el) => Array.from(el.sheet?.cssRules ?? []))
+            .filter((rule) => rule instanceof CSSStyleRule && Array.from(rule.style).some((property) => !property.startsWith('--')))
+            .map((rule) => rule.cssText.slice(0, 80)),
+        );
+        const button = await page.getByTestId('login-card').locator('button[type="submit"]').evaluate((b) => getComputedStyle(b).backgroundColor);
+        const files = await firstScreen(page);
+        const bytes = files.reduce((n, r) => n + r.bytes, 0);
+        const list = files.map((r) => `${r.bytes} ${r.name}`).join('\n');
+        await screenshot(page, `first-screen-login-${lang}-phone`, { fullPage: false });
+        expect(runtimeRules).toEqual([]);
+        // The brand's indigo (#4f46e5), not antd's default blue: the theme reaches the static sheet.
+        expect(button).toBe('rgb(79, 70, 229)');
+        console.log(`first screen of /login in ${lang}: ${(bytes / 1024).toFixed(1)} kB in ${files.length} requests`);
+        // Every file came over the network (none from a cache, none empty).
+        expect(files.every((r) => r.bytes > 0), list).toBe(true);
+        expect(bytes, list).toBeLessThanOrEqual(BUDGET.bytes);
+        expect(files.length, list).toBeLessThanOrEqual(BUDGET.requests);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
