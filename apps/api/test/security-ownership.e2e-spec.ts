@@ -18,6 +18,7 @@ describe('ownership: a second user never reaches the owner’s things', () => {
   let intruder: TestUser;
   let routes: RouteInfo[];
   let images: OpenAIStub;
+  let playedStory: string;
 
   beforeAll(async () => {
     // Pictures, so that the owner's stories have real ones to refuse: tiny ones from the local stub (the
@@ -35,6 +36,9 @@ describe('ownership: a second user never reaches the owner’s things', () => {
     owner = await signUp(t, 'owner');
     intruder = await signUp(t, 'intruder');
     routes = routeInventory(t.app);
+    // A story of the owner with a finished turn (the demo model), whose stream its owner may rejoin; only read, so shared by every case.
+    playedStory = await createStory(t, owner, { name: 'Played tale', prologue_and_characters: 'A lamp.' });
+    expect((await as(t, owner).post(`/api/llm/${playedStory}`).send({ content: 'The lamp turns.' })).status).toBe(200);
   });
   afterAll(async () => {
     await drain();
@@ -155,7 +159,7 @@ describe('ownership: a second user never reaches the owner’s things', () => {
       ownerID: owner.userID, privateStory, publicStory, archiveId: saved.body.data._id, secret, draftSecret,
       tasksId: accepted.body.data.tasks_list[0].tasks_id as number, taskBatch, customModel, privatePicture, publicPicture, draftPicture,
       privateLoreEntry, publicLoreEntry,
-      privateBranch, spareBranch,
+      privateBranch, spareBranch, playedStory,
     };
   }
 

@@ -166,6 +166,10 @@ export function httpStatusOf(code: ErrorCode): number {
       return 409;
     case ErrorCode.LORE_TOO_LARGE:
       return 413;
+    case ErrorCode.NO_RUNNING_TURN:
+      return 409;
+    case ErrorCode.STREAM_TOO_SLOW:
+      return 503;
     default: {
       const unmapped: never = code;
       throw new Error(`Unmapped error code ${String(unmapped)}`);

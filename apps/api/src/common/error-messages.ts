@@ -100,6 +100,8 @@ const en: Messages = {
   [ErrorCode.LORE_ENTRY_NOT_FOUND]: 'That lore entry does not exist (it may have been deleted).',
   [ErrorCode.LORE_ENTRY_LIMIT]: 'A story can hold at most {limit} lore entries. Delete or merge some first.',
   [ErrorCode.LORE_TOO_LARGE]: "The story's lore would pass {limit} characters in all. Shorten or delete some entries first.",
+  [ErrorCode.NO_RUNNING_TURN]: 'The story has no turn being written or waiting to be saved.',
+  [ErrorCode.STREAM_TOO_SLOW]: 'The connection was too slow to follow the story. Reconnecting picks it up where it stopped.',
 };
 
 const zh: Messages = {
@@ -196,6 +198,8 @@ const zh: Messages = {
   [ErrorCode.LORE_ENTRY_NOT_FOUND]: '该设定条目不存在（可能已被删除）。',
   [ErrorCode.LORE_ENTRY_LIMIT]: '每个故事最多 {limit} 条设定。请先删除或合并一些。',
   [ErrorCode.LORE_TOO_LARGE]: '故事的设定总字数将超过 {limit} 字。请先精简或删除一些条目。',
+  [ErrorCode.NO_RUNNING_TURN]: '这个故事没有正在生成或等待保存的回合。',
+  [ErrorCode.STREAM_TOO_SLOW]: '网络太慢，跟不上故事的生成。重新连接后会从中断处继续。',
 };
 
 export const ERROR_MESSAGES: Record<Language, Messages> = { en, 'zh-CN': zh };

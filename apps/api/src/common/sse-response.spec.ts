@@ -68,6 +68,7 @@ async function exchange(port: number, request: string): Promise<string> {
 }
 
 describe('relayEvents', () => {
+  let floodStopped = false;
   let server: Server;
   let port: number;
 
@@ -78,6 +79,26 @@ describe('relayEvents', () => {
       setTimeout(() => res.type('text/plain').send('first answer'), 20);
     });
     app.get('/stream', (_req, res) => relayEvents(res, source(groups)));
+    // Events of 4 KB as fast as the loop turns, until the relaying stops (at most 64 MB).
+    app.get('/flood', (_req, res) =>
+      relayEvents(res, {
+        subscribe(listener) {
+          let stopped = false;
+          const piece = 'x'.repeat(4096);
+          let sent = 0;
+          const next = () => {
+            if (stopped || sent++ > 16_000) return;
+            listener({ type: 'delta', text: piece }, String(sent));
+            setImmediate(next);
+          };
+          setImmediate(next);
+          return () => {
+            stopped = true;
+            floodStopped = true;
+          };
+        },
+      }, 'zh-CN'),
+    );
     server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');
     port = (server.address() as AddressInfo).port;
@@ -119,5 +140,23 @@ describe('relayEvents', () => {
     expect(raw.slice(0, second)).toContain('first answer');
     const body = raw.slice(raw.indexOf('\r\n\r\n', second) + 4);
     expect(dechunk(Buffer.from(body, 'latin1'))).toBe(expected);
+  });
+
+  it('drops a client that reads too slowly with STREAM_TOO_SLOW instead of keeping its events in memory', async () => {
+    const socket = connect(port, '127.0.0.1');
+    const data: Buffer[] = [];
+    socket.write('GET /flood HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    // The client reads nothing for a while: the socket's buffers fill, then the server's.
+    socket.pause();
+    for (let waited = 0; !floodStopped && waited < 20_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(floodStopped).toBe(true);
+    socket.on('data', (d: Buffer) => data.push(d));
+    socket.resume();
+    await once(socket, 'close');
+    const body = Buffer.concat(data).toString('utf8');
+    const last = body.slice(body.lastIndexOf('data: ') + 6, body.lastIndexOf('}') + 1);
+    expect(JSON.parse(last)).toEqual({ type: 'error', code: 'STREAM_TOO_SLOW', message: '网络太慢，跟不上故事的生成。重新连接后会从中断处继续。' });
+    // Far less than the 64 MB the source would have sent.
+    expect(body.length).toBeLessThan(32 * 1024 * 1024);
   });
 });

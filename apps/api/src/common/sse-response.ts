@@ -1,19 +1,25 @@
-import type { StreamEvent } from '@taleloom/contracts';
+import { ErrorCode, type Language, type StreamEvent } from '@taleloom/contracts';
 import type { Response } from 'express';
+import { errorMessage } from './error-messages';
 
 // A comment line now and then keeps proxies from closing a quiet stream (a slow model, a fold).
 const KEEPALIVE_MS = 15_000;
+// What may wait in this process for a client that reads too slowly; past it, the connection is
+// dropped with STREAM_TOO_SLOW (the client rejoins from its last event id) instead of growing memory.
+export const SLOW_READER_BYTES = 256 * 1024;
 
-/** Something that emits stream events until `done` or `error` (a generation, a task request). */
+/** Something that emits stream events until `done` or `error` (a generation, a task request); a turn's events come with their id. */
 export interface EventSource {
-  subscribe(listener: (event: StreamEvent) => void): () => void;
+  subscribe(listener: (event: StreamEvent, id?: string) => void): () => void;
 }
 
 /**
- * Answers `text/event-stream` and relays the source's events, one JSON object per `data:` line, until
- * `done` or `error`. When the client goes away only the relaying stops: the source runs on.
+ * Answers `text/event-stream` and relays the source's events, one JSON object per `data:` line (after
+ * an `id:` line when the event has one), until `done` or `error`. When the client goes away only the
+ * relaying stops: the source runs on. A client that reads too slowly gets STREAM_TOO_SLOW (in
+ * `language`) and the end of the answer.
  */
-export function relayEvents(res: Response, source: EventSource): void {
+export function relayEvents(res: Response, source: EventSource, language: Language = 'en'): void {
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -49,10 +55,14 @@ export function relayEvents(res: Response, source: EventSource): void {
         res.destroy();
       }
     };
-    unsubscribe = source.subscribe((event: StreamEvent) => {
+    unsubscribe = source.subscribe((event: StreamEvent, id?: string) => {
       if (last) return;
       if (!frames) void Promise.resolve().then(write);
-      frames += `data: ${JSON.stringify(event)}\n\n`;
+      if (res.writableLength + (res.socket?.writableLength ?? 0) + frames.length > SLOW_READER_BYTES) {
+        event = { type: 'error', code: ErrorCode.STREAM_TOO_SLOW, message: errorMessage(ErrorCode.STREAM_TOO_SLOW, language) };
+        id = undefined;
+      }
+      frames += id === undefined ? `data: ${JSON.stringify(event)}\n\n` : `id: ${id}\ndata: ${JSON.stringify(event)}\n\n`;
       if (event.type === 'done' || event.type === 'error') {
         last = true;
         stop();

@@ -1,15 +1,17 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { AcceptTurnDto, SendTurnDto } from '@taleloom/contracts';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { AcceptTurnDto, ErrorCode, FollowTurnQueryDto, parseStreamPosition, SendTurnDto } from '@taleloom/contracts';
 import type { Request, Response } from 'express';
 import { JwtAuthGuard } from '../common/jwt-auth.guard';
 import { ok } from '../common/api-envelope';
 import { AuthUser, CurrentUser } from '../common/current-user.decorator';
 import { requestLanguage } from '../common/request-language';
+import { AppException } from '../common/app-exception';
 import { relayEvents } from '../common/sse-response';
 import { ApiDtoBody, ApiErrorResponses } from '../swagger/api-dto-body.decorator';
 import { EarlyLane } from './early-lane';
 import { PlayService } from './play.service';
+import { TurnFollow } from './turn-follow';
 
 @ApiTags('play')
 @ApiBearerAuth()
@@ -19,6 +21,7 @@ export class PlayController {
   constructor(
     private readonly play: PlayService,
     private readonly lane: EarlyLane,
+    private readonly follow: TurnFollow,
   ) {}
 
   @Post(':id')
@@ -51,9 +54,45 @@ export class PlayController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const generation = await this.play.send(user, id, dto, requestLanguage(req), this.lane.take(req, user.userID, id, dto));
+    const language = requestLanguage(req);
+    const generation = await this.play.send(user, id, dto, language, this.lane.take(req, user.userID, id, dto));
     // The browser going away stops only the relaying: the generation goes on and is stored.
-    relayEvents(res, generation);
+    relayEvents(res, generation, language);
+  }
+
+  @Get(':id/stream')
+  @ApiOperation({
+    summary: "Rejoin the story's turn (server-sent events)",
+    description:
+      'The same events as the send that started the turn, each with an SSE `id:`: its position, `<text chars>:<reasoning chars>` ' +
+      '(UTF-16 code units) after the event. From the position named by the `Last-Event-ID` header (or `from`; neither: from the ' +
+      'start, with the `user` event), the text and reasoning after it come at once (one `delta`, one `reasoning`), then the live ' +
+      'events, then `usage` and `done` (or `error`). A turn already finished answers its whole rest and `done` (or its `error`) at ' +
+      'once. `turn`: the turn id the position belongs to; when the story has another turn by now, its stream starts from the ' +
+      'beginning. Served by any API process: the one running the generation from memory, another from the stored text (about ' +
+      'a second behind). Nothing is sent to the provider or charged again. A client that reads too slowly gets an `error` event ' +
+      'STREAM_TOO_SLOW and rejoins. Refusals as JSON errors: 409 NO_RUNNING_TURN (no turn generating or pending), ' +
+      "404 STORY_NOT_FOUND (another user's story), 400 VALIDATION_FAILED (a position that is not one).",
+  })
+  @ApiParam({ name: 'id' })
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last event read (`<text>:<reasoning>`)' })
+  @ApiProduces('text/event-stream')
+  @ApiErrorResponses(400, 401, 404, 409)
+  async rejoin(
+    @CurrentUser() user: AuthUser,
+    @Param('id') id: string,
+    @Query() query: FollowTurnQueryDto,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const header = req.headers['last-event-id'];
+    const named = typeof header === 'string' && header !== '' ? header : query.from;
+    const from = named === undefined ? null : parseStreamPosition(named);
+    if (named !== undefined && !from) {
+      throw new AppException(ErrorCode.VALIDATION_FAILED, [{ field: 'Last-Event-ID', constraints: ['Last-Event-ID must be a stream position (<text>:<reasoning>)'], rules: ['matches'] }]);
+    }
+    const language = requestLanguage(req);
+    relayEvents(res, await this.follow.open(user, id, from, query.turn, language), language);
   }
 
   @Post(':id/accept')

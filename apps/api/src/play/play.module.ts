@@ -19,6 +19,9 @@ import { TurnParking } from './turn-parking.service';
 import { TurnRepairService } from './turn-repair.service';
 import { TurnRunner } from './turn.runner';
 import { TurnRepository } from './turn.repository';
+import { RunningTurns } from './running-turns';
+import { StoredTurnWatch } from './stored-turn-watch';
+import { TurnFollow } from './turn-follow';
 
 /**
  * Play: streamed continuation and the turn lifecycle (takes included); the owner of the `play_turns`
@@ -42,7 +45,7 @@ import { TurnRepository } from './turn.repository';
     VerificationModule,
   ],
   controllers: [PlayController],
-  providers: [PlayService, TurnRunner, SendGuesses, EarlyLane, TurnRepairService, TurnRepository, TurnContextRepository, ParkedTurnRepository, TurnParking],
+  providers: [PlayService, TurnRunner, SendGuesses, EarlyLane, TurnRepairService, TurnRepository, TurnContextRepository, ParkedTurnRepository, TurnParking, RunningTurns, StoredTurnWatch, TurnFollow],
   // A change of branch (branches/) holds the turn and parks it with its branch.
   exports: [TurnParking],
 })

@@ -30,6 +30,7 @@ import { TurnAccepted } from './turn.events';
 import { TurnRepairService } from './turn-repair.service';
 import { TurnParking } from './turn-parking.service';
 import { TurnRunner } from './turn.runner';
+import { RunningTurns } from './running-turns';
 import { takeIds, takeViews, turnBranchOf } from './turn-takes';
 import { TurnSend, type TurnSendDeps } from './turn-send';
 import { joinParts, userTextOf, type StoryText } from './turn-text';
@@ -61,6 +62,7 @@ export class PlayService {
     lore: LoreService,
     private readonly contexts: TurnContextRepository,
     private readonly guesses: SendGuesses,
+    private readonly running: RunningTurns,
   ) {
     this.sendDeps = {
       config, logger: this.logger, turns, stories, power, limits, chooser, repair, lore,
@@ -85,8 +87,11 @@ export class PlayService {
    * Streams a continuation (TurnSend: claim, hold, start, settle or undo); throws before anything is
    * streamed for an unknown story or model, too-fast or concurrent sends and NOT_ENOUGH_POWER.
    */
-  send(user: AuthUser, id: string, dto: SendTurnDto, language: Language, arrived: EarlyStart<TurnSend> | null = null): Promise<Generation> {
-    return new TurnSend(this.sendDeps, user, id, dto, language, arrived).begin();
+  async send(user: AuthUser, id: string, dto: SendTurnDto, language: Language, arrived: EarlyStart<TurnSend> | null = null): Promise<Generation> {
+    const generation = await new TurnSend(this.sendDeps, user, id, dto, language, arrived).begin();
+    // A rejoin that lands on this process follows it from memory (TurnFollow).
+    this.running.add(generation, user.userID);
+    return generation;
   }
 
   /**

@@ -122,7 +122,8 @@ export class TurnSend {
     private readonly arrived: EarlyStart<TurnSend> | null = null,
   ) {
     this.storyId = toObjectId(id);
-    this.generation = new Generation(randomUUID(), id);
+    // A turn's events carry their position: a client that lost the connection rejoins from it (TurnFollow).
+    this.generation = new Generation(randomUUID(), id, true);
     ({ role: this.role, content: this.content } = turnOf(dto));
     this.held$ = new HeldPower(deps.power, deps.logger);
   }

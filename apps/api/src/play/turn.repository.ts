@@ -9,6 +9,15 @@ import { PlayTurn, type StoredTake } from './play-turn.schema';
 /** What repair reads of a generating turn. */
 export type GeneratingTurn = Pick<PlayTurn, '_id' | 'userID' | 'generationId' | 'holdId' | 'finalCost' | 'state' | 'heartbeatAt' | 'owner'>;
 
+/** What a rejoined stream reads of its turn (TurnRepository.followed). */
+export type FollowedTurn = Pick<
+  PlayTurn,
+  '_id' | 'userID' | 'generationId' | 'state' | 'role' | 'input' | 'userText' | 'aiText' | 'reasoning' | 'errorCode' | 'cost' | 'promptTokens' | 'completionTokens' | 'heartbeatAt' | 'finalCost'
+>;
+const FOLLOWED_FIELDS = {
+  userID: 1, generationId: 1, state: 1, role: 1, input: 1, userText: 1, aiText: 1, reasoning: 1, errorCode: 1, cost: 1, promptTokens: 1, completionTokens: 1, heartbeatAt: 1, finalCost: 1,
+};
+
 /** The fields of a pending turn that accepting or dropping it clears (its takes too). */
 export const IDLE_TURN = { state: 'idle', userText: '', aiText: '', reasoning: '', input: '', errorCode: null, holdId: null, takes: [] as StoredTake[] } as const;
 
@@ -177,6 +186,14 @@ export class TurnRepository {
   async letGo(storyId: Types.ObjectId, lockId: string, set: Partial<PlayTurn>): Promise<boolean> {
     const result = await this.turns.updateOne({ _id: storyId, switchLock: lockId }, { $set: { ...set, switchLock: null } }).exec();
     return result.matchedCount === 1;
+  }
+
+  /**
+   * The turns of `storyIds` as a rejoined stream follows them from another process (what it needs:
+   * its text, state and outcome); one read for every turn this process follows.
+   */
+  followed(storyIds: Types.ObjectId[]): Promise<FollowedTurn[]> {
+    return this.turns.find({ _id: { $in: storyIds } }, FOLLOWED_FIELDS).lean<FollowedTurn[]>().exec();
   }
 
   /** Turns still marked generating (as many as generations run at once), at most `limit`. */

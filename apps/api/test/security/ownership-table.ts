@@ -47,6 +47,8 @@ export interface World {
   /** Two branches of the private story (forked from its first line), which plays its original line again. */
   privateBranch: string;
   spareBranch: string;
+  /** A story of the owner whose turn has finished (not accepted): its stream can be rejoined. */
+  playedStory: string;
 }
 
 export interface Call {
@@ -163,6 +165,11 @@ export const OWNERSHIP_TABLE: Record<string, OwnershipEntry> = {
   'GET /api/llm/:id/pending': {
     access: 'owner-only',
     requests: (w) => onBoth(w, (id) => get(`/api/llm/${id}/pending`)),
+    expect: STORY_404,
+  },
+  'GET /api/llm/:id/stream': {
+    access: 'owner-only',
+    requests: (w) => [get(`/api/llm/${w.playedStory}/stream`)],
     expect: STORY_404,
   },
   'GET /api/llm/:id/context': {

@@ -125,7 +125,12 @@ export interface OpenAIStub {
 const STUB_WEBP = 'UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==';
 
 /** Markers a prompt may carry (e.g. typed in a browser test) to steer the default behaviour. */
-export const STUB_MARKERS = { fail: '[[fail]]', slow: '[[slow]]', reason: '[[reason]]', malformed: '[[malformed]]' } as const;
+export const STUB_MARKERS = { fail: '[[fail]]', slow: '[[slow]]', long: '[[long]]', reason: '[[reason]]', malformed: '[[malformed]]' } as const;
+
+/** The reply to a prompt marked `[[long]]`: 40 numbered pieces, 200 ms apart (8 s), in the prompt's language. */
+export function longStubChunks(zh: boolean): string[] {
+  return Array.from({ length: 40 }, (_, i) => (zh ? `第${i + 1}浪，` : `wave ${i + 1}, `));
+}
 
 const lastUser = (body: StubRequestBody) =>
   [...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '';
@@ -434,6 +439,7 @@ export function stubTaskAnswer(body: StubRequestBody): string | null {
 function withMarkers(b: StubBehaviour, prompt: string): StubBehaviour {
   let out = b;
   if (prompt.includes(STUB_MARKERS.slow)) out = { ...out, delayMs: 300, firstDelayMs: 300 };
+  if (prompt.includes(STUB_MARKERS.long)) out = { ...out, delayMs: 200, firstDelayMs: 200, chunks: longStubChunks(/[\u3400-\u9fff]/.test(prompt)) };
   if (prompt.includes(STUB_MARKERS.fail)) out = { ...out, failAfter: 4, failMode: 'destroy', delayMs: out.delayMs ?? 50 };
   if (prompt.includes(STUB_MARKERS.reason)) out = { ...out, reasoning: ['Thinking', ' about', ' it.'] };
   return out;

@@ -20,6 +20,14 @@ describe('SSE parser', () => {
     expect(collect(['data: a\n\n: keepalive\n\nevent: x\ndata: b\ndata:c\nid: 1\n\n'])).toEqual(['a', 'b\nc']);
   });
 
+  it("gives each event the last id read (an event without an id line keeps the one before, as the standard says)", () => {
+    const out: [string, string | undefined][] = [];
+    const p = createSseParser((d, id) => out.push([d, id]));
+    p.push(enc.encode('data: a\n\nid: 3:0\ndata: b\n\ndata: c\n\nid: 7:2\ndata: d\n\n'));
+    p.end();
+    expect(out).toEqual([['a', undefined], ['b', '3:0'], ['c', '3:0'], ['d', '7:2']]);
+  });
+
   it('survives events split anywhere, one byte at a time, with CRLF and CR endings', () => {
     const text = 'data: {"type":"delta","text":"héllo 世界"}\r\n\r\ndata: two\r\rdata: three\n\n';
     const bytes = enc.encode(text);

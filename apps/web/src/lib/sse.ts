@@ -5,18 +5,20 @@ import { getToken } from './storage';
 
 /**
  * An incremental parser of server-sent events (the WHATWG rules that matter here): `data:` lines
- * of one event are joined with newlines, a blank line ends the event, `:` lines are comments, and
- * a chunk may end anywhere — inside a line, between `\r` and `\n`, or inside a UTF-8 character.
+ * of one event are joined with newlines, a blank line ends the event, `:` lines are comments, an
+ * `id:` line sets the last event id (given with every event from then on), and a chunk may end
+ * anywhere — inside a line, between `\r` and `\n`, or inside a UTF-8 character.
  */
-export function createSseParser(onData: (data: string) => void) {
+export function createSseParser(onData: (data: string, id: string | undefined) => void) {
   const decoder = new TextDecoder();
   let buffer = '';
   let data: string[] = [];
+  let lastId: string | undefined;
   let pendingCR = false;
 
   const line = (text: string) => {
     if (text === '') {
-      if (data.length) onData(data.join('\n'));
+      if (data.length) onData(data.join('\n'), lastId);
       data = [];
       return;
     }
@@ -26,6 +28,7 @@ export function createSseParser(onData: (data: string) => void) {
     let value = colon === -1 ? '' : text.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
     if (field === 'data') data.push(value);
+    else if (field === 'id' && !value.includes('\0')) lastId = value;
   };
 
   const feed = (text: string) => {
@@ -68,15 +71,18 @@ export function createSseParser(onData: (data: string) => void) {
   };
 }
 
+/** A stream event and its id (a turn's events carry their position: see GET /api/llm/{id}/stream). */
+export type StreamEventHandler = (event: StreamEvent, id?: string) => void;
+
 /** Reads a stream of bytes as StreamEvents; lines that are not JSON objects are skipped. */
 export async function readStreamEvents(
   body: ReadableStream<Uint8Array>,
-  onEvent: (event: StreamEvent) => void,
+  onEvent: StreamEventHandler,
 ): Promise<void> {
-  const parser = createSseParser((data) => {
+  const parser = createSseParser((data, id) => {
     try {
       const event = JSON.parse(data) as StreamEvent;
-      if (event && typeof event === 'object' && typeof event.type === 'string') onEvent(event);
+      if (event && typeof event === 'object' && typeof event.type === 'string') onEvent(event, id);
     } catch {
       // not an event of ours
     }
@@ -98,23 +104,33 @@ export async function readStreamEvents(
  * POSTs like the API client (bearer token, `language` in the body) and relays the streamed events.
  * A refusal before the stream (a JSON error) throws ApiClientError, exactly like apiRequest.
  */
-export async function postStream(
+export function postStream(
   path: string,
   body: Record<string, unknown>,
-  onEvent: (event: StreamEvent) => void,
+  onEvent: StreamEventHandler,
   signal?: AbortSignal,
 ): Promise<void> {
   const headers = new Headers({ Accept: 'text/event-stream', 'Content-Type': 'application/json' });
+  return readStream(path, { method: 'POST', headers, body: JSON.stringify({ ...body, language: getCurrentLanguage() }), signal }, onEvent);
+}
+
+/**
+ * GETs a stream like postStream (`language` in the query); `lastEventId`: the `Last-Event-ID` header
+ * (where a rejoined stream goes on from).
+ */
+export function getStream(path: string, query: Record<string, string>, lastEventId: string | null, onEvent: StreamEventHandler, signal?: AbortSignal): Promise<void> {
+  const headers = new Headers({ Accept: 'text/event-stream' });
+  if (lastEventId) headers.set('Last-Event-ID', lastEventId);
+  const search = new URLSearchParams({ ...query, language: getCurrentLanguage() });
+  return readStream(`${path}?${search.toString()}`, { method: 'GET', headers, signal }, onEvent);
+}
+
+async function readStream(path: string, init: RequestInit & { headers: Headers }, onEvent: StreamEventHandler): Promise<void> {
   const token = getToken();
-  if (token) headers.set('Authorization', `Bearer ${token}`);
+  if (token) init.headers.set('Authorization', `Bearer ${token}`);
   let response: Response;
   try {
-    response = await fetch(`${API_BASE}${path}`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ ...body, language: getCurrentLanguage() }),
-      signal,
-    });
+    response = await fetch(`${API_BASE}${path}`, init);
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiClientError(0, CLIENT_ERROR_CODES.network, error instanceof Error ? error.message : String(error));

@@ -155,6 +155,13 @@ export enum ErrorCode {
   LORE_ENTRY_LIMIT = 'LORE_ENTRY_LIMIT',
   /** All lore entries' content together would pass LORE_TOTAL_CHARS_MAX characters (`params.limit`). */
   LORE_TOO_LARGE = 'LORE_TOO_LARGE',
+  /** Rejoining a stream (GET /api/llm/{id}/stream): the story has no turn generating or waiting to be accepted. */
+  NO_RUNNING_TURN = 'NO_RUNNING_TURN',
+  /**
+   * An `error` event only: the connection read the stream too slowly and was dropped (the generation
+   * goes on): rejoin from the last event id.
+   */
+  STREAM_TOO_SLOW = 'STREAM_TOO_SLOW',
 }
 
 /** Every code, for exhaustive checks in tests and locale files. */

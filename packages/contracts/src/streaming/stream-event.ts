@@ -9,6 +9,12 @@ import type { TaskGroup, TaskGroupDraft, TaskSuggestions, TaskVerdict } from '..
  * `task_suggestions` (the stored set), or `task_verdict`s and then `task_scored`; `task_retry` says the
  * model's answer could not be read and it is asked once more (drop what was shown); then `usage` and
  * `done`, or `error`.
+ *
+ * Every event of a turn's stream (POST /api/llm/{id} and its rejoin, GET /api/llm/{id}/stream) carries
+ * an SSE `id:`: its StreamPosition (`<text chars>:<reasoning chars>` after the event). A rejoin from an
+ * id sends the text and reasoning after it (as one `delta` and one `reasoning` to catch up), then the
+ * live events. `error` with code STREAM_TOO_SLOW ends only that connection (it read too slowly); the
+ * generation goes on and a rejoin picks it up.
  */
 export type StreamEvent =
   | { type: 'user'; text: string; role: string; turnId: string; appended?: string }

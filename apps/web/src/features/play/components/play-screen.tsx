@@ -20,6 +20,7 @@ import { isNotEnoughPower, requestGetPower } from '../../../lib/get-power';
 import { useFollowNewest } from '../hooks/use-follow-newest';
 import { useShowGuide } from '../hooks/use-show-guide';
 import { useTurn } from '../hooks/use-turn';
+import { ReconnectingNote } from './reconnecting-note';
 import { useWindowHeight } from '../hooks/use-window-height';
 import { EditTitleDialog } from './edit-title-dialog';
 import { PlayInput } from './play-input';
@@ -288,6 +289,7 @@ export function PlayScreen(props: PlayScreenProps) {
           />
         )}
       </StoryText>
+      {turn.reconnecting ? <ReconnectingNote /> : null}
       <PlayInput
         role={role}
         roles={roles}

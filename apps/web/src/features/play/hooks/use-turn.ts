@@ -13,6 +13,7 @@ import { acceptTurn } from '../api/accept-turn';
 import { discardTurn } from '../api/discard-turn';
 import { getPendingTurn } from '../api/get-pending-turn';
 import { sendTurn } from '../api/send-turn';
+import { rejoinTurn } from './turn-stream';
 
 export type TurnPhase = 'loading' | 'idle' | 'generating' | 'review' | 'failed';
 
@@ -67,6 +68,33 @@ function changeShown(v: TurnView, change: Partial<TakeView>): TurnView {
   return showTake({ ...v, takes }, v.shown);
 }
 
+/** The view after a streamed event of the turn being written (the text goes on in place). */
+function afterEvent(v: TurnView, event: StreamEvent): TurnView {
+  switch (event.type) {
+    case 'user':
+      // A rejoin that found a newer turn than the one shown starts it afresh.
+      if (v.turnId && event.turnId !== v.turnId) {
+        return changeShown({ ...v, phase: 'generating', role: event.role, userText: event.text }, { turnId: event.turnId, aiText: '', reasoning: '', cost: 0, errorCode: null, state: 'generating' });
+      }
+      return changeShown({ ...v, userText: event.text }, { turnId: event.turnId });
+    case 'delta':
+      return changeShown(v, { aiText: v.aiText + event.text });
+    case 'reasoning':
+      return changeShown(v, { reasoning: v.reasoning + event.text });
+    case 'usage':
+      return changeShown(v, { cost: event.cost });
+    case 'done':
+      return changeShown({ ...v, phase: 'review' }, { turnId: event.turnId, state: 'done' });
+    case 'error':
+      return changeShown({ ...v, phase: 'failed' }, { errorCode: event.code, state: 'failed' });
+    default:
+      return v;
+  }
+}
+
+/** Where a turn read from the server is, as a stream position (its text is a prefix of the stream's). */
+const positionOf = (p: PendingTurnData) => `${p.aiText.length}:${p.reasoning.length}`;
+
 function fromPending(p: PendingTurnData): TurnView {
   const phase: TurnPhase = p.state === 'done' ? 'review' : p.state === 'failed' ? 'failed' : p.state === 'generating' ? 'generating' : 'idle';
   // An older server answers no takes: the turn is its one take.
@@ -83,8 +111,9 @@ function fromPending(p: PendingTurnData): TurnView {
  * The generation flow of spec section 4: send (empty input continues), the streamed user and AI
  * parts, then undo / regenerate / edit / save / continue. One send per second and none while
  * generating; sending while an AI part is unsaved saves it first (the send carries it as edited: one
- * request, the server accepts it before the new turn). A generation the page did not
- * see finish (a reload, a dropped connection) is picked up from the server's pending turn.
+ * request, the server accepts it before the new turn). A generation the page did not see finish
+ * (a dropped connection, the browser offline, a reload, another tab or device) is rejoined where the
+ * page left it (turn-stream.ts); `reconnecting` says the connection is being tried again meanwhile.
  */
 export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCallbacks) {
   const [view, setView] = useState<TurnView>({ ...EMPTY, phase: 'loading' });
@@ -99,6 +128,10 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
   // arrival there, which is before its first event and before any pending-turn answer says otherwise.
   const readyAt = useRef(0);
   const [waiting, setWaiting] = useState(false);
+  const [reconnecting, setReconnecting] = useState(false);
+  // Stops the rejoin under way (a new send, leaving the page).
+  const rejoining = useRef<AbortController | null>(null);
+  const followRef = useRef<(from: string | null, turnId: string | null) => void>(() => undefined);
   const busy = useRef(false);
   const pollTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const alive = useRef(true);
@@ -117,7 +150,8 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
       // The take the user was looking at (and maybe editing) stays shown, as they left it.
       const at = edited && (pending.state === 'done' || pending.state === 'failed') ? fresh.takes.findIndex((t) => t.turnId === edited.turnId) : -1;
       setView(at >= 0 ? changeShown(showTake(fresh, at), { aiText: edited!.aiText }) : fresh);
-      if (pending.state === 'generating') pollTimer.current = setTimeout(() => void poll(), POLL_MS);
+      // Running (another tab or device sent it, or this page before a reload): followed live from where the stored text ends.
+      if (pending.state === 'generating') followRef.current(positionOf(pending), pending.turnId);
     } catch (error) {
       if (alive.current) {
         setView((v) => ({ ...v, phase: v.phase === 'loading' ? 'idle' : v.phase }));
@@ -126,12 +160,48 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
     }
   }, [storyId]);
 
+  /** Rejoins the turn from `from` (the last event id read) until it ends; the page's pending turn when there is none to rejoin. */
+  const follow = useCallback(
+    (from: string | null, turnId: string | null) => {
+      rejoining.current?.abort();
+      const stop = new AbortController();
+      rejoining.current = stop;
+      const started = epoch.current;
+      const current = () => alive.current && started === epoch.current && !stop.signal.aborted;
+      void rejoinTurn({
+        storyId,
+        from,
+        turnId,
+        signal: stop.signal,
+        onReconnecting: (on) => {
+          if (current()) setReconnecting(on);
+        },
+        onEvent: (event) => {
+          if (!current()) return;
+          if (event.type === 'summary') cb.current.onSummary(event.text);
+          if (event.type === 'error') cb.current.onError(new ApiClientError(502, event.code, event.message));
+          setView((v) => afterEvent(v, event));
+        },
+      }).then((end) => {
+        if (!current()) return;
+        setReconnecting(false);
+        // Nothing to rejoin any more (accepted or dropped elsewhere, or it failed to start): as the server keeps it.
+        if (end === 'none') pollTimer.current = setTimeout(() => void poll(), POLL_MS);
+      });
+    },
+    [poll, storyId],
+  );
+  useLayoutEffect(() => {
+    followRef.current = follow;
+  });
+
   useEffect(() => {
     alive.current = true;
     void poll();
     return () => {
       alive.current = false;
       clearTimeout(pollTimer.current);
+      rejoining.current?.abort();
     };
   }, [poll]);
 
@@ -166,6 +236,7 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
       readyAt.current = Date.now() + SEND_THROTTLE_MS;
       epoch.current++;
       clearTimeout(pollTimer.current);
+      rejoining.current?.abort();
       // The unsaved turn, as the user edited it (the take shown): the send accepts it first (a
       // regenerate adds a take beside it instead).
       const before = viewRef.current;
@@ -179,41 +250,29 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
         setView(showTake({ ...EMPTY, phase: 'generating', role, input: content, userText: regenerate ? before.userText : '', takes: [...kept, fresh] }, kept.length));
         let finished = false;
         let accepted = '';
-        const onEvent = (event: StreamEvent) => {
+        // Where the stream is (its last event id) and the turn's id: a connection that breaks is rejoined from there.
+        let lastId: string | null = null;
+        let turnId: string | null = null;
+        const onEvent = (event: StreamEvent, id?: string) => {
+          // Dropped for reading too slowly: the turn goes on, and is rejoined below.
+          if (event.type === 'error' && event.code === 'STREAM_TOO_SLOW') return;
+          if (id !== undefined) lastId = id;
           // The server has taken the send: the next one may go a second from now.
-          if (event.type === 'user') readyAt.current = Math.max(readyAt.current, Date.now() + SEND_THROTTLE_MS);
-          switch (event.type) {
-            case 'user':
-              if (event.appended) {
-                accepted = event.appended;
-                cb.current.onAppended(accepted);
-              }
-              setView((v) => changeShown({ ...v, userText: event.text }, { turnId: event.turnId }));
-              break;
-            case 'delta':
-              setView((v) => changeShown(v, { aiText: v.aiText + event.text }));
-              break;
-            case 'reasoning':
-              setView((v) => changeShown(v, { reasoning: v.reasoning + event.text }));
-              break;
-            case 'summary':
-              cb.current.onSummary(event.text);
-              break;
-            case 'usage':
-              setView((v) => changeShown(v, { cost: event.cost }));
-              break;
-            case 'done':
-              finished = true;
-              if (accepted) cb.current.onAppended('');
-              setView((v) => changeShown({ ...v, phase: 'review' }, { turnId: event.turnId, state: 'done' }));
-              break;
-            case 'error':
-              finished = true;
-              if (accepted) cb.current.onAppended('');
-              setView((v) => changeShown({ ...v, phase: 'failed' }, { errorCode: event.code, state: 'failed' }));
-              cb.current.onError(new ApiClientError(502, event.code, event.message));
-              break;
+          if (event.type === 'user') {
+            readyAt.current = Math.max(readyAt.current, Date.now() + SEND_THROTTLE_MS);
+            turnId = event.turnId;
+            if (event.appended) {
+              accepted = event.appended;
+              cb.current.onAppended(accepted);
+            }
           }
+          if (event.type === 'summary') cb.current.onSummary(event.text);
+          if (event.type === 'done' || event.type === 'error') {
+            finished = true;
+            if (accepted) cb.current.onAppended('');
+          }
+          if (event.type === 'error') cb.current.onError(new ApiClientError(502, event.code, event.message));
+          setView((v) => afterEvent(v, event));
         };
         const body = {
           role,
@@ -223,9 +282,13 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
           regenerate,
           accept: pending,
         };
+        // Going offline ends the connection at once (the browser may keep a dead one open for long): the turn is rejoined.
+        const connection = new AbortController();
+        const drop = () => connection.abort();
+        window.addEventListener('offline', drop);
         try {
           try {
-            await sendTurn(storyId, body, onEvent);
+            await sendTurn(storyId, body, onEvent, connection.signal);
           } catch (error) {
             // The server still counted less than a second (its clock started a little after ours, or
             // another tab sent): wait the second and send once more, instead of showing an error.
@@ -234,7 +297,7 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
             await sleep(SEND_THROTTLE_MS);
             setWaiting(false);
             readyAt.current = Date.now() + SEND_THROTTLE_MS;
-            await sendTurn(storyId, body, onEvent);
+            await sendTurn(storyId, body, onEvent, connection.signal);
           }
         } catch (error) {
           if (isApiClientError(error) && error.status > 0 && !finished && viewRef.current.aiText === '' && !viewRef.current.takes.at(-1)?.turnId) {
@@ -244,15 +307,17 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
             void poll(before.turnId && before.phase !== 'generating' ? { turnId: before.turnId, aiText: before.aiText } : undefined);
             return false;
           }
+        } finally {
+          window.removeEventListener('offline', drop);
         }
-        // The connection ended early: the server finishes the turn; follow it there.
-        if (!finished && alive.current) void poll();
+        // The connection ended early: the server finishes the turn; rejoin it where this stream stopped.
+        if (!finished && alive.current) follow(lastId, turnId);
         return true;
       } finally {
         busy.current = false;
       }
     },
-    [model.name, model.type, poll, storyId],
+    [follow, model.name, model.type, poll, storyId],
   );
 
   const undo = useCallback(async (): Promise<{ role: string; input: string } | null> => {
@@ -274,5 +339,5 @@ export function useTurn(storyId: string, model: ModelChoice, callbacks: TurnCall
   /** Shows another take (previous/next, a swipe); not while one is being written. */
   const showTakeAt = useCallback((index: number) => setView((v) => (v.phase === 'generating' ? v : showTake(v, index))), []);
 
-  return { view, waiting, send, accept, undo, regenerate, continueStory, setAiText, showTake: showTakeAt };
+  return { view, waiting, reconnecting, send, accept, undo, regenerate, continueStory, setAiText, showTake: showTakeAt };
 }
