@@ -9,6 +9,7 @@ import type { DestinationStream } from 'pino';
 import { LORE_BODY_LIMIT_BYTES, STORY_TEXT_BODY_LIMIT_BYTES } from '@taleloom/contracts';
 import { AppModule } from './app.module';
 import { TokenFastPath } from './auth/token-fast-path';
+import { mechOff } from './common/mech-off';
 import { ApiExceptionFilter } from './common/api-exception.filter';
 import { BootQuietLogger } from './common/boot-quiet-logger';
 import { bodyParserErrors } from './common/body-parser-errors';
@@ -104,7 +105,7 @@ export async function createApp(config: AppConfig, database: DatabaseHandle, opt
   // A bearer token is checked as it arrives, without a read when its user is known here (the guards
   // take the user from there), and a send's provider request starts then (see token-fast-path.ts and
   // early-lane.ts): the rest of the pipeline runs while it goes out.
-  app.use(app.get(TokenFastPath).middleware());
+  if (!mechOff('fast-path')) app.use(app.get(TokenFastPath).middleware());
   app.use(app.get(EarlyLane).middleware());
   app.setGlobalPrefix('api');
   app.useGlobalPipes(createValidationPipe());

@@ -8,6 +8,7 @@ import { Agent, errors, request, type Dispatcher } from 'undici';
 import type { PlatformModel } from '../config/platform-models';
 import { classifyCustomModelFailure } from './provider-errors';
 import { streamFetch } from './stream-fetch';
+import { mechOff } from '../common/mech-off';
 import { ThinkSplitter } from './think-splitter';
 import { tokenLimit, tokenLimitFields, type TokenLimitField, type TokenLimitFields } from './token-limit-field';
 
@@ -263,7 +264,7 @@ export class ChatProvider {
         const answer = await this.tokenFields
           .send(req.model.baseURL, req.model.model, (field) =>
             // A base URL with a query (an api-version) is left to the SDK, which keeps its query.
-            req.custom || req.model.baseURL.includes('?') ? this.viaSdk(asked, field, controller.signal) : this.direct(asked, field, controller.signal, pushed),
+            req.custom || req.model.baseURL.includes('?') || mechOff('handmade') ? this.viaSdk(asked, field, controller.signal) : this.direct(asked, field, controller.signal, pushed),
           )
           .finally(() => (pending = null));
         headers = answer.headers;
