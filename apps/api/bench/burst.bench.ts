@@ -238,6 +238,8 @@ const children = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 });
+// Stopped from outside (Ctrl+C, kill): the processes it started go with it.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 function own(child: ChildProcess): ChildProcess {
   children.add(child);
   child.once('exit', () => children.delete(child));
