@@ -4,4 +4,4 @@
  */
 const off = new Set((process.env.BENCH_MECH_OFF ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 
-export const mechOff = (name: 'fast-path' | 'batched' | 'handmade'): boolean => off.has(name);
+export const mechOff = (name: 'fast-path' | 'batched'): boolean => off.has(name);

@@ -1,11 +1,14 @@
 import { ErrorCode } from '@taleloom/contracts/error-code';
 import { parentPort } from 'node:worker_threads';
 import { ChatProvider, ProviderFailure } from './chat-provider';
+import { warmOpenAI } from './openai-sdk';
 import { DONE_EVENT, FAIL_EVENT, REASONING_EVENT, TEXT_EVENT, USAGE_EVENT, type RelayOrder, type ThreadEvent } from './provider-thread.events';
 
 // The provider thread (provider-thread.ts): platform models' answers are read and parsed here, and their
 // chunks go to the app's thread together, one message for all those one turn of this thread's loop read.
 const provider = new ChatProvider();
+// The SDK is loaded as the thread starts, not by its first relay.
+warmOpenAI();
 const running = new Map<number, AbortController>();
 // The events not posted yet; a post is due on the next check phase while there are any.
 let outbox: ThreadEvent[] = [];
