@@ -8,7 +8,6 @@ import { AuthUser, CurrentUser } from '../common/current-user.decorator';
 import { requestLanguage } from '../common/request-language';
 import { relayEvents } from '../common/sse-response';
 import { ApiDtoBody, ApiErrorResponses } from '../swagger/api-dto-body.decorator';
-import { EarlyLane } from './early-lane';
 import { PlayService } from './play.service';
 
 @ApiTags('play')
@@ -16,10 +15,7 @@ import { PlayService } from './play.service';
 @UseGuards(JwtAuthGuard)
 @Controller('llm')
 export class PlayController {
-  constructor(
-    private readonly play: PlayService,
-    private readonly lane: EarlyLane,
-  ) {}
+  constructor(private readonly play: PlayService) {}
 
   @Post(':id')
   @ApiOperation({
@@ -51,7 +47,7 @@ export class PlayController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const generation = await this.play.send(user, id, dto, requestLanguage(req), this.lane.take(req, user.userID, id, dto));
+    const generation = await this.play.send(user, id, dto, requestLanguage(req));
     // The browser going away stops only the relaying: the generation goes on and is stored.
     relayEvents(res, generation);
   }

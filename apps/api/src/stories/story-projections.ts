@@ -29,9 +29,6 @@ export const PLAY_FIELDS = {
   settings_system_prompt_text: 1, settings_user_prompt_switch: 1, settings_user_prompt_text: 1, stateRev: 1,
 } as const;
 
-// The same without the text: what a send reads of a story whose text this process already holds (KnownText).
-export const { main_text: _text, ...PLAY_HEAD_FIELDS } = PLAY_FIELDS;
-
 /**
  * What a turn reads of a story: its prompt's fields, model choice and lineage (one read on the path of
  * every send), and `stateRev`, the revision its text is at (absent on a story never written since

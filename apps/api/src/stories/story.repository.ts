@@ -10,7 +10,7 @@ import { playedBranchId, whilePlaying } from './played-branch';
 import type { BranchState } from './story-branch.schema';
 import { containsPattern, textSnippets } from './story-text';
 import { LIST_PROJECTION, Story, StoryDocument, StoryState } from './story.schema';
-import { BRANCHING_FIELDS, knownTextOf, PLAY_FIELDS, PLAY_HEAD_FIELDS, TASK_FIELDS, textStateOf, type CloneSource, type KnownText, type StoryAccess, type StoryForBranching, type StoryForPlay, type StoryForTasks, type StoryListFields, type StoryRecord, type TextState } from './story-projections';
+import { BRANCHING_FIELDS, knownTextOf, PLAY_FIELDS, TASK_FIELDS, textStateOf, type CloneSource, type KnownText, type StoryAccess, type StoryForBranching, type StoryForPlay, type StoryForTasks, type StoryListFields, type StoryRecord, type TextState } from './story-projections';
 
 export { knownTextOf, type CloneSource, type KnownText, type StoryAccess, type StoryForBranching, type StoryForPlay, type StoryForTasks, type StoryListFields, type StoryRecord, type TextState };
 
@@ -29,14 +29,11 @@ export class StoryRepository {
   // The reads of every send in one turn of the event loop: one command (the native driver: what
   // mongoose's lean() answers, without its per-query work). On the way to every generation's first token.
   private readonly playReads: BatchedReads<StoryForPlay>;
-  // The same reads without the text (forPlay with a KnownText).
-  private readonly playHeads: BatchedReads<StoryForPlay>;
 
   constructor(@InjectModel(Story.name) private readonly stories: Model<Story>) {
     const reads = (projection: object) => (ids: Types.ObjectId[]) =>
       this.stories.collection.find({ _id: { $in: ids } }, { projection }).toArray() as unknown as Promise<StoryForPlay[]>;
     this.playReads = new BatchedReads(reads(PLAY_FIELDS));
-    this.playHeads = new BatchedReads(reads(PLAY_HEAD_FIELDS));
   }
 
   /**
@@ -182,25 +179,12 @@ export class StoryRepository {
 
   // --- play ---
 
-  /** A story document as `forPlay` reads it (its play fields, with their defaults): what a story just created is to a send. */
-  playView(stored: object): StoryForPlay {
-    const doc = stored as Record<string, unknown>;
-    const picked = Object.fromEntries(Object.keys(PLAY_FIELDS).filter((k) => doc[k] !== undefined).map((k) => [k, doc[k]]));
-    return withPlayDefaults({ ...picked, _id: doc._id } as unknown as StoryForPlay);
-  }
-
   /**
    * The caller's own story as a turn reads it; anyone else's is not found (public stories are cloned
-   * before play). With `known`: read without its text, which is `known`'s while the story is still at
-   * its revision (else read again, whole).
+   * before play).
    */
-  async forPlay(userID: string, id: string, known?: KnownText | null): Promise<StoryForPlay> {
+  async forPlay(userID: string, id: string): Promise<StoryForPlay> {
     const _id = toObjectId(id);
-    if (known) {
-      const head = await this.playHeads.get(_id);
-      if (!head || head.userID !== userID) throw new AppException(ErrorCode.STORY_NOT_FOUND);
-      if (head.stateRev === known.stateRev) return withPlayDefaults({ ...head, main_text: known.main_text });
-    }
     const story = await this.playReads.get(_id);
     if (!story || story.userID !== userID) throw new AppException(ErrorCode.STORY_NOT_FOUND);
     return withPlayDefaults(story as unknown as StoryForPlay);
