@@ -1,6 +1,5 @@
 import DataLoader from 'dataloader';
 import type { Types } from 'mongoose';
-import { mechOff } from './mech-off';
 
 // More ids than this in one turn of the event loop go out as several reads (each reply stays small).
 const MAX_BATCH = 200;
@@ -16,7 +15,7 @@ export class BatchedReads<T extends { _id: Types.ObjectId }> {
   private readonly loader: DataLoader<Types.ObjectId, T | null>;
 
   /** `read`: the documents among `ids` (any order, missing ones left out). */
-  constructor(private readonly read: (ids: Types.ObjectId[]) => Promise<T[]>) {
+  constructor(read: (ids: Types.ObjectId[]) => Promise<T[]>) {
     this.loader = new DataLoader<Types.ObjectId, T | null>(
       async (ids) => {
         const unique = [...new Map(ids.map((id) => [id.toHexString(), id])).values()];
@@ -29,7 +28,6 @@ export class BatchedReads<T extends { _id: Types.ObjectId }> {
 
   /** The document with this `_id` (null: there is none). */
   get(id: Types.ObjectId): Promise<T | null> {
-    if (mechOff('batched')) return this.read([id]).then((found) => found[0] ?? null);
     return this.loader.load(id);
   }
 }

@@ -1,5 +1,4 @@
 import type { mongo } from 'mongoose';
-import { mechOff } from './mech-off';
 
 /** A write error of one operation of a bulk write (the driver's and mongoose's bulk errors carry them). */
 interface IndexedWriteError {
@@ -30,7 +29,6 @@ export class BatchedWrites<Op, Done = void> {
 
   add(op: Op): Promise<Done> {
     return new Promise<Done>((done, fail) => {
-      if (mechOff('batched')) return this.send([{ op, done, fail }]);
       if (this.queue.push({ op, done, fail }) === 1) setImmediate(this.flush);
     });
   }
