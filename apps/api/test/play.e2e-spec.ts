@@ -259,7 +259,7 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
     expect((await verifyLedger(t.connection.db!)).drifts).toEqual([]);
   });
 
-  it('a hold that fails after the provider request started (power spent meanwhile) aborts it: nothing relayed, charged or claimed', async () => {
+  it('a hold that fails (power spent meanwhile) refuses the send before the provider is asked: nothing sent, charged or claimed', async () => {
     const id = await createStory(t, alice);
     await grant(alice, 1000);
     const power = t.app.get(PowerService);
@@ -273,8 +273,8 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
     hold.mockRestore();
     expect(res.status).toBe(402);
     expect(res.body!.code).toBe(ErrorCode.NOT_ENOUGH_POWER);
-    // The request had gone out while the hold was being decided; it was cut off unread.
-    expect(stub.requests).toBe(1);
+    // The hold is one of the send's checks: the provider was never asked.
+    expect(stub.requests).toBe(0);
     await drain();
     expect(await balanceOf(t, alice.userID)).toBe(1000);
     expect((await as(t, alice).get(`/api/llm/${id}/pending`)).body.data).toMatchObject({ state: 'idle', aiText: '', retryAfterMs: 0 });
