@@ -65,12 +65,17 @@ const HEAP_DIR = process.env.BENCH_BURST_HEAP_DIR;
 const API_LOG = process.env.BENCH_BURST_API_LOG;
 // As the independent harness: 20 streams per user (the per-user send limit raised).
 const STREAMS_PER_USER = Number(process.env.BENCH_BURST_PER_USER ?? 20);
-const WARM_STREAMS = 100;
+const WARM_STREAMS = Number(process.env.BENCH_BURST_WARM ?? 100);
 const WITH_RELAY = process.env.BENCH_BURST_RELAY !== '0';
 let relayWarm = false;
 // A stream that has not ended by then is cut and counted as an error: the bench always ends.
 const STREAM_DEADLINE_MS = Number(process.env.BENCH_BURST_DEADLINE_MS ?? 120_000);
 const apiDir = resolve(__dirname, '..');
+// The plain read timed beside each burst (and at rest, just before it): READERS signed-in clients
+// reading their story list one after another, READ_PAUSE_MS apart, on kept-alive connections.
+const READERS = Number(process.env.BENCH_BURST_READERS ?? 50);
+const READ_PAUSE_MS = Number(process.env.BENCH_BURST_READ_PAUSE_MS ?? 100);
+const READ_REST_MS = Number(process.env.BENCH_BURST_READ_REST_MS ?? 2000);
 
 /** An API build to measure: its entry point, extra node arguments and environment (e.g. API_WORKERS=2). */
 interface Build {
@@ -233,6 +238,8 @@ const children = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 });
+// Stopped from outside (Ctrl+C, kill): the processes it started go with it.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 function own(child: ChildProcess): ChildProcess {
   children.add(child);
   child.once('exit', () => children.delete(child));
@@ -495,6 +502,45 @@ async function burst(specs: StreamSpec[], stub?: Stub): Promise<BurstResult> {
   return out;
 }
 
+
+const readAgent = new Agent({ keepAlive: true, maxSockets: Infinity });
+
+/** READERS clients reading GET /api/user/story-list over and over until stopped: each read's time (ms). */
+function readProbe(base: string, tokens: string[]): { stop(): Promise<{ times: number[]; errors: number }> } {
+  let going = true;
+  let errors = 0;
+  const times: number[] = [];
+  const one = (token: string) =>
+    new Promise<void>((done) => {
+      const t0 = performance.now();
+      const req = httpRequest(`${base}/api/user/story-list`, { agent: readAgent, headers: { Authorization: `Bearer ${token}` } }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode === 200) times.push(performance.now() - t0);
+          else errors++;
+          done();
+        });
+        res.on('error', () => (errors++, done()));
+      });
+      req.on('error', () => (errors++, done()));
+      req.end();
+    });
+  const client = async (i: number) => {
+    while (going) {
+      await one(tokens[i % tokens.length]);
+      if (going) await sleep(READ_PAUSE_MS);
+    }
+  };
+  const clients = Array.from({ length: READERS }, (_, i) => client(i));
+  return {
+    stop: async () => {
+      going = false;
+      await Promise.all(clients);
+      return { times, errors };
+    },
+  };
+}
+
 // ---------------------------------------------------------------- a level
 
 interface Round {
@@ -505,6 +551,8 @@ interface Round {
   apiStats: ReturnType<ProcessWatch['stop']>;
   dbStats: ReturnType<ProcessWatch['stop']> | null;
   stubStats: ReturnType<ProcessWatch['stop']>;
+  /** The story list's read times (ms) beside the API burst and at rest just before it (empty at level 1). */
+  reads: { burst: number[]; rest: number[]; errors: number };
 }
 
 const apiSpec = (api: Api, send: Send): StreamSpec => ({
@@ -558,7 +606,7 @@ async function runLevel(level: number, stub: Stub, relay: Relay | null): Promise
       await burst(Array.from({ length: WARM_STREAMS }, relaySpec));
       relayWarm = true;
     }
-    const roundCount = sequential ? 1 : ROUNDS;
+    const roundCount = ROUNDS;
     for (let r = 0; r < roundCount; r++) {
       const sends = new Map<Target, Send[]>();
       for (const t of targets) sends.set(t, await freshStories(t.api, t.tokens, n));
@@ -600,7 +648,7 @@ async function runLevel(level: number, stub: Stub, relay: Relay | null): Promise
         for (const w of watches) {
           const api = summarise(v.get(w.t)!, NaN);
           api.arrivals = reached.get(w.t)!;
-          w.t.rounds.push({ direct, relay: relayRound, api, apiStats: w.api.stop(), dbStats: w.db?.stop() ?? null, stubStats });
+          w.t.rounds.push({ direct, relay: relayRound, api, apiStats: w.api.stop(), dbStats: w.db?.stop() ?? null, stubStats, reads: { burst: [], rest: [], errors: 0 } });
         }
       } else {
         const stubWatch = new ProcessWatch(stub.pid);
@@ -614,7 +662,13 @@ async function runLevel(level: number, stub: Stub, relay: Relay | null): Promise
           relayRound = { result, stats: relayWatch.stop() };
         }
         for (const t of order) {
-          await sleep(1000);
+          await sleep(500);
+          // The read at rest, then the same read beside the burst.
+          const atRest = readProbe(t.api.base, t.tokens);
+          await sleep(READ_REST_MS);
+          const rest = await atRest.stop();
+          await sleep(500);
+          const beside = readProbe(t.api.base, t.tokens);
           // CPU and memory of the API and the database are read over the API burst only.
           const apiWatch = new ProcessWatch(t.api.pid, true);
           const dbWatch = t.database.pid ? new ProcessWatch(t.database.pid) : null;
@@ -623,9 +677,10 @@ async function runLevel(level: number, stub: Stub, relay: Relay | null): Promise
           const clientWatch = new ProcessWatch(process.pid);
           const viaApi = await burst(sends.get(t)!.map((s) => apiSpec(t.api, s)), stub);
           clientCpu = clientWatch.stop().cpuPercent;
+          const during = await beside.stop();
           endTimeline();
           if (process.env.BENCH_WINDOW) console.log(`WINDOW ${level} ${t.build.label} ${window0 / 1000n} ${process.hrtime.bigint() / 1000n}`);
-          t.rounds.push({ direct, relay: relayRound, api: viaApi, apiStats: apiWatch.stop(), dbStats: dbWatch?.stop() ?? null, stubStats });
+          t.rounds.push({ direct, relay: relayRound, api: viaApi, apiStats: apiWatch.stop(), dbStats: dbWatch?.stop() ?? null, stubStats, reads: { burst: during.times, rest: rest.times, errors: rest.errors + during.errors } });
         }
       }
       for (const t of targets) {
@@ -694,27 +749,62 @@ async function heapRound(level: number, stub: Stub, database: Database, users: n
 }
 
 function printRound(level: number, r: number, round: Round, build: Build): void {
-  const { direct, api } = round;
+  const { direct, api, reads } = round;
   const tag = BUILDS.length > 1 ? ` [${build.label}]` : '';
   const errors = [...api.errorKinds].map(([k, v]) => `${v}x ${k}`).join('; ');
+  const read = reads.rest.length ? `; read p50/p99 rest ${f(pct(reads.rest, 50), 0)}/${f(pct(reads.rest, 99), 0)} burst ${f(pct(reads.burst, 50), 0)}/${f(pct(reads.burst, 99), 0)} ms${reads.errors ? ` (${reads.errors} failed)` : ''}` : '';
   console.log(
-    `   round ${r + 1}${tag}: first token direct p50 ${f(pct(direct.firstTokens, 50))} p99 ${f(pct(direct.firstTokens, 99))} | API p50 ${f(pct(api.firstTokens, 50))} p99 ${f(pct(api.firstTokens, 99))} ms` +
-      ` -> added p50 ${f(pct(api.firstTokens, 50) - pct(direct.firstTokens, 50))} p99 ${f(pct(api.firstTokens, 99) - pct(direct.firstTokens, 99))} ms;` +
-      ` provider reached p50 ${f(pct(api.arrivals, 50))} p99 ${f(pct(api.arrivals, 99))} (direct ${f(pct(direct.arrivals, 50))}/${f(pct(direct.arrivals, 99))}) ms;` +
-      ` chunk p99 direct ${f(pct(direct.latencies, 99))} API ${f(pct(api.latencies, 99))} ms (added ${f(pct(api.latencies, 99) - pct(direct.latencies, 99))});` +
-      ` errors ${api.errors}${errors ? ` (${errors})` : ''}${direct.errors ? `, direct errors ${direct.errors} (${[...direct.errorKinds].map(([k, v]) => `${v}x ${k}`).join('; ')})` : ''};` +
-      ` API ${f(round.apiStats.cpuPercent, 0)}% CPU (${f((round.apiStats.cpuSeconds * 1000) / (api.firstTokens.length + api.errors), 2)} ms a stream), RSS ${f(mb(round.apiStats.rssBefore))} -> peak ${f(mb(round.apiStats.peakRss))} MB` +
-      (round.dbStats ? `; DB ${f(round.dbStats.cpuPercent, 0)}% CPU (${f((round.dbStats.cpuSeconds * 1000) / (api.firstTokens.length + api.errors), 2)} ms a stream), RSS ${f(mb(round.dbStats.rssBefore))} -> peak ${f(mb(round.dbStats.peakRss))} MB` : '') +
-      `; stub ${f(round.stubStats.cpuPercent, 0)}%, client ${f(clientCpu, 0)}%${level > 1 ? `; ${f(api.seconds)} s` : ''}`,
+    `   round ${r + 1}${tag}: first token added p50 ${f(pct(api.firstTokens, 50) - pct(direct.firstTokens, 50))} p99 ${f(pct(api.firstTokens, 99) - pct(direct.firstTokens, 99))} ms;` +
+      ` chunk p99 added ${f(pct(api.latencies, 99) - pct(direct.latencies, 99))} ms${read}; errors ${api.errors}${errors ? ` (${errors})` : ''}${direct.errors ? `, direct errors ${direct.errors}` : ''};` +
+      ` API ${f(round.apiStats.cpuPercent, 0)}% CPU, peak ${f(mb(round.apiStats.peakRss), 0)} MB` +
+      (round.dbStats ? `; DB ${f(round.dbStats.cpuPercent, 0)}% CPU` : '') +
+      `; client ${f(clientCpu, 0)}%${level > 1 ? `; ${f(api.seconds)} s` : ''}`,
   );
   if (round.relay && build === BUILDS[0]) {
     const { result: relayed, stats } = round.relay;
     console.log(
-      `   round ${r + 1} bare relay: first token p50 ${f(pct(relayed.firstTokens, 50))} p99 ${f(pct(relayed.firstTokens, 99))} ms -> added p50 ${f(pct(relayed.firstTokens, 50) - pct(direct.firstTokens, 50))} p99 ${f(pct(relayed.firstTokens, 99) - pct(direct.firstTokens, 99))} ms;` +
-        ` chunk p99 ${f(pct(relayed.latencies, 99))} ms (added ${f(pct(relayed.latencies, 99) - pct(direct.latencies, 99))}); errors ${relayed.errors};` +
-        ` relay ${f(stats.cpuPercent, 0)}% CPU (${f((stats.cpuSeconds * 1000) / Math.max(1, relayed.firstTokens.length + relayed.errors), 2)} ms a stream), peak RSS ${f(mb(stats.peakRss))} MB`,
+      `   round ${r + 1} bare relay: first token added p50 ${f(pct(relayed.firstTokens, 50) - pct(direct.firstTokens, 50))} p99 ${f(pct(relayed.firstTokens, 99) - pct(direct.firstTokens, 99))} ms;` +
+        ` chunk p99 added ${f(pct(relayed.latencies, 99) - pct(direct.latencies, 99))} ms; errors ${relayed.errors}; relay ${f(stats.cpuPercent, 0)}% CPU, peak ${f(mb(stats.peakRss), 0)} MB`,
     );
   }
+}
+
+/** One row of the closing table: a side's medians over the rounds of a level, with their min-max. */
+interface SummaryRow {
+  level: string;
+  side: string;
+  cells: string[];
+}
+const summary: SummaryRow[] = [];
+const SUMMARY_HEAD = ['first token added p50', 'first token p50', 'chunk p99 added', 'read p99 burst', 'read p99 rest', 'errors', 'peak RSS MB'];
+// "median [min-max]" of a figure over rounds.
+function spread(values: number[], digits = 0): string {
+  const v = values.filter(Number.isFinite);
+  if (!v.length) return 'n/a';
+  return `${f(median(v), digits)} [${f(Math.min(...v), digits)}-${f(Math.max(...v), digits)}]`;
+}
+
+function summaryRow(level: string, side: string, rounds: Round[], pick: (r: Round) => BurstResult, peak: number, reads: boolean): void {
+  summary.push({
+    level,
+    side,
+    cells: [
+      spread(rounds.map((r) => pct(pick(r).firstTokens, 50) - pct(r.direct.firstTokens, 50))),
+      spread(rounds.map((r) => pct(pick(r).firstTokens, 50))),
+      spread(rounds.map((r) => pct(pick(r).latencies, 99) - pct(r.direct.latencies, 99)), 1),
+      reads ? spread(rounds.map((r) => pct(r.reads.burst, 99))) : '',
+      reads ? spread(rounds.map((r) => pct(r.reads.rest, 99))) : '',
+      String(rounds.reduce((sum, r) => sum + pick(r).errors, 0)),
+      f(mb(peak), 0),
+    ],
+  });
+}
+
+function printSummary(): void {
+  if (!summary.length) return;
+  console.log(`\n| level | side | ${SUMMARY_HEAD.join(' | ')} |\n|${'---|'.repeat(SUMMARY_HEAD.length + 2)}`);
+  for (const row of summary) console.log(`| ${row.level} | ${row.side} | ${row.cells.join(' | ')} |`);
+  console.log('(ms; median of rounds [min-max over rounds]; read: GET /api/user/story-list by the readers)');
 }
 
 /**
@@ -753,6 +843,7 @@ function reportRelay(level: number, rounds: Round[]): void {
   const cpu = of((r) => r.relay!.stats.cpuPercent);
   const ms = of((r) => (r.relay!.stats.cpuSeconds * 1000) / Math.max(1, relayed(r).firstTokens.length + relayed(r).errors));
   const peak = Math.max(...withRelay.map((r) => r.relay!.stats.peakRss));
+  summaryRow(level === 1 ? '1' : String(level), 'bare relay', withRelay, relayed, peak, false);
   console.log(
     `   ${label}, median of ${withRelay.length} round(s): first token added p50 ${f(add50)} ms, p99 ${f(add99)} ms; per-chunk added p99 ${f(addC99)} ms;` +
       ` errors ${errors}/${streams}; relay ${f(cpu, 0)}% CPU (${f(ms, 2)} ms a stream), peak RSS ${f(mb(peak))} MB`,
@@ -790,6 +881,7 @@ function report(level: number, rounds: Round[], build: Build): void {
   const dbCpu = of((r) => r.dbStats?.cpuPercent ?? NaN);
   const dbPeak = Math.max(...rounds.map((r) => r.dbStats?.peakRss ?? NaN));
   const goal = GOALS[level];
+  summaryRow(`${level}${levelModel === 'paid' ? 'p' : ''}`, build.label, rounds, (r) => r.api, apiPeak, level > 1);
   console.log(
     `   ${label}, median of ${rounds.length} round(s): first token added p50 ${f(add50)} ms, p99 ${f(add99)} ms (ratio ${f(a50 / d50, 2)}x p50, ${f(a99 / d99, 2)}x p99);` +
       ` per-chunk added p99 ${f(addC99)} ms (${f(c99 / dc99, 2)}x); errors ${errors}/${streams};` +
@@ -901,7 +993,8 @@ if (require.main === module) {
   run()
     .then(async () => {
       const { printTable } = await import('./support/report');
-      printTable();
+      if (process.env.BENCH_BURST_RECORDS) printTable();
+      printSummary();
       process.exit(0);
     })
     .catch((error: unknown) => {

@@ -8,14 +8,12 @@ import { Logger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { LORE_BODY_LIMIT_BYTES, STORY_TEXT_BODY_LIMIT_BYTES } from '@taleloom/contracts';
 import { AppModule } from './app.module';
-import { TokenFastPath } from './auth/token-fast-path';
 import { ApiExceptionFilter } from './common/api-exception.filter';
 import { BootQuietLogger } from './common/boot-quiet-logger';
 import { bodyParserErrors } from './common/body-parser-errors';
 import { createValidationPipe } from './common/validation.pipe';
 import { SharedShapesExpressAdapter } from './common/express-adapter';
 import { AppConfig } from './config/app-config';
-import { EarlyLane } from './play/early-lane';
 import type { DatabaseHandle } from './database/embedded-database';
 import { setupSwagger } from './swagger/swagger';
 import { serveWebApp } from './web/serve-web-app';
@@ -101,11 +99,6 @@ export async function createApp(config: AppConfig, database: DatabaseHandle, opt
   app.use(express.json({ limit: config.env.BODY_LIMIT_BYTES }));
   app.use(express.urlencoded({ extended: false, limit: config.env.BODY_LIMIT_BYTES }));
   app.use(bodyParserErrors);
-  // A bearer token is checked as it arrives, without a read when its user is known here (the guards
-  // take the user from there), and a send's provider request starts then (see token-fast-path.ts and
-  // early-lane.ts): the rest of the pipeline runs while it goes out.
-  app.use(app.get(TokenFastPath).middleware());
-  app.use(app.get(EarlyLane).middleware());
   app.setGlobalPrefix('api');
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());

@@ -4,8 +4,6 @@ import { resolve } from 'node:path';
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { announceListening, runPrimary, workerCount } from './cluster';
-import { acceptWide } from './common/accept-wide';
-import { takeTurns } from './common/request-turns';
 import { resolveConfig } from './config/app-config';
 import { ConfigError, validateEnv } from './config/env.validation';
 import { KeptDatabaseError, startDatabase } from './database/embedded-database';
@@ -13,18 +11,6 @@ import { DataFolderInUseError } from './database/stand-in-journal';
 
 const LISTEN_BACKLOG = 4096;
 
-/**
- * How many of the checks a burst's sends put off (afterBurst: those of sends whose provider requests went
- * out early) go in one turn once due. One a turn while streams relay left most of a 500 burst's checks
- * until their providers answered, and their first chunks waiting for them. bench:burst, 500 at once,
- * against one a turn in the same rounds, four runs (16 in the first, 64 after): first token added p50
- * 425 -> 175, 490 -> 155, 302 -> 397, 349 -> 215 ms; per-chunk p99 added 41.0 -> 29.4, 49.6 -> 25.5,
- * 35.0 -> 57.4, 47.7 -> 57.1 ms (rounds 46 / 152 / 41 / 48 -> 58 / 57 / 35 / 20 in the last); 100 at
- * once 92 -> 36 ms; 1000 at once first token p50 948 -> 633 and 1318 -> 795 ms, per-chunk p99 within the
- * rounds' spread. What it may cost: at 100 at once the per-chunk p99 was 1.8 -> 11.0 ms in the forty-first
- * pass's full run (1.4 and 1.9 ms in two other runs of this code); a smaller number is the first to try.
- */
-const CHECKS_PER_TURN = 64;
 
 async function main(): Promise<void> {
   // .env in the repository root (or the working folder) for local runs; real deployments set variables.
@@ -72,16 +58,6 @@ async function main(): Promise<void> {
   // later (the kernel caps it at net.core.somaxconn). Nest hands these arguments to server.listen.
   const listen = app.listen.bind(app) as unknown as (port: number, host: string, backlog: number) => Promise<unknown>;
   await listen(env.PORT, env.HOST, LISTEN_BACKLOG);
-  // Such a burst is taken in several connections per turn of the event loop, not one (accept-wide.ts).
-  await acceptWide(app.getHttpServer(), env.ACCEPTS_PER_TURN, LISTEN_BACKLOG, (m) => console.warn(m));
-  // A burst of new requests is let in a handful per turn of the event loop (request-turns.ts), and one
-  // per turn while streams relay chunks: the work of a send (~5 ms) would otherwise hold up their chunks.
-  // The checks they put off go CHECKS_PER_TURN a turn once due.
-  if (env.REQUESTS_PER_TURN > 0) {
-    const { TurnRunner } = await import('./play/turn.runner');
-    const runner = app.get(TurnRunner);
-    takeTurns(app.getHttpServer(), () => (runner.relaying > 0 ? 1 : env.REQUESTS_PER_TURN), CHECKS_PER_TURN);
-  }
   // The tokenizer's tables are built once the server listens, before a first send needs them, and the
   // openai SDK's client (custom models, pictures) is loaded then too.
   const [{ warmTokenizer }, { warmOpenAI }] = await Promise.all([import('./generation/tokenizer'), import('./models/openai-sdk')]);

@@ -21,7 +21,6 @@ import { PhoneReward, PhoneRewardSchema } from './phone-reward.schema';
 import { PhoneRewardsService } from './phone-rewards.service';
 import { RewardsPort } from './rewards.port';
 import { SignInService } from './sign-in.service';
-import { TokenFastPath } from './token-fast-path';
 import { TokenUsers } from './token-user.cache';
 
 /**
@@ -51,7 +50,6 @@ import { TokenUsers } from './token-user.cache';
   providers: [
     AuthService,
     TokenUsers,
-    TokenFastPath,
     JwtStrategy,
     SignInService,
     PasswordsService,

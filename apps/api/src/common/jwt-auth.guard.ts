@@ -1,11 +1,8 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
 import { ErrorCode } from '@taleloom/contracts';
-import type { IncomingMessage } from 'node:http';
 import type { Observable } from 'rxjs';
 import { AppException } from './app-exception';
-import type { AuthUser } from './current-user.decorator';
-import { checkedUser } from './early-auth';
 import { isDatabaseUnavailable } from './database-errors';
 
 const NO_TOKEN = 'No auth token';
@@ -26,23 +23,11 @@ export function tokenFailure(err: unknown, info: unknown): AppException {
   return new AppException(ErrorCode.TOKEN_INVALID);
 }
 
-/**
- * A request whose token was checked on arrival (auth/token-fast-path.ts) gets its user from there;
- * any other goes through passport (which tells what is wrong with a token).
- */
-export function userCheckedOnArrival(context: ExecutionContext): boolean {
-  const req = context.switchToHttp().getRequest<IncomingMessage & { user?: AuthUser }>();
-  const user = checkedUser(req);
-  if (!user) return false;
-  req.user = user;
-  return true;
-}
-
 /** Requires a valid bearer token; tells an expired token from a bad or missing one. */
 @Injectable()
 export class JwtAuthGuard extends AuthGuard('jwt') {
   override canActivate(context: ExecutionContext): boolean | Promise<boolean> | Observable<boolean> {
-    return userCheckedOnArrival(context) || super.canActivate(context);
+    return super.canActivate(context);
   }
 
   override handleRequest<TUser>(err: unknown, user: TUser, info: unknown): TUser {

@@ -1,7 +1,7 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import type { Observable } from 'rxjs';
 import { AuthGuard } from '@nestjs/passport';
-import { noTokenSent, tokenFailure, userCheckedOnArrival } from './jwt-auth.guard';
+import { noTokenSent, tokenFailure } from './jwt-auth.guard';
 
 /**
  * A token is optional: without one the request goes on anonymously and `request.user` stays unset.
@@ -11,7 +11,7 @@ import { noTokenSent, tokenFailure, userCheckedOnArrival } from './jwt-auth.guar
 @Injectable()
 export class OptionalJwtAuthGuard extends AuthGuard('jwt') {
   override canActivate(context: ExecutionContext): boolean | Promise<boolean> | Observable<boolean> {
-    return userCheckedOnArrival(context) || super.canActivate(context);
+    return super.canActivate(context);
   }
 
   override handleRequest<TUser>(err: unknown, user: TUser, info: unknown): TUser {

@@ -35,8 +35,6 @@ const toBool = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^(true|false|1|0)$/i.test(value.trim()) ? /^(true|1)$/i.test(value.trim()) : value;
 
 /** Every environment variable the API reads; `.env.example` documents each one. */
-export const SEND_EARLY_MODES = ['auto', 'on', 'off'] as const;
-export const PROVIDER_THREAD_MODES = ['auto', 'on', 'off'] as const;
 
 export class EnvironmentVariables {
   @IsIn(NODE_ENVS)
@@ -59,36 +57,6 @@ export class EnvironmentVariables {
   @Min(0)
   @Max(64)
   API_WORKERS = 1;
-
-  // New connections a process takes in per turn of its event loop (Node 20 takes one; more are had by
-  // opening the listening socket that many times, see accept-wide.ts): a burst of users who connect
-  // together waits less in the kernel's queue. 1: Node's default.
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(256)
-  ACCEPTS_PER_TURN = 16;
-
-  // New requests a process starts per turn of its event loop while a burst waits and no stream relays
-  // chunks (one per turn while some do; 0: all at once):
-  // fewer keeps the streams already open smooth, more gets a burst's newcomers their first token sooner.
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(4096)
-  REQUESTS_PER_TURN = 8;
-
-  // A send of a story this process played last starts its provider request before its reads are
-  // answered, on a guess they must confirm (a wrong guess costs an aborted provider request). auto: on
-  // with one API process, off in the processes of API_WORKERS (whose sends of a story alternate).
-  @IsIn(SEND_EARLY_MODES)
-  SEND_EARLY: (typeof SEND_EARLY_MODES)[number] = 'auto';
-
-  // Platform models' streamed answers are read and parsed on a thread of their own (models/provider-thread.ts):
-  // on, off (on the app's thread, as a user's own model always is), or auto (on the app's thread while few
-  // stream, on the provider thread beyond: ModelsService.relay).
-  @IsIn(PROVIDER_THREAD_MODES)
-  PROVIDER_THREAD: (typeof PROVIDER_THREAD_MODES)[number] = 'auto';
 
   // A MongoDB connection string; when empty the API starts an embedded database.
   @IsOptional()

@@ -9,7 +9,6 @@ import { requestLanguage } from '../common/request-language';
 import { AppException } from '../common/app-exception';
 import { relayEvents } from '../common/sse-response';
 import { ApiDtoBody, ApiErrorResponses } from '../swagger/api-dto-body.decorator';
-import { EarlyLane } from './early-lane';
 import { PlayService } from './play.service';
 import { TurnFollow } from './turn-follow';
 
@@ -20,7 +19,6 @@ import { TurnFollow } from './turn-follow';
 export class PlayController {
   constructor(
     private readonly play: PlayService,
-    private readonly lane: EarlyLane,
     private readonly follow: TurnFollow,
   ) {}
 
@@ -55,7 +53,7 @@ export class PlayController {
     @Res() res: Response,
   ): Promise<void> {
     const language = requestLanguage(req);
-    const generation = await this.play.send(user, id, dto, language, this.lane.take(req, user.userID, id, dto));
+    const generation = await this.play.send(user, id, dto, language);
     // The browser going away stops only the relaying: the generation goes on and is stored.
     relayEvents(res, generation, language);
   }

@@ -6,10 +6,8 @@ import { PowerModule } from '../power/power.module';
 import { StoriesModule } from '../stories/stories.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { VerificationModule } from '../verification/verification.module';
-import { EarlyLane } from './early-lane';
 import { PlayController } from './play.controller';
 import { PlayService } from './play.service';
-import { SendGuesses } from './send-guesses';
 import { ParkedTurnRepository } from './parked-turn.repository';
 import { ParkedTurn, ParkedTurnSchema } from './parked-turn.schema';
 import { PlayTurn, PlayTurnSchema } from './play-turn.schema';
@@ -45,7 +43,7 @@ import { TurnFollow } from './turn-follow';
     VerificationModule,
   ],
   controllers: [PlayController],
-  providers: [PlayService, TurnRunner, SendGuesses, EarlyLane, TurnRepairService, TurnRepository, TurnContextRepository, ParkedTurnRepository, TurnParking, RunningTurns, StoredTurnWatch, TurnFollow],
+  providers: [PlayService, TurnRunner, TurnRepairService, TurnRepository, TurnContextRepository, ParkedTurnRepository, TurnParking, RunningTurns, StoredTurnWatch, TurnFollow],
   // A change of branch (branches/) holds the turn and parks it with its branch.
   exports: [TurnParking],
 })

@@ -34,7 +34,6 @@ import { RunningTurns } from './running-turns';
 import { takeIds, takeViews, turnBranchOf } from './turn-takes';
 import { TurnSend, type TurnSendDeps } from './turn-send';
 import { joinParts, userTextOf, type StoryText } from './turn-text';
-import { SendGuesses, type EarlyStart } from './send-guesses';
 import { TurnContextRepository } from './turn-context.repository';
 import { TurnRepository } from './turn.repository';
 
@@ -61,15 +60,12 @@ export class PlayService {
     private readonly events: EventEmitter2,
     lore: LoreService,
     private readonly contexts: TurnContextRepository,
-    private readonly guesses: SendGuesses,
     private readonly running: RunningTurns,
   ) {
     this.sendDeps = {
       config, logger: this.logger, turns, stories, power, limits, chooser, repair, lore,
       appendAccepted: (userID, storyId, branchId, piece, wait, known) => this.appendAccepted(userID, storyId, branchId, piece, wait, known),
       start: (send) => runner.start(send),
-      guesses,
-      startEarly: (turn, guess) => runner.startEarly(turn, guess),
     };
   }
 
@@ -80,15 +76,14 @@ export class PlayService {
   @OnEvent(StoryCreated.event, { suppressErrors: false })
   async storyCreated(event: StoryCreated): Promise<void> {
     await this.turns.create(toObjectId(event.id), event.userID);
-    if (event.play) this.guesses.created(event.id, event.userID, event.play);
   }
 
   /**
    * Streams a continuation (TurnSend: claim, hold, start, settle or undo); throws before anything is
    * streamed for an unknown story or model, too-fast or concurrent sends and NOT_ENOUGH_POWER.
    */
-  async send(user: AuthUser, id: string, dto: SendTurnDto, language: Language, arrived: EarlyStart<TurnSend> | null = null): Promise<Generation> {
-    const generation = await new TurnSend(this.sendDeps, user, id, dto, language, arrived).begin();
+  async send(user: AuthUser, id: string, dto: SendTurnDto, language: Language): Promise<Generation> {
+    const generation = await new TurnSend(this.sendDeps, user, id, dto, language).begin();
     // A rejoin that lands on this process follows it from memory (TurnFollow).
     this.running.add(generation, user.userID);
     return generation;
@@ -100,10 +95,7 @@ export class PlayService {
    */
   async accept(user: AuthUser, id: string, dto: AcceptTurnDto): Promise<AcceptTurnData> {
     const storyId = toObjectId(id);
-    // The story's text as this process knows it (read without it while at that revision), then forgotten.
-    const known = this.guesses.knownText(id, user.userID);
-    this.guesses.forget(id);
-    const [found, story] = await Promise.all([this.turns.find(storyId, user.userID), this.stories.forPlay(user.userID, id, known)]);
+    const [found, story] = await Promise.all([this.turns.find(storyId, user.userID), this.stories.forPlay(user.userID, id)]);
     const turn = await this.settled(found);
     if (turn && this.repair.isLive(turn, Date.now())) throw new AppException(ErrorCode.GENERATION_IN_PROGRESS);
     const branch = playedBranchId(story);
@@ -127,9 +119,7 @@ export class PlayService {
       const piece = joinParts(dto.userContent, dto.newContent);
       if (!piece) return this.unchanged(story);
       // With the camera on, the passage's picture is asked for before this answers (drawn in the background).
-      const { text, appended, stateRev } = await this.appendAccepted(user.userID, id, branch, piece, true, knownTextOf(story));
-      // The story as the next send will read it, its turn cleared: that send starts early and reads without the text.
-      this.guesses.saved(id, user.userID, { ...story, main_text: text, stateRev }, pending?.lastSendAt ?? Date.now());
+      const { text, appended } = await this.appendAccepted(user.userID, id, branch, piece, true, knownTextOf(story));
       return { charCount: charCount(text), appended };
     } finally {
       if (fence !== null) await this.turns.unfence(storyId, fence).catch(() => undefined);
@@ -138,7 +128,6 @@ export class PlayService {
 
   /** Undo: drops the pending turn with all its takes and answers it (its role and input go back into the text area). */
   async discard(user: AuthUser, id: string): Promise<PendingTurnData> {
-    this.guesses.forget(id);
     const story = await this.stories.forPlay(user.userID, id);
     const storyId = toObjectId(id);
     const turn = await this.settled(await this.turns.find(storyId));

@@ -3,7 +3,6 @@ import { ErrorCode, PowerReason, TAKES_PER_TURN_MAX, type Language, type SendTur
 import { randomUUID } from 'node:crypto';
 import type { Types } from 'mongoose';
 import { AppException, httpStatusOf } from '../common/app-exception';
-import { afterBurst } from '../common/request-turns';
 import type { AuthUser } from '../common/current-user.decorator';
 import { errorMessage } from '../common/error-messages';
 import { INSTANCE_TAG } from '../common/instance';
@@ -24,7 +23,6 @@ import { formatUserPart } from './context/prompt-builder';
 import type { PlayTurn } from './play-turn.schema';
 import { joinParts, userTextOf } from './turn-text';
 import { newestNotKept, takeIds, takeOf, turnBranchOf } from './turn-takes';
-import type { EarlyStart, SendGuess, SendGuesses } from './send-guesses';
 import { GENERATION_HOLD, type TurnRepairService } from './turn-repair.service';
 import type { TurnRepository } from './turn.repository';
 
@@ -54,16 +52,7 @@ export interface TurnSendDeps {
   appendAccepted(userID: string, storyId: string, branchId: string, piece: string, wait: boolean, known?: KnownText | null): Promise<{ text: string; appended: string; stateRev: number }>;
   /** Runs the generation in the background (TurnRunner.start). */
   start(send: TurnSend): void;
-  /** What this process saw of the stories it played: the guess a send starts its request on. */
-  guesses: SendGuesses;
-  /** Starts the request on a guess before the checks are answered (TurnRunner.startEarly; null: not on this guess). */
-  startEarly(turn: { role: string; content: string }, guess: SendGuess): EarlyStart<TurnSend> | null;
 }
-
-// Sends of this process between their start and the answers of their checks.
-let checking = 0;
-// How long a burst may put off the checks of a send started early (see begin).
-const CHECKS_DEFERRED_MS = 100;
 
 /**
  * One send of a turn, from the claim of the story's turn to its settlement or undo:
@@ -71,20 +60,10 @@ const CHECKS_DEFERRED_MS = 100;
  * Every round trip before the provider call is added to the time to first token, so `begin` overlaps
  * them: at once, the story read (with the per-user limit), the claim of the story's turn (made with the
  * story; an upsert for a story older than that) and, for a paid model, the balance and the hold's ledger
- * entry. A paid model with too little power is refused before the provider is called; otherwise the
- * provider request starts while the hold is taken, and nothing it sends leaves the server until the
- * hold stands (`held`). If the hold fails after all (the balance was spent meanwhile), the request is
- * aborted, the claim undone and NOT_ENOUGH_POWER answered; nothing is charged. A custom model costs no
- * power (the user's own key pays the provider) but keeps the throttle and the one-at-a-time rule.
- *
- * Before all that, when this process knows the story (it made it, or ran its last send, and wrote it
- * since), the request starts at once on a guess of what these reads will answer (SendGuesses,
- * TurnRunner.startEarly): none of their round trips is then on the way to the first token. The guess
- * goes on only if the reads answer exactly what it assumed (the story with the pending turn accepted,
- * its lore, targets and model); otherwise, and on any refusal (too little power included), its request
- * is aborted before anything was relayed, stored or charged, and the send goes on from what was read.
- * A paid model is guessed only when the balance this process last saw covers it; its hold is taken
- * and gates the relay as above.
+ * entry. No provider request goes out before every check passed, the hold included: a paid model with
+ * too little power, or whose hold fails (the balance was spent meanwhile), is refused, the claim undone
+ * and nothing charged, and its provider never asked. A custom model costs no power (the user's own key
+ * pays the provider) but keeps the throttle and the one-at-a-time rule.
  */
 export class TurnSend {
   readonly generation: Generation;
@@ -118,8 +97,6 @@ export class TurnSend {
     private readonly id: string,
     private readonly dto: SendTurnDto,
     readonly language: Language,
-    /** Its provider request, started as the request arrived (play/early-lane.ts; null: none). */
-    private readonly arrived: EarlyStart<TurnSend> | null = null,
   ) {
     this.storyId = toObjectId(id);
     // A turn's events carry their position: a client that lost the connection rejoins from it (TurnFollow).
@@ -134,25 +111,6 @@ export class TurnSend {
     const generationId = this.generation.id;
     const named = await deps.chooser.named(user.userID, dto);
     const now = Date.now();
-    // What this process saw of the story may tell what the checks below will read: the request starts
-    // on it now, and goes on only if they read exactly that (TurnRunner.startEarly).
-    const guess = this.arrived ? null : deps.guesses.guess(user.userID, id, dto, named, now);
-    const early = this.arrived ?? (guess ? deps.startEarly(this, guess) : null);
-    // undici writes a request on a kept-alive connection in the check phase of this turn (it first lets
-    // the socket report a close that came while it was idle): a send alone makes its checks' commands
-    // after it, so that their encoding and writes are not ahead of the provider request. Not in a burst:
-    // there the checks of the sends let in this turn are read together in its check phase (BatchedReads),
-    // and waiting would put them a whole turn later.
-    // While a burst is let in (takeTurns), the checks of a send started early wait until it is in, or
-    // until the provider answers (its chunks wait for the checks from then on), or CHECKS_DEFERRED_MS at
-    // most: the provider requests of the sends behind it go out first.
-    checking++;
-    const later = early ? afterBurst(CHECKS_DEFERRED_MS) : null;
-    if (later) {
-      void early!.answering.then(later.go);
-      await later.promise;
-    }
-    else if (early && checking === 1) await new Promise<void>((resolve) => setImmediate(resolve));
     const holdKey = `${GENERATION_HOLD}${generationId}`;
     // The model is known to be paid, or may be (the story's own choice).
     const mayPay = !named || named.model.points > 0;
@@ -181,8 +139,7 @@ export class TurnSend {
     const batch = Promise.allSettled([
       Promise.all([
         deps.limits.hit(`generation:user:${user.userID}`, deps.config.env.GENERATION_USER_PER_MINUTE, 60, ErrorCode.GENERATION_RATE_LIMITED).then((hit) => (counted = hit)),
-        // A story this process played last is read without its text while it is at the same revision.
-        deps.stories.forPlay(user.userID, id, deps.guesses.knownText(id, user.userID)),
+        deps.stories.forPlay(user.userID, id),
       ]).then(([, story]) => story),
       deps.turns.claim(storyId, user.userID, now, deps.repair.staleMs, claim, Boolean(dto.regenerate)),
       balanceRead,
@@ -193,7 +150,7 @@ export class TurnSend {
       deps.logger.warn(`reading the lore of story ${id}: ${error instanceof Error ? error.message : String(error)}`);
       return null;
     });
-    const [read, taken, balance] = await batch.finally(() => checking--);
+    const [read, taken, balance] = await batch;
     const before = taken.status === 'fulfilled' && taken.value ? taken.value : null;
     let claimed: PlayTurn;
     try {
@@ -222,8 +179,9 @@ export class TurnSend {
         claimed = { ...dead, state: closed.state };
       }
       await this.acceptPending(claimed);
+      // The hold is a check too: the provider is asked only once it stands.
+      if (this.hold) await this.hold;
     } catch (error) {
-      await early?.drop();
       await this.undo(before);
       await giveBackIfRefused(counted, error);
       throw error;
@@ -244,19 +202,7 @@ export class TurnSend {
       const name = this.story.name;
       this.holdName = () => void deps.power.nameHold(holdIdIfPaid, name).catch(() => undefined);
     }
-    deps.guesses.sent(id, user.userID, this.story, generationId, now);
-    if (!(early && (await early.confirm(this)))) deps.start(this);
-    if (this.hold) {
-      try {
-        await this.hold;
-      } catch (error) {
-        // The runner has seen the hold fail and aborted its request: nothing was sent or charged.
-        await this.generation.done;
-        await this.undo(before);
-        await giveBackIfRefused(counted, error);
-        throw error;
-      }
-    }
+    deps.start(this);
     return this.generation;
   }
 
@@ -348,7 +294,6 @@ export class TurnSend {
   /** The stream failed: the hold is given back, the partial text kept, and the error event says why. */
   async fail(aiText: string, reasoning: string, code: ErrorCode): Promise<void> {
     const { deps, generation: g } = this;
-    deps.guesses.forget(this.id);
     const holdId = this.holdId;
     // Left open when this fails too: repair releases it (the turn has no finalCost).
     if (holdId) await this.held$.release(holdId, () => persist(deps.logger, `releasing hold ${holdId}`, (retry) => deps.power.release(holdId, retry ? Date.now() : undefined)));
@@ -368,9 +313,8 @@ export class TurnSend {
     return takeOf({ generationId: this.generation.id, ...output, model: this.chosen.model.value, cost, finishedAt });
   }
 
-  // The turn is done and stored: this process knows what the story's next send accepts, then the client is told.
+  // The turn is done and stored: the client is told.
   private end(output: TurnOutput, cost: number): void {
-    this.deps.guesses.done(this.id, this.generation.id, joinParts(this.userText, output.aiText));
     this.generation.emit({ type: 'usage', promptTokens: output.promptTokens, completionTokens: output.completionTokens, cost });
     this.generation.emit({ type: 'done', turnId: this.generation.id });
   }
@@ -402,7 +346,7 @@ export class TurnSend {
       piece = joinParts(earlierUserText, claimed.aiText);
     }
     const written = await this.deps.appendAccepted(this.user.userID, this.id, playedBranchId(this.story), piece, false, knownTextOf(this.story));
-    // The story's text and revision now (what SendGuesses keeps for the next send).
+    // The story's text and revision now.
     this.story.main_text = written.text;
     this.story.stateRev = written.stateRev;
     this.accepted = written.appended;
@@ -425,7 +369,6 @@ export class TurnSend {
   // Everything this send did, undone: the hold given back, the turn as it was.
   private async undo(taken: { before: PlayTurn | null } | null): Promise<void> {
     const { deps } = this;
-    deps.guesses.forget(this.id);
     if (this.hold) await this.hold.then((h) => deps.power.release(h), () => undefined).catch(() => undefined);
     if (taken) await deps.turns.restore(this.storyId, taken.before, this.generation.id);
   }

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isDeepStrictEqual } from 'node:util';
 import { ErrorCode, type PromptContextData } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
 import { isDatabaseUnavailable } from '../common/database-errors';
@@ -20,7 +19,6 @@ import { assemblePrompt } from './context/prompt-builder';
 import type { AssembledPrompt } from './context/prompt-types';
 import { foldMessages, SUMMARY_MAX_TOKENS } from './context/summary-prompt';
 import { FlushClock } from './flush-clock';
-import { sameStory, SendGuesses, type EarlyStart, type OpenTarget, type SendGuess } from './send-guesses';
 import { TurnContextRepository } from './turn-context.repository';
 import type { PlayStory, TurnSend } from './turn-send';
 
@@ -35,14 +33,10 @@ interface Opened {
   attach(handle: (chunk: ProviderChunk) => void): void;
 }
 
-/**
- * A send's request started on a guess that proved right, with the story and prompt it was made of
- * (taken out by `run`, which lets go of them once the request is out).
- */
-interface Early {
-  opened: Opened;
-  story: PlayStory | null;
-  prompt: AssembledPrompt | null;
+/** A target of the story's current task group, as the prompt names it. */
+interface OpenTarget {
+  title: string;
+  type: 'reality' | 'emotion';
 }
 
 // How often a running generation writes its text so far (what a reopened story shows).
@@ -58,7 +52,6 @@ const HEARTBEAT_MS = 10_000;
 @Injectable()
 export class TurnRunner extends JobRunner {
   private readonly flushClock = new FlushClock(FLUSH_INTERVAL_MS);
-  private relayingNow = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -66,30 +59,18 @@ export class TurnRunner extends JobRunner {
     private readonly stories: StoryRepository,
     private readonly tasks: TaskRepository,
     private readonly contexts: TurnContextRepository,
-    private readonly guesses: SendGuesses,
   ) {
     super('TurnRunner', 'generation(s)');
   }
 
-  /**
-   * Streams relaying chunks now: from their first chunk to their end (a stream still waiting for its
-   * first token costs nothing a turn). main.ts lets a burst of new requests in faster while it is 0.
-   */
-  get relaying(): number {
-    return this.relayingNow;
-  }
-
-  /**
-   * Runs the generation of `send` (its checks passed). `early`: its request, already started on a
-   * guess that proved right (startEarly).
-   */
-  start(send: TurnSend, early?: Early): void {
+  /** Runs the generation of `send` (its checks passed). */
+  start(send: TurnSend): void {
     const g = send.generation;
     const heartbeat = setInterval(() => void send.write({ heartbeatAt: Date.now() }).catch(() => undefined), HEARTBEAT_MS);
     heartbeat.unref();
     // Runs at once, up to the provider request; the caller subscribes afterwards and gets the events
     // sent so far (Generation keeps them for the first listener).
-    const run = this.run(send, early)
+    const run = this.run(send)
       .catch((error: unknown) => {
         // Whatever went wrong, the stream ends with a coded error instead of staying open.
         const code = isDatabaseUnavailable(error) ? ErrorCode.DATABASE_UNAVAILABLE : ErrorCode.INTERNAL_ERROR;
@@ -100,67 +81,11 @@ export class TurnRunner extends JobRunner {
     void this.jobs.track(run);
   }
 
-  /**
-   * Starts the provider request of `send` on a guess of what its checks will read (SendGuesses), before
-   * they are answered: the time they take is no longer added to the first token. Nothing of it leaves
-   * the server, and nothing is written, until `confirm` has compared the guess with what the checks
-   * read: the same, and the request goes on as the turn's (true); else it is aborted (false: the caller
-   * starts afresh). `drop`: the send was refused. Null when the guess needs a summary fold first.
-   */
-  startEarly(turn: { role: string; content: string }, guess: SendGuess): EarlyStart<TurnSend> | null {
-    const story: PlayStory = { ...guess.story, lore: guess.lore, ...(guess.openTargets ? { open_targets: guess.openTargets } : {}) };
-    const prompt = assemblePrompt(story, turn, guess.chosen.model, guess.summarizedChars);
-    if (prompt.fold) return null;
-    const opened = this.open(guess.chosen, prompt);
-    this.guesses.counts.guessed++;
-    // The send keeps its early start for the stream's whole life (TurnSend.arrived): once it is
-    // confirmed or dropped, these closures let go of the guess, the story and the prompt (about 10 KB
-    // a stream in a heap snapshot of 330 open streams; the request went out with its own copy).
-    let made: { guess: SendGuess; story: PlayStory; prompt: AssembledPrompt } | null = { guess, story, prompt };
-    const drop = async () => {
-      made = null;
-      opened.abort.abort();
-      await opened.answered.catch(() => undefined);
-    };
-    return {
-      confirm: async (send) => {
-        const start = made;
-        if (!start) return false;
-        const stood = await this.guessStood(send, start.guess);
-        made = null;
-        if (stood) {
-          this.guesses.counts.stood++;
-          this.start(send, { opened, story: start.story, prompt: start.prompt });
-          return true;
-        }
-        this.guesses.counts.dropped++;
-        this.logger.debug(`generation ${send.generation.id}: the early request's guess of story ${send.storyId.toHexString()} did not stand; sent again`);
-        await drop();
-        return false;
-      },
-      drop,
-      answering: opened.answering,
-    };
-  }
-
-  // Whether the send's checks read exactly what its guess was: the story, its lore, targets and model.
-  private async guessStood(send: TurnSend, guess: SendGuess): Promise<boolean> {
-    const read = send.story;
-    if (send.chosen.model.value !== guess.chosen.model.value || send.chosen.custom || send.chosen.apiKey !== guess.chosen.apiKey) return false;
-    if (send.summarizedChars !== guess.summarizedChars || !sameStory(read, guess.story)) return false;
-    // The lore cache answers the same compiled lore for the same version.
-    if ((await send.lore) !== guess.lore) return false;
-    if (read.play_mode === 'fly_free') return true;
-    const targets = await this.openTargets(read);
-    return isDeepStrictEqual(targets, guess.openTargets);
-  }
-
   // The open targets of the story's current task group (what the task play modes steer toward).
   private async openTargets(story: PlayStory): Promise<OpenTarget[]> {
     const key = playedBranchKey(story);
     const open = await this.tasks.openTargets(key).catch(() => []);
     const list = open.map((t) => ({ title: t.title, type: t.type }));
-    this.guesses.targets(story._id.toHexString(), key.toHexString(), list);
     return list;
   }
 
@@ -205,7 +130,7 @@ export class TurnRunner extends JobRunner {
     };
   }
 
-  private async run(send: TurnSend, early?: Early): Promise<void> {
+  private async run(send: TurnSend): Promise<void> {
     const { generation: g, chosen } = send;
     const { model } = chosen;
     g.emit({ type: 'user', text: send.userText, role: send.role, turnId: g.id, ...(send.accepted ? { appended: send.accepted } : {}) });
@@ -216,16 +141,7 @@ export class TurnRunner extends JobRunner {
     let prompt: AssembledPrompt | null;
     let folded: { lore: string[] } | null = null;
     let opened: Opened;
-    if (early) {
-      ({ opened } = early);
-      story = early.story!;
-      prompt = early.prompt!;
-      // A parameter stays in this function's frame while it awaits, for the stream's whole life: the
-      // early start would keep the story and the prompt (about 30 KB a stream in a heap snapshot of
-      // 500 streams) after `story` and `prompt` let go of them below.
-      early.story = null;
-      early.prompt = null;
-    } else {
+    {
       const turn = { role: send.role, content: send.content };
       // The lore was read beside the claim (TurnSend.begin).
       story = { ...send.story, lore: await send.lore };
@@ -272,7 +188,6 @@ export class TurnRunner extends JobRunner {
       g.emit(chunk);
       if (!firstTokenAt) {
         firstTokenAt = Date.now();
-        this.relayingNow++;
         send.firstToken();
       }
     };
@@ -293,7 +208,6 @@ export class TurnRunner extends JobRunner {
       opened.attach(handle);
       await opened.answered;
     } catch (error) {
-      if (firstTokenAt) this.relayingNow--;
       stopFlushing();
       await flushing;
       const code = error instanceof ProviderFailure ? error.code : ErrorCode.PROVIDER_ERROR;
@@ -302,7 +216,6 @@ export class TurnRunner extends JobRunner {
       await send.fail(aiText, reasoning, code);
       return;
     }
-    if (firstTokenAt) this.relayingNow--;
     stopFlushing();
     await flushing;
     this.models.tracker.recordSuccess(chosen.statusKey, (firstTokenAt || Date.now()) - opened.startedAt);

@@ -80,12 +80,12 @@ export class StoriesService {
     return this.created(story, user.userID, null, lore ?? null);
   }
 
-  // Every new story (original or clone) is announced, with its fields as a send reads them; what others
+  // Every new story (original or clone) is announced; what others
   // prepare for it (play: its turn document) is waited for, and a failure there is logged, not fatal.
   private async created(story: StoryDocument, userID: string, origin: StoryOrigin | null = null, lore: CreateStoryDto['lore'] | null = null): Promise<StoryIdData> {
     const id = story._id.toHexString();
     await this.events
-      .emitAsync(StoryCreated.event, new StoryCreated(id, userID, origin, lore, this.stories.playView(story.toObject())))
+      .emitAsync(StoryCreated.event, new StoryCreated(id, userID, origin, lore))
       .catch((error: unknown) => this.logger.warn(`preparing story ${id}: ${error instanceof Error ? error.message : String(error)}`));
     return { id };
   }

@@ -1,5 +1,4 @@
 import type { LoreBookInputDto } from '@taleloom/contracts';
-import type { StoryForPlay } from './story.repository';
 
 /** Where a clone came from: a story as it is (`slot` null) or one of its saved versions (-1: the public one). */
 export interface StoryOrigin {
@@ -17,8 +16,6 @@ export class StoryCreated {
     readonly origin: StoryOrigin | null = null,
     /** An original's lore, brought in on the create screen (a character card's book, a file's lore block). */
     readonly lore: LoreBookInputDto | null = null,
-    /** The new story's fields as a send reads them (play keeps them for the story's first send). */
-    readonly play: StoryForPlay | null = null,
   ) {}
 }
 
