@@ -22,7 +22,8 @@ const MAY_IMPORT = {
   generation: ['models', 'custom-models', 'power'],
   stories: ['custom-models', 'power', 'swagger'],
   tasks: ['generation', 'models', 'power', 'stories', 'swagger'],
-  archives: ['stories', 'swagger'],
+  // archives: a load holds the story's turn (play's TurnParking), as a change of branch does.
+  archives: ['stories', 'play', 'swagger'],
   // lore reacts to archives' events (archive.events.ts) and imports nothing else of archives (rule below).
   lore: ['generation', 'stories', 'archives', 'swagger'],
   play: ['generation', 'models', 'power', 'stories', 'tasks', 'lore', 'verification', 'swagger'],

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@taleloom/contracts/error-code';
 import type OpenAI from 'openai';
 import { APIError } from 'openai/error';
-import type { ChatRequest, ProviderChunk } from './chat-provider';
+import type { ChatRequest, ProviderChunk } from './chat-types';
 import { classifyCustomModelFailure } from './provider-errors';
 import { ThinkSplitter } from './think-splitter';
 
