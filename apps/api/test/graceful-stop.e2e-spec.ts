@@ -10,7 +10,7 @@ import { postEvents, textOf } from './support/play-helpers';
 // they serve has drained), so the user keeps a whole turn and a drawn picture, not a failed one.
 describe('a stop while a turn streams and a picture is drawn lets both finish', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'taleloom-stop-'));
-  const env = { DATA_DIR: dataDir, DEMO_MODEL_CHUNK_DELAY_MS: '150', LOG_LEVEL: 'warn' };
+  const env = { DATA_DIR: dataDir, DEMO_MODEL_POINTS: '0', DEMO_MODEL_CHUNK_DELAY_MS: '150', LOG_LEVEL: 'warn' };
   let app: AppProcess;
 
   beforeAll(async () => {

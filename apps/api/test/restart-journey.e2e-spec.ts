@@ -611,11 +611,15 @@ describe('restart journey: the embedded default keeps everything across SIGTERM 
     const graceful = restarts % 2 === 1;
     if (graceful) await app!.stop();
     else await app!.kill();
-    // While it is stopped: every balance equals the sum of its ledger.
+    // While it is stopped: every balance equals the sum of its ledger, no hold is stray, every counter adds up.
     const verify = await verifyLedgerCommand(mongodbUri ?? { DATA_DIR: dataDir });
-    expect({ status: verify.status, out: verify.stdout.trim().split('\n').at(-1), err: verify.stderr }).toEqual({
+    expect({ status: verify.status, out: verify.stdout.trim().split('\n').slice(-3), err: verify.stderr }).toEqual({
       status: 0,
-      out: 'No drift: every balance equals the sum of its ledger.',
+      out: [
+        'No drift: every balance equals the sum of its ledger.',
+        'No stray hold: every open hold belongs to a running action.',
+        "No counter drift: the square's counters equal their records.",
+      ],
       err: '',
     });
     app = await startAppProcess(env());

@@ -8,6 +8,10 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Clock } from '../verification/clock';
 import { LoginFailure } from './login-failure.schema';
 
+// How long a try waits for the tries being checked ahead of it, and how often it looks.
+const SLOT_WAIT_MS = 5_000;
+const SLOT_POLL_MS = 50;
+
 /** A password try let in (counted): say how the check of the password came out. */
 export interface PasswordTry {
   /** Wrong password: throws WRONG_PASSWORD, or ACCOUNT_LOCKED when this try was the last one allowed. */
@@ -20,9 +24,9 @@ export interface PasswordTry {
  * Locks a user name for LOGIN_LOCK_MINUTES after LOGIN_MAX_FAILURES wrong passwords in a row (failures
  * older than the lock span are forgotten). Stored in MongoDB, so every instance sees the same count.
  * A try is counted before its password is checked, by the same conditional update that checks the
- * limit: of any number of tries sent at once, at most LOGIN_MAX_FAILURES are checked, the rest are
- * told the name is locked. A right password among them starts the count again (and lifts the lock
- * when it held the last try).
+ * limit: of any number of tries sent at once, at most LOGIN_MAX_FAILURES are checked at a time; the
+ * rest wait for their outcome. A right password starts the count again (and lifts the lock when it held
+ * the last try); the last wrong one locks the name, and the tries still waiting are told so.
  */
 @Injectable()
 export class LoginLockoutService {
@@ -39,12 +43,30 @@ export class LoginLockoutService {
     if (doc?.lockedUntilMs) throw this.locked(doc.lockedUntilMs, now);
   }
 
-  /** Counts a try on `key` before its password is checked; throws ACCOUNT_LOCKED when none is left. */
+  /**
+   * Counts a try on `key` before its password is checked; throws ACCOUNT_LOCKED when the name is locked.
+   * When every try is taken by tries still being checked (no lock yet), it waits for their outcome
+   * (up to SLOT_WAIT_MS): right passwords among them start the count again and let it in, wrong ones
+   * lock the name. So right passwords sent together all get in, and wrong ones never more than the limit.
+   */
   async begin(key: string): Promise<PasswordTry> {
+    await this.ensureDocument(key);
+    const deadline = Date.now() + SLOT_WAIT_MS;
+    for (;;) {
+      const attempt = await this.tryBegin(key);
+      if (attempt) return attempt;
+      const now = this.clock.now().getTime();
+      const doc = await this.failures.findOne({ key }, { lockedUntilMs: 1 }).lean().exec();
+      if ((doc?.lockedUntilMs && doc.lockedUntilMs > now) || Date.now() >= deadline) return this.refuse(key, now);
+      await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS));
+    }
+  }
+
+  // One conditional update: a counted try, or null when none is left now.
+  private async tryBegin(key: string): Promise<PasswordTry | null> {
     const { LOGIN_MAX_FAILURES: max } = this.config.env;
     const span = this.span();
     const now = this.clock.now().getTime();
-    await this.ensureDocument(key);
     // Within the span and not locked: one more try while fewer than `max` are counted.
     const counted =
       (await this.failures
@@ -70,7 +92,7 @@ export class LoginLockoutService {
         )
         .lean()
         .exec());
-    if (!counted) return this.refuse(key, now);
+    if (!counted) return null;
     const last = counted.failures >= max;
     return {
       failed: () => this.failed(key, last),
