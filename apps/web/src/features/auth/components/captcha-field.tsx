@@ -1,5 +1,5 @@
 import { ReloadOutlined, SafetyOutlined } from '@ant-design/icons';
-import type { CaptchaChallenge } from '@taleloom/contracts';
+import { CAPTCHA_REFRESH_SECONDS, type CaptchaChallenge } from '@taleloom/contracts';
 import { App, Button, Input, Space, Spin } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -90,7 +90,7 @@ function TurnstileWidget({ siteKey, onToken }: { siteKey: string; onToken: (toke
           callback: (token) => tokenRef.current(token),
           'expired-callback': () => tokenRef.current(''),
         });
-        timer = window.setInterval(() => id && api?.reset(id), 60_000);
+        timer = window.setInterval(() => id && api?.reset(id), CAPTCHA_REFRESH_SECONDS * 1000);
       })
       .catch(() => {
         if (!cancelled) failedRef.current();

@@ -150,4 +150,20 @@ describe('the spec’s phone and captcha texts, in both languages', () => {
     }
     expect(fetchMock.mock.calls.some(([url]) => /send-sms|bind-mobile/.test(String(url)))).toBe(false);
   });
+
+  it('asks for a new captcha every 60 seconds (spec: the captcha is refreshed every 60 s)', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const fetchMock = mockFetch((url) => answer(url, {}));
+      const captchas = () => fetchMock.mock.calls.filter(([url]) => String(url).includes('/captcha')).length;
+      await openPhoneForm('en');
+      await vi.waitFor(() => expect(captchas()).toBe(1));
+      await act(async () => vi.advanceTimersByTime(59_000));
+      expect(captchas()).toBe(1);
+      await act(async () => vi.advanceTimersByTime(1_000));
+      await vi.waitFor(() => expect(captchas()).toBe(2));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
