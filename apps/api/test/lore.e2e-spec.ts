@@ -178,6 +178,46 @@ describe('lore (/api/lore) and the context inspector (GET /api/llm/:id/context)'
       ]);
     });
 
+    it('keeps {{user}} in the story as written and gives the model the player\'s role (or "you" for the narrator)', async () => {
+      const parsed = await upload(makePng([{ keyword: 'chara', text: cardText(card('v2')) }]), 'lin.png');
+      const { content, lore } = parsed.body.data;
+      const id = await createStory(t, alice, { prologue_and_characters: content, lore, 'hidden-settings': '{{user}} is heir.' });
+      const sentParts = async () => {
+        await drain();
+        const context: PromptContextData = (await as(t, alice).get(`/api/llm/${id}/context`)).body.data;
+        const received = stub.bodies.at(-1)!;
+        context.messages.forEach((m, i) => expect(m.parts.map((p) => p.text).join('')).toBe(received.messages[i].content));
+        return context.messages.flatMap((m) => m.parts);
+      };
+
+      await sendTurn(base, alice.token, id, { role: 'Mara', content: 'I ask about the Green Blade, {{user}}.' });
+      let parts = await sentParts();
+      const text = (kind: string) => parts.filter((p) => p.kind === kind).map((p) => p.text).join('');
+      expect(text('prologue')).toContain('Lin guards Mara.');
+      expect(text('hidden_settings')).toContain('Mara is heir.');
+      // The story text window too (a new story's text is its prologue), as the inspector shows it.
+      expect(text('text')).toContain('Lin guards Mara.');
+      expect(text('lore')).toContain("Lin's old sword. Mara saw it once.");
+      // Card text only: the player's own line goes as typed.
+      expect(parts.filter((p) => p.kind !== 'line').map((p) => p.text).join('')).not.toMatch(/\{\{user\}\}/i);
+      expect(text('line')).toContain('{{user}}');
+      expect((await as(t, alice).post(`/api/llm/${id}/discard`)).status).toBe(200);
+      await unthrottle(t, id);
+
+      const narrated = await sendTurn(base, alice.token, id, { role: '', content: 'The Green Blade glints.' });
+      expect(narrated.events.at(-1)?.type).toBe('done');
+      parts = await sentParts();
+      expect(text('prologue')).toContain('Lin guards you.');
+      expect(text('lore')).toContain("Lin's old sword. you saw it once.");
+      expect(text('text')).toContain('Lin guards you.');
+
+      // The story keeps the macro: another role later reads its own name.
+      const stored = (await as(t, alice).get(`/api/llm?id=${id}`)).body.data;
+      expect(stored.prologue_and_characters).toContain('Lin guards {{user}}.');
+      expect(stored['hidden-settings']).toBe('{{user}} is heir.');
+      expect((await book(alice, id)).entries[0].content).toBe("Lin's old sword. {{user}} saw it once.");
+    });
+
     it('takes a txt file\'s lore block out of its text, and imports it into a story', async () => {
       const txt = 'The snow fell.\n```lore\nbudget: 800\n[Ashford]\nkeys: Ashford\nAshford guards the pass.\n```\nThey rode on.';
       const parsed = await upload(Buffer.from(txt, 'utf8'), 'north.txt');

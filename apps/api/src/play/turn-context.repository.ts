@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { PromptContextData, PromptPart } from '@taleloom/contracts';
 import { Model, Types, type mongo } from 'mongoose';
 import { bulkWritesTo } from '../common/batched-writes';
+import { replaceUserMacro } from './context/prompt-builder';
 import { TurnContext } from './turn-context.schema';
 
 // Characters kept at each end of the story-text window: enough to tell whether the text was edited since.
@@ -28,7 +29,9 @@ export class TurnContextRepository {
       parts: m.parts.map((p): StoredPart => {
         if (p.kind !== 'text' || p.from === undefined || p.to === undefined) return p;
         const window = storyText.slice(p.from, p.to);
-        return { ...p, text: p.text.slice(0, p.text.length - window.length), head: window.slice(0, EDGE), tail: window.slice(-EDGE) };
+        // The part's text ends with the window as sent: `{{user}}` read as `p.user`.
+        const sent = p.user === undefined ? window : replaceUserMacro(window, p.user);
+        return { ...p, text: p.text.slice(0, p.text.length - sent.length), head: window.slice(0, EDGE), tail: window.slice(-EDGE) };
       }),
     }));
     // The native driver, with the timestamps mongoose would add (the stored document is the same).
@@ -62,7 +65,8 @@ export class TurnContextRepository {
           const to = part.to ?? 0;
           const window = to <= storyText.length ? storyText.slice(from, to) : '';
           const same = to <= storyText.length && window.startsWith(head ?? '') && window.endsWith(tail ?? '');
-          return same ? { ...part, text: part.text + window, available: true } : { ...part, available: false };
+          const sent = part.user === undefined ? window : replaceUserMacro(window, part.user);
+          return same ? { ...part, text: part.text + sent, available: true } : { ...part, available: false };
         }),
       })),
     };

@@ -1,3 +1,4 @@
+import { CheckOutlined, CloseCircleFilled, CloseOutlined, DownOutlined, EllipsisOutlined, LoadingOutlined, SearchOutlined } from '@ant-design/icons';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { Language } from '@taleloom/contracts';
 import { App as AntdApp, ConfigProvider } from 'antd';
@@ -10,7 +11,9 @@ import { normalizeLanguage } from '../lib/i18n';
 import { useReducedMotion } from '../lib/reduced-motion';
 import { appTheme } from './theme';
 
-const BUTTON_CONFIG = { autoInsertSpace: false };
+// No space put into two-character Chinese buttons ("签到", not "签 到"); a loading button's spinner is
+// decoration (antd's own icons are otherwise named in English: "loading").
+const BUTTON_CONFIG = { autoInsertSpace: false, loadingIcon: <LoadingOutlined aria-hidden="true" /> };
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -42,8 +45,26 @@ interface AppProvidersProps {
  */
 export function AppProviders({ children, queryClient }: AppProvidersProps) {
   const [client] = useState(() => queryClient ?? createQueryClient());
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
   const language = normalizeLanguage(i18n.language);
+  // The icons antd draws itself carry their English names as aria-label ("search", "ellipsis", "close-circle"):
+  // each is named in the page's language instead.
+  const icons = useMemo(
+    () => ({
+      inputSearch: { searchIcon: <SearchOutlined aria-label={t('common.search')} /> },
+      // A dialog's or a panel's close button has its own label ("关闭", from antd's locale or ours): the cross is decoration.
+      modal: { closeIcon: <CloseOutlined aria-hidden="true" /> },
+      drawer: { closeIcon: <CloseOutlined aria-hidden="true" /> },
+      tabs: { moreIcon: <EllipsisOutlined aria-label={t('common.more')} /> },
+      select: {
+        clearIcon: <CloseCircleFilled aria-hidden="true" />,
+        suffixIcon: <DownOutlined aria-hidden="true" />,
+        loadingIcon: <LoadingOutlined aria-hidden="true" />,
+        menuItemSelectedIcon: <CheckOutlined aria-hidden="true" />,
+      },
+    }),
+    [t],
+  );
   const [, setLoaded] = useState(0);
   useEffect(() => {
     if (antdLocales[language]) return undefined;
@@ -63,8 +84,7 @@ export function AppProviders({ children, queryClient }: AppProvidersProps) {
 
   return (
     <QueryClientProvider client={client}>
-      {/* No space put into two-character Chinese buttons ("签到", not "签 到"). */}
-      <ConfigProvider locale={antdLocale} theme={theme} button={BUTTON_CONFIG}>
+      <ConfigProvider locale={antdLocale} theme={theme} button={BUTTON_CONFIG} {...icons}>
         <AntdApp>
           <AuthBootstrap />
           {children}

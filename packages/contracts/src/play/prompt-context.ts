@@ -46,6 +46,11 @@ export interface PromptPart {
    * shown (`text` is then empty; its tokens are still those sent).
    */
   available?: boolean;
+  /**
+   * For `text`: the name a character card's `{{user}}` was read as in the window (the player's role, or
+   * "you" / "你" for the narrator); the story text itself keeps the macro.
+   */
+  user?: string;
 }
 
 /** One message of a sent prompt. */

@@ -100,7 +100,7 @@ const HEADINGS: Record<Language, Record<string, string>> = {
 /**
  * Turns a card into the create screen's "prologue and character settings" text: the settings first,
  * the opening message last so the story continues from it. Its book becomes lore entries (cardLore), not text. `{{char}}`/`<BOT>` become the name;
- * `<USER>` becomes `{{user}}` (the player's role is chosen on the create screen).
+ * `<USER>` becomes `{{user}}`, kept in the text and read as the player's role (or "you" / "你" for the narrator) when a prompt is assembled.
  */
 export function cardToText({ data }: ParsedCard, language: Language): string {
   const h = HEADINGS[language];

@@ -47,6 +47,12 @@ export const TARGET_TYPE_LABELS: Record<PromptLanguage, Record<'reality' | 'emot
   zh: { reality: '事件', emotion: '情感' },
 };
 
+/**
+ * What `{{user}}` (SillyTavern's macro for the player) becomes in the prompt when the player writes as the
+ * narrator: the player is addressed, as a card's "{{user}}" usually is.
+ */
+export const NARRATOR_USER: Record<PromptLanguage, string> = { en: 'you', zh: '你' };
+
 export const LABELS: Record<PromptLanguage, Record<'setup' | 'hidden' | 'goal' | 'targets' | 'summary' | 'lore' | 'story' | 'note' | 'player' | 'narrator', string>> = {
   en: {
     targets: 'Open goals',

@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer';
 import { storyLanguage } from '../../common/story-language';
-import { assemblePrompt, formatUserPart } from './prompt-builder';
+import { assemblePrompt, formatUserPart, resolveUserMacro } from './prompt-builder';
 import type { PromptStory } from './prompt-types';
 import { foldMessages } from './summary-prompt';
 import { TokenCounter } from '../../generation/token-counter';
@@ -143,6 +143,13 @@ describe('prompt assembly', () => {
     const msgs = foldMessages('Earlier things.', text, 'en', 6000, 800, new TokenCounter());
     expect(msgs[1].content).toMatch(/^<previous-summary>\nEarlier things\.\n<\/previous-summary>\n<new-text>\n[\s\S]*LAST\.\n<\/new-text>$/);
     expect(countTokens(msgs.map((m) => m.content).join('\n'))).toBeLessThanOrEqual(6000);
+  });
+
+  it('reads a card\'s {{user}} as the player\'s role, or as "you" / "你" for the narrator', () => {
+    expect(resolveUserMacro('{{user}} and {{USER}} meet.', ' Mara ', 'en')).toBe('Mara and Mara meet.');
+    expect(resolveUserMacro('{{user}} meets Lin.', '', 'en')).toBe('you meets Lin.');
+    expect(resolveUserMacro('林月看着{{user}}。', '', 'zh')).toBe('林月看着你。');
+    expect(resolveUserMacro('No macro.', 'Mara', 'en')).toBe('No macro.');
   });
 
   describe('with lore', () => {

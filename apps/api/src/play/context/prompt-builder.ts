@@ -1,6 +1,6 @@
 import type { PromptMessage, PromptPart, PromptPartKind } from '@taleloom/contracts';
 import type { ChatMessage } from '../../models/chat-provider';
-import { DEFAULT_SYSTEM_PROMPT, DEFAULT_USER_PROMPT, LABELS, PLAY_MODE_INSTRUCTIONS, TARGET_TYPE_LABELS, type PromptLanguage } from './default-prompts';
+import { DEFAULT_SYSTEM_PROMPT, DEFAULT_USER_PROMPT, LABELS, NARRATOR_USER, PLAY_MODE_INSTRUCTIONS, TARGET_TYPE_LABELS, type PromptLanguage } from './default-prompts';
 import type { AssembledPrompt, PromptBudget, PromptStory, PromptTurn } from './prompt-types';
 import { storyLanguage } from '../../common/story-language';
 import { sharedTokenCounter, type TokenCounter } from '../../generation/token-counter';
@@ -30,6 +30,25 @@ export function formatUserPart(role: string, content: string, language: PromptLa
 
 type Piece = Omit<PromptPart, 'tokens' | 'text'> & { text: string; tokens?: number };
 
+const USER_MACRO = /\{\{user\}\}/gi;
+
+/**
+ * `{{user}}` (a character card's name for the player, kept as written in the story) as the model reads it:
+ * the player's role, or for the narrator "you" / "你".
+ */
+export function resolveUserMacro(text: string, role: string, language: PromptLanguage): string {
+  return replaceUserMacro(text, userName(role, language));
+}
+
+function userName(role: string, language: PromptLanguage): string {
+  return role.trim() || NARRATOR_USER[language];
+}
+
+/** `{{user}}` (any case) replaced by `name`. */
+export function replaceUserMacro(text: string, name: string): string {
+  return text.includes('{{') ? text.replace(USER_MACRO, () => name) : text;
+}
+
 /**
  * Builds the prompt for one turn, most stable part first (so providers' prefix caches keep hitting):
  *   1. system: the system prompt (default or custom) and the play-mode instructions (in the task modes
@@ -52,6 +71,8 @@ export function assemblePrompt(
   const language = storyLanguage(story.main_text || story.prologue_and_characters);
   const L = LABELS[language];
   const available = budget.contextWindow - budget.maxOutput - Math.max(32, Math.ceil(budget.contextWindow * 0.01));
+  // Card text keeps `{{user}}` as stored; every piece but the player's own line reads it as the player's role.
+  const withUser = (text: string) => resolveUserMacro(text, turn.role, language);
   const count = (piece: Piece): Piece => ({ ...piece, tokens: piece.tokens ?? counter.count(piece.text) });
 
   const system = joinPieces([
@@ -59,14 +80,14 @@ export function assemblePrompt(
       kind: 'system',
       text:
         story.settings_system_prompt_switch === 'custom' && story.settings_system_prompt_text.trim()
-          ? story.settings_system_prompt_text.trim()
+          ? withUser(story.settings_system_prompt_text.trim())
           : DEFAULT_SYSTEM_PROMPT[language],
     },
     {
       kind: 'play_mode',
       text: [
         PLAY_MODE_INSTRUCTIONS[story.play_mode]?.[language] ?? PLAY_MODE_INSTRUCTIONS.fly_free[language],
-        story.play_mode !== 'fly_free' && story.goal.trim() ? `${L.goal}${COLON[language]}${language === 'zh' ? '' : ' '}${story.goal.trim()}` : '',
+        story.play_mode !== 'fly_free' && story.goal.trim() ? `${L.goal}${COLON[language]}${language === 'zh' ? '' : ' '}${withUser(story.goal.trim())}` : '',
         story.play_mode !== 'fly_free' ? targetList(story, language) : '',
       ]
         .filter(Boolean)
@@ -74,21 +95,21 @@ export function assemblePrompt(
     },
   ]).map(count);
 
-  const prologue = capHead(story.prologue_and_characters.trim(), Math.floor(available * PROLOGUE_MAX_SHARE), counter);
+  const prologue = capHead(withUser(story.prologue_and_characters.trim()), Math.floor(available * PROLOGUE_MAX_SHARE), counter);
   const context: Piece[] = [
     { kind: 'prologue', text: section(L.setup, prologue) },
-    { kind: 'hidden_settings', text: section(L.hidden, story.hidden_settings) },
-    { kind: 'summary', text: section(L.summary, story.previous_summary) },
+    { kind: 'hidden_settings', text: section(L.hidden, withUser(story.hidden_settings)) },
+    { kind: 'summary', text: section(L.summary, withUser(story.previous_summary)) },
   ];
 
   const userPrompt =
     story.settings_user_prompt_switch === 'custom' && story.settings_user_prompt_text.trim()
-      ? story.settings_user_prompt_text.trim()
+      ? withUser(story.settings_user_prompt_text.trim())
       : DEFAULT_USER_PROMPT[language];
   const line = turn.content.trim();
   const who = turn.role.trim() ? L.player.replace('{role}', turn.role.trim()) : L.narrator;
   const final = joinPieces([
-    { kind: 'author_note', text: section(L.note, story.author_remark) },
+    { kind: 'author_note', text: section(L.note, withUser(story.author_remark)) },
     { kind: 'user_prompt', text: userPrompt },
     { kind: 'line', text: line ? `${who}${COLON[language]}\n${line}` : '' },
   ]).map(count);
@@ -109,13 +130,13 @@ export function assemblePrompt(
   if (lore) {
     const loreHeading = `## ${L.lore}\n`;
     const headingTokens = counter.count(SEPARATOR + loreHeading);
-    const player = turn.role.trim();
+    const player = withUser('{{user}}');
     const activation = activateLore(
       lore,
       { text: story.main_text, line: turn.content, note: story.author_remark },
       Math.max(0, loreBudget - headingTokens),
       (content) => counter.count(SEPARATOR + content),
-      (content) => (player ? content.replace(/\{\{user\}\}/gi, player) : content),
+      withUser,
       // Rendered for this player and measured by this counter's chunks: the same for every send of it.
       `prompt:${counter.chunkChars}:${player}`,
     );
@@ -135,13 +156,19 @@ export function assemblePrompt(
     const keep = counter.tailThatFits(text, Math.floor(textBudget * FOLD_KEEP_SHARE));
     fold = { from: summarized, to: Math.max(keep.start, fit.start) };
   }
+  // The window is chosen in the stored text (its offsets are the story's); `{{user}}` in it is then resolved
+  // and only such a window is counted again (a role name is at most a few tokens longer than the macro).
+  const windowText = text.slice(fit.start);
+  const shownWindow = withUser(windowText);
+  const headingText = `${body.length ? SEPARATOR : ''}${storyHeading}`;
   const textPiece: Piece = {
     kind: 'text',
-    text: `${body.length ? SEPARATOR : ''}${storyHeading}${text.slice(fit.start)}`,
-    // The window's count is already known; only the heading is counted here.
-    tokens: counter.count(`${body.length ? SEPARATOR : ''}${storyHeading}`) + fit.tokens,
+    text: `${headingText}${shownWindow}`,
+    // The window's count is already known unless the macro was resolved in it; the heading is counted here.
+    tokens: counter.count(headingText) + (shownWindow === windowText ? fit.tokens : counter.count(shownWindow)),
     from: fit.start,
     to: text.length,
+    user: userName(turn.role, language),
   };
   const messages: PromptMessage[] = [
     { role: 'system', parts: system.map(toPart) },

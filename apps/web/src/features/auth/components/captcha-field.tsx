@@ -1,6 +1,6 @@
 import { ReloadOutlined, SafetyOutlined } from '@ant-design/icons';
-import type { CaptchaChallenge } from '@taleloom/contracts';
-import { Button, Input, Space, Spin } from 'antd';
+import { CAPTCHA_REFRESH_SECONDS, type CaptchaChallenge } from '@taleloom/contracts';
+import { App, Button, Input, Space, Spin } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -65,13 +65,17 @@ function loadTurnstile(): Promise<TurnstileApi> {
   });
 }
 
-/** Cloudflare Turnstile, reset every 60 s so the token is always fresh. */
+/** Cloudflare Turnstile, reset every 60 s so the token is always fresh; a script that fails to load says so. */
 function TurnstileWidget({ siteKey, onToken }: { siteKey: string; onToken: (token: string) => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const failedRef = useRef(() => void message.error({ key: 'captcha', content: t('phone.captchaFailed') }));
   const ref = useRef<HTMLDivElement>(null);
   const tokenRef = useRef(onToken);
   useEffect(() => {
     tokenRef.current = onToken;
-  }, [onToken]);
+    failedRef.current = () => void message.error({ key: 'captcha', content: t('phone.captchaFailed') });
+  }, [onToken, message, t]);
   useEffect(() => {
     let id: string | null = null;
     let api: TurnstileApi | null = null;
@@ -86,9 +90,11 @@ function TurnstileWidget({ siteKey, onToken }: { siteKey: string; onToken: (toke
           callback: (token) => tokenRef.current(token),
           'expired-callback': () => tokenRef.current(''),
         });
-        timer = window.setInterval(() => id && api?.reset(id), 60_000);
+        timer = window.setInterval(() => id && api?.reset(id), CAPTCHA_REFRESH_SECONDS * 1000);
       })
-      .catch(() => window.dispatchEvent(new CustomEvent('tl-captcha-error')));
+      .catch(() => {
+        if (!cancelled) failedRef.current();
+      });
     return () => {
       cancelled = true;
       window.clearInterval(timer);

@@ -72,15 +72,23 @@ describe('export menu', () => {
     await waitFor(() => expect(exportCalls()).toBe(1));
   });
 
-  it('shows the translated error when the export fails', async () => {
+  it('says "Export failed" when the export fails, in both languages', async () => {
     mockFetch((url) =>
       url === '/api/export'
         ? new Response(JSON.stringify({ status: 'error', code: 'EXPORT_FAILED', message: 'x' }), { status: 500 })
         : jsonResponse(ok(testUser)),
     );
-    renderMenu('text');
-    await choose('rtf');
-    expect(await screen.findByText('Export failed. Please try again.')).toBeInTheDocument();
+    const { i18n } = await import('../../../lib/i18n');
+    for (const [lang, text] of [
+      ['en', 'Export failed. Please try again.'],
+      ['zh-CN', '导出失败，请重试。'],
+    ] as const) {
+      await i18n.changeLanguage(lang);
+      const { unmount } = renderMenu('text');
+      await choose('rtf');
+      expect(await screen.findByText(text)).toBeInTheDocument();
+      unmount();
+    }
     expect(clicked).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { CopyOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { CloseCircleFilled, CopyOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   LORE_RECURSION_MAX,
   LORE_SCAN_DEPTH_MAX,
@@ -60,7 +60,7 @@ export function LorePanel({ storyId }: { storyId: string }) {
       </Typography.Paragraph>
       <div className="tl-lore__bar">
         <Input.Search
-          allowClear
+          allowClear={{ clearIcon: <CloseCircleFilled aria-label={t('common.clear')} /> }}
           placeholder={t('lore.search')}
           aria-label={t('lore.search')}
           value={search}

@@ -1,4 +1,4 @@
-import { EyeOutlined, SendOutlined } from '@ant-design/icons';
+import { CloseCircleFilled, EyeOutlined, SendOutlined } from '@ant-design/icons';
 import { AutoComplete, Button, Input, Tooltip } from 'antd';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import { useRef, type KeyboardEvent, type Ref } from 'react';
@@ -61,7 +61,7 @@ export function PlayInput(props: PlayInputProps) {
           placeholder={t('play.narrator')}
           aria-label={t('play.role')}
           data-testid="role-select"
-          allowClear
+          allowClear={{ clearIcon: <CloseCircleFilled aria-hidden="true" />, label: t('common.clear') }}
           disabled={props.disabled}
           filterOption={(input, option) => String(option?.value ?? '').toLowerCase().includes(input.toLowerCase())}
         />

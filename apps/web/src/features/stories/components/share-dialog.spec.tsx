@@ -5,10 +5,10 @@ import { ShareDialog } from './share-dialog';
 
 const id = 'a'.repeat(24);
 
-function renderDialog() {
-  render(
+function renderDialog(storyId = id) {
+  return render(
     <AppProviders queryClient={createQueryClient()}>
-      <ShareDialog storyId={id} open onClose={() => undefined} />
+      <ShareDialog storyId={storyId} open onClose={() => undefined} />
     </AppProviders>,
   );
 }
@@ -45,5 +45,23 @@ describe('the share dialog', () => {
     await act(async () => fireEvent.click(await screen.findByTestId('share-copy', {}, { timeout: 5000 })));
     expect(await screen.findByText('Copy failed')).toBeInTheDocument();
     expect(screen.getByTestId('share-copy')).toHaveTextContent('Copy');
+  });
+
+  it('says "QR code generation failed" in place of the code when the link cannot be encoded, in both languages', async () => {
+    // Longer than the largest QR version holds: the encoder throws while drawing.
+    const tooLong = 'a'.repeat(5000);
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { i18n } = await import('../../../lib/i18n');
+    for (const [lang, text] of [
+      ['en', 'QR code generation failed'],
+      ['zh-CN', '二维码生成失败'],
+    ] as const) {
+      await i18n.changeLanguage(lang);
+      const { unmount } = renderDialog(tooLong);
+      expect(await screen.findByTestId('share-qr-failed', {}, { timeout: 5000 })).toHaveTextContent(text);
+      expect(screen.queryByTestId('share-qr')).toBeNull();
+      expect(screen.getByTestId('share-link')).toHaveValue(`${window.location.origin}/play?id=${tooLong}`);
+      unmount();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { CheckOutlined, CopyOutlined } from '@ant-design/icons';
 import { App, Button, Input, Modal, QRCode, Space } from 'antd';
-import { useEffect, useState } from 'react';
+import { Component, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { COPY_ICON_RESET_MS, shareLink } from '../utils/story-format';
 
@@ -46,9 +46,30 @@ export function ShareDialog({ storyId, open, onClose }: ShareDialogProps) {
             {copied ? t('share.copiedShort') : t('share.copy')}
           </Button>
         </Space.Compact>
-        <QRCode value={link} size={200} marginSize={0} bordered={false} type="svg" data-testid="share-qr" />
+        <QrBoundary
+          fallback={
+            <div className="tl-share__qr-failed" role="alert" data-testid="share-qr-failed">
+              {t('share.qrFailed')}
+            </div>
+          }
+        >
+          <QRCode value={link} size={200} marginSize={0} bordered={false} type="svg" data-testid="share-qr" />
+        </QrBoundary>
         <span>{t('share.hint')}</span>
       </div>
     </Modal>
   );
+}
+
+/** The QR encoder throws while rendering when it cannot encode the link (too long for any QR version): say so in its place. */
+class QrBoundary extends Component<{ fallback: ReactNode; children: ReactNode }, { failed: boolean }> {
+  state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  render() {
+    return this.state.failed ? this.props.fallback : this.props.children;
+  }
 }

@@ -1,4 +1,4 @@
-import { AppstoreOutlined, BarsOutlined, PlusOutlined } from '@ant-design/icons';
+import { AppstoreOutlined, BarsOutlined, CloseCircleFilled, PlusOutlined } from '@ant-design/icons';
 import { Button, Grid, Input, Segmented, Space, Tabs, Typography } from 'antd';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -67,7 +67,7 @@ export function StoriesScreen({ renderActions }: StoriesScreenProps = {}) {
     <div className={`tl-stories-tools${narrow ? ' tl-stories-tools--narrow' : ''}`}>
       <Input.Search
         key={tab}
-        allowClear
+        allowClear={{ clearIcon: <CloseCircleFilled aria-label={t('common.clear')} /> }}
         defaultValue={search[tab]}
         placeholder={t('stories.searchPlaceholder')}
         aria-label={t('stories.searchPlaceholder')}

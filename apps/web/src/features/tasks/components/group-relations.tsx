@@ -1,4 +1,5 @@
 import type { TaskGroup } from '@taleloom/contracts';
+import { CloseCircleFilled } from '@ant-design/icons';
 import { Select } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -45,7 +46,7 @@ export function GroupRelations({ storyId, group, groups, disabled, onError }: {
       <span className="tl-tasks-relations__label">{label}</span>
       <Select
         mode="multiple"
-        allowClear
+        allowClear={{ clearIcon: <CloseCircleFilled aria-hidden="true" />, label: t('common.clear') }}
         value={draft[field]}
         options={options}
         disabled={disabled}
