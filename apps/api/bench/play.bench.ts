@@ -12,17 +12,12 @@
  *   BENCH_API_NODE_ARGS / BENCH_DB_NODE_ARGS, e.g. --cpu-prof, for the API and database processes)
  */
 import 'reflect-metadata';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { Agent, request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { assemblePrompt } from '../src/play/context/prompt-builder';
 import { TokenCounter } from '../src/generation/token-counter';
 import { startOpenAIStub, wallClock, type OpenAIStub } from '../test/support/openai-stub';
-import { apiProcessEnv, freePort, signInAs, startDatabaseProcess, waitHealthy } from './support/processes';
-import { startFlags } from './support/start-flags';
+import { benchBrowserOpen } from './support/browser-open';
+import { streamMany } from './support/many-streams';
+import { authJson, createStories, longStory, ms, openDatabase, readStream, rssOf, startApi, type Api } from './support/play-api';
 import { benchStory } from './support/prompt-story';
 import { record } from './support/report';
 import { pct } from './support/stats';
@@ -34,109 +29,6 @@ const STREAM_LEVELS = (process.env.BENCH_STREAMS ?? '100,1000').split(',').map(N
 const CHUNKS = 40;
 const STREAM_ROUNDS = Number(process.env.BENCH_STREAM_ROUNDS ?? 3);
 const CHUNK_DELAY_MS = 25;
-const apiDir = resolve(__dirname, '..');
-const webDir = resolve(apiDir, '..', 'web');
-
-const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)} ms` : 'n/a');
-
-function rssOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
-}
-
-/** Reads an SSE (or OpenAI) stream, calling `onData` with each `data:` payload at its arrival time. */
-async function readStream(res: Response, onData: (data: string, at: number) => boolean | void): Promise<void> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    const at = wallClock();
-    buffer += decoder.decode(value, { stream: true });
-    let cut: number;
-    while ((cut = buffer.indexOf('\n\n')) !== -1) {
-      const line = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      if (!line.startsWith('data: ')) continue;
-      if (onData(line.slice(6), at) === true) {
-        await reader.cancel();
-        return;
-      }
-    }
-  }
-}
-
-interface Api {
-  base: string;
-  token: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-interface Database {
-  uri: string;
-  stop(): Promise<void>;
-}
-
-// The embedded database in a process of its own (or MONGODB_URI as given).
-async function openDatabase(): Promise<Database> {
-  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, stop: async () => undefined };
-  return startDatabaseProcess({ echo: true });
-}
-
-async function startApi(stub: OpenAIStub, database: Database): Promise<Api> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'taleloom-bench-play-'));
-  const model = (value: string, points: number) => ({ label: value, value, points, contextWindow: 8192, maxOutput: 200, baseURL: stub.baseURL });
-  // The built app, started as `pnpm start` starts it (`pnpm bench` builds first); the sources when unbuilt.
-  const built = join(apiDir, 'dist', 'main.js');
-  // As `pnpm start` runs it (its node flags).
-  const entry = existsSync(built) ? [...startFlags(), built] : ['-r', '@swc-node/register', 'src/main.ts'];
-  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean), ...entry], {
-    cwd: apiDir,
-    env: {
-      ...apiProcessEnv(port, dataDir, database.uri, 'silent'),
-      MODELS_JSON: JSON.stringify([model('free', 0), model('paid', 10)]),
-      WEB_DIST_DIR: existsSync(join(webDir, 'dist', 'index.html')) ? join(webDir, 'dist') : join(tmpdir(), 'no-web'),
-      BODY_LIMIT_BYTES: String(4 * 1024 * 1024),
-      // One bench user sends hundreds of turns a minute: the engine is measured, not the per-user limit.
-      GENERATION_USER_PER_MINUTE: '1000000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  await waitHealthy(child, base);
-  const token = await signInAs(base, 'benchplayer');
-  // Power for the paid model: the daily check-in.
-  await fetch(`${base}/api/user/check-in`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' });
-  return {
-    base,
-    token,
-    pid: child.pid!,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 800));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-const authJson = (api: Api) => ({ Authorization: `Bearer ${api.token}`, 'Content-Type': 'application/json' });
-
-async function createStories(api: Api, n: number, prologue = 'Mara waits at the pier.'): Promise<string[]> {
-  const ids: string[] = [];
-  const worker = async () => {
-    while (ids.length < n) {
-      ids.push('');
-      const slot = ids.length - 1;
-      const res = await fetch(`${api.base}/api/llm`, { method: 'POST', headers: authJson(api), body: JSON.stringify({ prologue_and_characters: prologue }) });
-      ids[slot] = ((await res.json()) as { data: { id: string } }).data.id;
-    }
-  };
-  await Promise.all(Array.from({ length: 10 }, worker));
-  return ids.slice(0, n);
-}
 
 // The direct baseline sends the stub what the API sends it (the prompt the API assembled, as captured
 // by the stub), so the difference is the API's own work, not the provider's work on a longer prompt.
@@ -244,14 +136,6 @@ async function benchTtft(api: Api, stub: OpenAIStub) {
   }
 }
 
-/** Builds a story of `text` (its first 50,000 characters as the prologue, the rest accepted in 100,000-character turns). */
-async function longStory(api: Api, text: string): Promise<string> {
-  const [id] = await createStories(api, 1, text.slice(0, 50_000));
-  for (let at = 50_000; at < text.length; at += 100_000) {
-    await fetch(`${api.base}/api/llm/${id}/accept`, { method: 'POST', headers: authJson(api), body: JSON.stringify({ userContent: '', newContent: text.slice(at, at + 100_000) }) });
-  }
-  return id;
-}
 
 /**
  * 1b. Time to first token on a story of 1,000,000 characters (a long session's story): sequential sends
@@ -318,79 +202,6 @@ async function benchLongTtft(api: Api, stub: OpenAIStub, text: string) {
   }
 }
 
-// The many-stream clients use node:http, not fetch: fetch's web streams cost the benchmark process
-// several times the CPU per event, and on a small machine the clients would then starve the API they
-// measure. Direct and via-API streams use the same client.
-// One connection per stream (a stream is one long request): a kept-alive socket reused after the
-// server's idle timeout would fail with "socket hang up".
-const streamAgent = new Agent({ keepAlive: false, maxSockets: Infinity });
-
-interface StreamRequest {
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** POSTs and calls `onData` with each SSE `data:` payload at its arrival time; answers the status and, on a refusal, the body. */
-function postSse(req: StreamRequest, onData: (data: string, at: number) => void): Promise<{ status: number; refusal?: string }> {
-  return new Promise((done, fail) => {
-    const r = httpRequest(req.url, { method: 'POST', agent: streamAgent, headers: { ...req.headers, 'Content-Length': Buffer.byteLength(req.body) } }, (res) => {
-      res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (text: string) => {
-        const at = wallClock();
-        buffer += text;
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) !== -1) {
-          const line = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          if (line.startsWith('data: ')) onData(line.slice(6), at);
-        }
-      });
-      res.on('end', () => done(res.statusCode === 200 ? { status: 200 } : { status: res.statusCode ?? 0, refusal: buffer }));
-      res.on('error', fail);
-    });
-    r.on('error', fail);
-    r.end(req.body);
-  });
-}
-
-// The streams open within one chunk interval, spread evenly, as independent users' streams would be:
-// all are open at once, but their chunks do not arrive in lockstep (the stub's timers would otherwise
-// send every stream's chunk at the same instant, a burst no real load has).
-async function streamMany(n: number, open: (i: number) => StreamRequest, isChunk: (data: string) => string | null) {
-  const latencies: number[] = [];
-  let errors = 0;
-  let completed = 0;
-  await Promise.all(
-    Array.from({ length: n }, async (_, i) => {
-      await new Promise((r) => setTimeout(r, (i / n) * CHUNK_DELAY_MS));
-      try {
-        let sawEnd = false;
-        const res = await postSse(open(i), (data, at) => {
-          if (data.startsWith('{"type":"error"')) errors++;
-          if (data.startsWith('{"type":"done"') || data === '[DONE]') sawEnd = true;
-          const stamp = isChunk(data);
-          if (stamp) latencies.push(at - Number(stamp));
-        });
-        if (res.status !== 200) {
-          errors++;
-          if (errors === 1) console.log(`   first refusal: ${res.status} ${(res.refusal ?? '').slice(0, 200)}`);
-          return;
-        }
-        if (sawEnd) completed++;
-        else {
-          errors++;
-          if (errors === 1) console.log('   first failure: a stream ended without done');
-        }
-      } catch (error) {
-        errors++;
-        if (errors === 1) console.log(`   first failure: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }),
-  );
-  return { latencies, errors, completed };
-}
 
 async function benchConcurrency(api: Api, stub: OpenAIStub) {
   console.log(`\n2. Per-chunk latency with concurrent streams (${CHUNKS} chunks, ${CHUNK_DELAY_MS} ms apart; latency = arrival - send time at the stub)`);
@@ -398,7 +209,7 @@ async function benchConcurrency(api: Api, stub: OpenAIStub) {
   // A warm-up round, not timed: the first streams of a fresh process run while its hot paths compile.
   const warm = await createStories(api, 100);
   stub.set({ chunks: Array(CHUNKS).fill('x'), delayMs: CHUNK_DELAY_MS });
-  await streamMany(warm.length, (i) => ({ url: `${api.base}/api/llm/${warm[i]}`, headers: authJson(api), body: JSON.stringify({ role: 'Mara', content: 'Go', model_name: 'free' }) }), () => null);
+  await streamMany(warm.length, CHUNK_DELAY_MS, (i) => ({ url: `${api.base}/api/llm/${warm[i]}`, headers: authJson(api), body: JSON.stringify({ role: 'Mara', content: 'Go', model_name: 'free' }) }), () => null);
   for (const n of STREAM_LEVELS) {
     // Several rounds, their chunks pooled: one round on a small machine swings with whatever else it
     // does at that moment; each round's own p99 is printed too.
@@ -413,6 +224,7 @@ async function benchConcurrency(api: Api, stub: OpenAIStub) {
       const stampOf = (text: string) => /t=([\d.]+);/.exec(text)?.[1] ?? null;
       const d = await streamMany(
         n,
+        CHUNK_DELAY_MS,
         () => ({ url: `${stub.baseURL}/chat/completions`, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ model: 'free', stream: true, messages: [{ role: 'user', content: 'Go' }] }) }),
         (data) => (data.includes('"content":"t=') ? stampOf(data) : null),
       );
@@ -424,6 +236,7 @@ async function benchConcurrency(api: Api, stub: OpenAIStub) {
       const winStart = process.hrtime.bigint();
       const v = await streamMany(
         n,
+        CHUNK_DELAY_MS,
         (i) => ({ url: `${api.base}/api/llm/${stories[i]}`, headers: authJson(api), body: JSON.stringify({ role: 'Mara', content: 'Go', model_name: 'free' }) }),
         (data) => (data.startsWith('{"type":"delta"') ? stampOf(data) : null),
       );
@@ -512,105 +325,6 @@ function benchAssembly(text: string) {
   }
 }
 
-// The little of playwright-core used here (it is a dependency of apps/web, loaded from there).
-interface BrowserPage {
-  goto(url: string): Promise<unknown>;
-  waitForSelector(selector: string): Promise<unknown>;
-  waitForFunction(fn: () => unknown): Promise<unknown>;
-  on(event: 'request' | 'requestfinished', listener: (request: { url(): string }) => void): unknown;
-}
-interface CdpSession {
-  send(method: string, params?: object): Promise<unknown>;
-}
-interface BrowserContext {
-  addInitScript<A>(fn: (arg: A) => void, arg: A): Promise<void>;
-  newCDPSession(page: BrowserPage): Promise<CdpSession>;
-  newPage(): Promise<BrowserPage>;
-  close(): Promise<void>;
-}
-interface Chromium {
-  launch(options: { executablePath: string; headless: boolean; args: string[] }): Promise<{
-    newContext(options: { baseURL: string }): Promise<BrowserContext>;
-    startTracing(page: BrowserPage, options: { path: string; categories: string[] }): Promise<void>;
-    stopTracing(): Promise<unknown>;
-    close(): Promise<void>;
-  }>;
-}
-
-async function benchBrowserOpen(api: Api, text: string) {
-  console.log('\n5. Opening that story on /play in Chromium');
-  let chromium: Chromium;
-  try {
-    chromium = (createRequire(join(webDir, 'package.json'))('playwright-core') as { chromium: Chromium }).chromium;
-  } catch {
-    console.log('   skipped: playwright-core not installed in apps/web');
-    return;
-  }
-  // The Chromium and flags of the browser tests (apps/web/e2e/chromium.cjs): the headless shell first.
-  const { chromiumPath, CHROMIUM_ARGS } = createRequire(join(webDir, 'package.json'))('./e2e/chromium.cjs') as typeof import('../../web/e2e/chromium.cjs');
-  const executablePath = chromiumPath();
-  if (!executablePath || !existsSync(join(webDir, 'dist', 'index.html'))) {
-    console.log('   skipped: needs Chromium and a built web app (pnpm build)');
-    return;
-  }
-  const id = await longStory(api, text);
-  const browser = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS] });
-  try {
-    const times: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      const context = await browser.newContext({ baseURL: api.base });
-      await context.addInitScript(([t]: readonly [string]) => {
-        localStorage.setItem('token', t);
-        localStorage.setItem('showGuide', 'false');
-      }, [api.token] as const);
-      const page = await context.newPage();
-      const t0 = Date.now();
-      // BENCH_PLAY_TRACE=1: when each request of the last load started and ended (ms after the navigation).
-      const trace: string[] = [];
-      if (process.env.BENCH_PLAY_TRACE && i === 3) {
-        const started = new Map<object, number>();
-        page.on('request', (r) => started.set(r, Date.now() - t0));
-        page.on('requestfinished', (r) => trace.push(`${String(started.get(r)).padStart(5)} -> ${String(Date.now() - t0).padStart(5)} ms  ${r.url().replace(api.base, '')}`));
-      }
-      // BENCH_PLAY_PROFILE=<file>: the page's JavaScript CPU profile of the last load (Chrome DevTools format).
-      const profileTo = i === 3 ? process.env.BENCH_PLAY_PROFILE : undefined;
-      const cdp = profileTo ? await context.newCDPSession(page) : null;
-      if (cdp) {
-        await cdp.send('Profiler.enable');
-        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-        await cdp.send('Profiler.start');
-      }
-      // BENCH_PLAY_CHROME_TRACE=<file>: Chromium's own trace of the last load (layout, style, scripts; chrome://tracing).
-      const chromeTraceTo = i === 3 ? process.env.BENCH_PLAY_CHROME_TRACE : undefined;
-      if (chromeTraceTo) {
-        await browser.startTracing(page, { path: chromeTraceTo, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'loading'] });
-      }
-      await page.goto(`/play?id=${id}`);
-      await page.waitForSelector('[data-testid="play-text"]');
-      await page.waitForFunction(() => {
-        const area = document.querySelector('[data-testid="play-textarea"]') as HTMLTextAreaElement | null;
-        return area && !area.disabled;
-      });
-      if (i > 0) times.push(Date.now() - t0);
-      if (chromeTraceTo) await browser.stopTracing();
-      if (cdp && profileTo) writeFileSync(profileTo, JSON.stringify(((await cdp.send('Profiler.stop')) as { profile: unknown }).profile));
-      if (trace.length) console.log(`   requests of the last load (interactive at ${Date.now() - t0} ms):\n${trace.sort().map((l) => `     ${l}`).join('\n')}`);
-      await context.close();
-    }
-    console.log(`   to interactive (text shown, input enabled): p50 ${ms(pct(times, 50))}, worst ${ms(Math.max(...times))} over ${times.length} warm loads   (target < 1500 ms)`);
-    record({
-      suite: 'play',
-      measure: `open a ${text.length.toLocaleString('en')}-char story on /play in Chromium (to interactive)`,
-      unit: 'ms',
-      median: pct(times, 50),
-      target: '< 1500 ms',
-      met: pct(times, 50) < 1500,
-      note: `worst ${Math.max(...times)} ms over ${times.length} warm loads`,
-    });
-  } finally {
-    await browser.close();
-  }
-}
 
 export async function run(): Promise<void> {
   // MONGODB_URI (a real MongoDB, or the harness's database) when given, else an in-memory embedded

@@ -3,98 +3,29 @@
 // tests), vitest (browser tests) and the benchmarks can all import it.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deflateSync } from 'node:zlib';
-import { pngChunk } from './png-chunk';
+import {
+  isTaskRequest,
+  lastUser,
+  MALFORMED_TASK_ANSWER,
+  pieces,
+  STUB_WEBP,
+  defaultStubChunks,
+  stubPng,
+} from './openai-stub-answers';
+import {
+  STUB_MARKERS,
+  withMarkers,
+  type StubBehaviour,
+  type StubImageRequestBody,
+  type StubRequestBody,
+} from './openai-stub-behaviour';
 
-export interface StubBehaviour {
-  /** The reply, cut into chunks; a function gets the request body and the request number (1-based). */
-  chunks?: string[] | ((body: StubRequestBody, n: number) => string[]);
-  /** Reasoning chunks sent before the reply (as `reasoning_content`). */
-  reasoning?: string[];
-  /** Delay before the first chunk and between chunks, in ms. */
-  firstDelayMs?: number;
-  delayMs?: number;
-  /**
-   * After this many reply chunks, break off: 'destroy' the socket, send an 'error' event, send a line
-   * that is not JSON ('non-json'), end the body in the middle of a JSON line ('truncated-json'), or
-   * end the body cleanly with no finish_reason and no [DONE] ('cut').
-   */
-  failAfter?: number;
-  failMode?: 'destroy' | 'error-event' | 'non-json' | 'truncated-json' | 'cut';
-  /** After this many reply chunks, go quiet and keep the connection open ('silence'), or keep it warm
-   * with SSE comments or with chunks that carry no text every 50 ms. */
-  stallAfter?: number;
-  stallWith?: 'silence' | 'comments' | 'empty-chunks';
-  /** The stream's Content-Type (default text/event-stream). */
-  streamContentType?: string;
-  /** Answer with this HTTP status and an error body instead of a stream. */
-  httpStatus?: number;
-  /** With httpStatus: this body and content type instead of the JSON error (e.g. an HTML page). */
-  httpBody?: string;
-  httpContentType?: string;
-  /** completion_tokens reported in usage (default: the number of chunks). */
-  completionTokens?: number;
-  /** Each chunk's text is replaced by the wall-clock time it was sent (`t=<ms>;`), for latency benchmarks. */
-  stamp?: boolean;
-  /** Only this bearer key is accepted; others get 401 (as a provider with a wrong key). */
-  requireKey?: string;
-  /** The models `GET /models` lists; a completion for another model gets 404 model_not_found. Unset: no list (404). */
-  models?: string[];
-  /**
-   * Refuse a chat request that carries max_tokens as OpenAI's reasoning models do (o1, o3, gpt-5:
-   * 400 unsupported_parameter); max_completion_tokens is taken.
-   */
-  refuseMaxTokens?: boolean;
-  /** The next this-many task requests (suggestions or scoring) get an answer that is not JSON. */
-  malformedTasks?: number;
-  /** How `POST /images/generations` answers (default: a real PNG of the asked size in `b64_json`). */
-  images?: ImageStubBehaviour;
-  /**
-   * A chat request that is not the first on its connection is reset unanswered (the socket destroyed):
-   * a provider that closed an idle connection just as the client sent on it.
-   */
-  resetReusedConnections?: boolean;
-  /**
-   * false: the stub says nothing of how long it keeps an idle connection (no `Keep-Alive: timeout` header)
-   * and never closes one; by default it says 60 s and keeps them that long.
-   */
-  keepAliveHint?: boolean;
-  /** The stream's answer is not ended after its [DONE] (its connection stays busy until the client closes it). */
-  openAfterDone?: boolean;
-}
-
-/** Behaviour of the images route. A prompt containing `[[fail]]` is answered 500. */
-export interface ImageStubBehaviour {
-  /** Answer with this HTTP status and an error body. */
-  httpStatus?: number;
-  /**
-   * b64 (default), url (a link to the PNG on this server), empty (no picture), not-image (bytes that
-   * are no picture), webp (a 1x1 WebP, as some endpoints answer).
-   */
-  mode?: 'b64' | 'url' | 'empty' | 'not-image' | 'webp';
-  /** Delay before answering, in ms. */
-  delayMs?: number;
-}
-
-export interface StubImageRequestBody {
-  model: string;
-  prompt: string;
-  size?: string;
-  n?: number;
-  response_format?: string;
-}
+export { defaultStubChunks, stubPng, stubTaskAnswer } from './openai-stub-answers';
+export { longStubChunks, STUB_MARKERS } from './openai-stub-behaviour';
+export type { ImageStubBehaviour, StubBehaviour, StubImageRequestBody, StubRequestBody } from './openai-stub-behaviour';
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across processes. */
 export const wallClock = () => performance.timeOrigin + performance.now();
-
-export interface StubRequestBody {
-  model: string;
-  messages: { role: string; content: string }[];
-  stream?: boolean;
-  max_tokens?: number;
-  max_completion_tokens?: number;
-  stream_options?: { include_usage?: boolean };
-}
 
 export interface OpenAIStub {
   baseURL: string;
@@ -119,33 +50,6 @@ export interface OpenAIStub {
   set(behaviour: StubBehaviour): void;
   reset(): void;
   close(): Promise<void>;
-}
-
-// A real 1x1 lossless WebP.
-const STUB_WEBP = 'UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==';
-
-/** Markers a prompt may carry (e.g. typed in a browser test) to steer the default behaviour. */
-export const STUB_MARKERS = { fail: '[[fail]]', slow: '[[slow]]', long: '[[long]]', reason: '[[reason]]', malformed: '[[malformed]]' } as const;
-
-/** The reply to a prompt marked `[[long]]`: 40 numbered pieces, 200 ms apart (8 s), in the prompt's language. */
-export function longStubChunks(zh: boolean): string[] {
-  return Array.from({ length: 40 }, (_, i) => (zh ? `第${i + 1}浪，` : `wave ${i + 1}, `));
-}
-
-const lastUser = (body: StubRequestBody) =>
-  [...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '';
-
-/** The default reply: numbered, so a regenerate is visibly different. */
-export function defaultStubChunks(body: StubRequestBody, n: number): string[] {
-  const all = (body.messages ?? []).map((m) => m.content).join('\n');
-  const fold = /<new-text>([\s\S]*?)<\/new-text>/.exec(all);
-  if (fold) return [`Summary ${n}: `, `${fold[1].trim().split(/\s+/).slice(0, 8).join(' ')} …`];
-  const task = stubTaskAnswer(body);
-  if (task !== null) return pieces(task, 40);
-  const zh = /[\u3400-\u9fff]/.test(lastUser(body));
-  return zh
-    ? [`第${n}段回复：`, '灯光', '闪了', '一下，', '故事', '继续', '向前。']
-    : [`Reply ${n}:`, ' The', ' lamp', ' flickered', ' and', ' the', ' story', ' went', ' on.'];
 }
 
 export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<OpenAIStub> {
@@ -377,98 +281,6 @@ export async function startOpenAIStub(initial: StubBehaviour = {}): Promise<Open
         server.close(() => done());
       }),
   };
-}
-
-// Task requests (apps/api/src/tasks/task-prompts.ts) carry these tags; the stub answers them with JSON.
-const TASK_TAGS = { groups: '<task-groups-request', score: '<targets-to-score>', story: /<story-text>\n?([\s\S]*?)\n?<\/story-text>/ };
-const MALFORMED_TASK_ANSWER = 'Sure! Here are some ideas: {"groups": [{"series_name": "Unfinished", "targets": [';
-
-const isTaskRequest = (body: StubRequestBody) => {
-  const all = lastUser(body);
-  return all.includes(TASK_TAGS.groups) || all.includes(TASK_TAGS.score);
-};
-
-function pieces(text: string, size: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out;
-}
-
-type StubTarget = [title: string, type: 'reality' | 'emotion', score: number, probability: number];
-const STUB_GROUPS: Record<'en' | 'zh', { series_name: string; main_character: string; targets: StubTarget[] }[]> = {
-  en: [
-    { series_name: 'Harbour secrets', main_character: 'Mara', targets: [['Find the lighthouse key', 'reality', 2, 60], ["Earn the harbour master's trust", 'emotion', 1, 70]] },
-    { series_name: 'Before the storm', main_character: 'Mara', targets: [['Reach the island before the storm', 'reality', 3, 35]] },
-    { series_name: 'Old debts', main_character: 'Mara', targets: [["Pay back the smuggler's debt", 'reality', 2, 50], ['Forgive her brother', 'emotion', 3, 30]] },
-  ],
-  zh: [
-    { series_name: '港口的秘密', main_character: '玛拉', targets: [['找到灯塔钥匙', 'reality', 2, 60], ['赢得港务长的信任', 'emotion', 1, 70]] },
-    { series_name: '风暴之前', main_character: '玛拉', targets: [['在风暴来临前抵达小岛', 'reality', 3, 35]] },
-    { series_name: '旧债', main_character: '玛拉', targets: [['还清欠走私者的债', 'reality', 2, 50], ['原谅她的哥哥', 'emotion', 3, 30]] },
-  ],
-};
-
-/**
- * The stub's answer to a task request, or null for other requests. Suggestions: three fixed groups in
- * the story's language. Scoring: a target is completed when a line of the story contains its title
- * (that line is quoted as the evidence); otherwise it stays open. Both come in a ```json fence.
- */
-export function stubTaskAnswer(body: StubRequestBody): string | null {
-  const prompt = lastUser(body);
-  const story = TASK_TAGS.story.exec(prompt)?.[1] ?? '';
-  const zh = /[\u3400-\u9fff]/.test(story || prompt);
-  if (prompt.includes(TASK_TAGS.groups)) {
-    const groups = STUB_GROUPS[zh ? 'zh' : 'en'].map((g) => ({
-      ...g,
-      targets: g.targets.map(([title, type, score, probability]) => ({ title, type, score, probability })),
-    }));
-    return `\`\`\`json\n${JSON.stringify({ groups }, null, 1)}\n\`\`\``;
-  }
-  if (!prompt.includes(TASK_TAGS.score)) return null;
-  const list = prompt.slice(prompt.indexOf(TASK_TAGS.score));
-  const lines = story.split(/\n+/).map((l) => l.trim()).filter(Boolean);
-  const targets = [...list.matchAll(/^(\d+)\. \[(\w+)\] (.+)$/gm)].map(([, index, , title]) => {
-    const line = lines.find((l) => l.toLowerCase().includes(title.trim().toLowerCase()));
-    return line
-      ? { index: Number(index), completed: true, evidence: line, reason: zh ? '正文写到了这件事。' : 'The story shows it.', probability: 100 }
-      : { index: Number(index), completed: false, evidence: '', reason: zh ? '还没有发生。' : 'It has not happened yet.', probability: 40 };
-  });
-  return `Here is my judgement:\n\`\`\`json\n${JSON.stringify({ targets })}\n\`\`\``;
-}
-
-function withMarkers(b: StubBehaviour, prompt: string): StubBehaviour {
-  let out = b;
-  if (prompt.includes(STUB_MARKERS.slow)) out = { ...out, delayMs: 300, firstDelayMs: 300 };
-  if (prompt.includes(STUB_MARKERS.long)) out = { ...out, delayMs: 200, firstDelayMs: 200, chunks: longStubChunks(/[\u3400-\u9fff]/.test(prompt)) };
-  if (prompt.includes(STUB_MARKERS.fail)) out = { ...out, failAfter: 4, failMode: 'destroy', delayMs: out.delayMs ?? 50 };
-  if (prompt.includes(STUB_MARKERS.reason)) out = { ...out, reasoning: ['Thinking', ' about', ' it.'] };
-  return out;
-}
-
-/**
- * A real PNG (8-bit RGB, filter 0 rows, deflated by node:zlib) of the asked size: a colour gradient that
- * differs per request number, so two pictures are not the same bytes.
- */
-export function stubPng(width: number, height: number, n = 1): Buffer {
-  const raw = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    const row = y * (width * 3 + 1);
-    for (let x = 0; x < width; x++) {
-      raw[row + 1 + x * 3] = (x * 255) / Math.max(1, width - 1);
-      raw[row + 2 + x * 3] = (y * 255) / Math.max(1, height - 1);
-      raw[row + 3 + x * 3] = (n * 53) & 255;
-    }
-  }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', deflateSync(raw)),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
