@@ -114,7 +114,7 @@ describe('files in real Chromium: upload, export, archive save/load', () => {
         await expect.poll(() => page.getByTestId('play-text').innerText()).toBe('Everything changed.');
 
         await page.getByTestId('toolbar-archive').click();
-        await dialog.getByTestId('archive-view').getByText(/\(1\)/).click();
+        await dialog.getByTestId('archive-view').getByText(/[(（]1[)）]/).click();
         await pressWhenStill(page, dialog.getByTestId('archive-row-0'));
         await dialog.getByTestId('archive-load').click();
         await pressWhenStill(page, 'archive-load-ok');

@@ -97,7 +97,7 @@ export function openStream(spec: StreamSpec, deadline: number): Promise<StreamRe
         buffer += text;
         let cut: number;
         while ((cut = buffer.indexOf('\n\n')) !== -1) {
-          const event = buffer.slice(0, cut);
+          const event = dataOf(buffer.slice(0, cut));
           buffer = buffer.slice(cut + 2);
           let chunk = false;
           if (spec.kind === 'api') {
@@ -174,4 +174,9 @@ export async function burst(specs: StreamSpec[], stub?: Stub): Promise<BurstResu
   const out = summarise(results, (Date.now() - t0) / 1000);
   if (stub) out.arrivals = (await stub.arrivals()).map((at) => at - wall0);
   return out;
+}
+
+/** A server-sent event without its `id:` line (a turn's events carry their position), from its `data:` line on. */
+export function dataOf(event: string): string {
+  return event.startsWith('id:') ? event.slice(event.indexOf('\n') + 1) : event;
 }

@@ -1,5 +1,6 @@
 // The play benchmark's many-stream clients (part 2: per-chunk latency with concurrent streams).
 import { Agent, request as httpRequest } from 'node:http';
+import { dataOf } from './burst-streams';
 import { wallClock } from '../../test/support/openai-stub';
 
 // The many-stream clients use node:http, not fetch: fetch's web streams cost the benchmark process
@@ -26,7 +27,7 @@ function postSse(req: StreamRequest, onData: (data: string, at: number) => void)
         buffer += text;
         let cut: number;
         while ((cut = buffer.indexOf('\n\n')) !== -1) {
-          const line = buffer.slice(0, cut);
+          const line = dataOf(buffer.slice(0, cut));
           buffer = buffer.slice(cut + 2);
           if (line.startsWith('data: ')) onData(line.slice(6), at);
         }

@@ -1,6 +1,7 @@
 // The play benchmark's API: its own process on a fresh embedded database (or MONGODB_URI), the bench user
 // signed in with power for the paid model, its stories, and the reading of its streams.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { dataOf } from './burst-streams';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -31,7 +32,7 @@ export async function readStream(res: Response, onData: (data: string, at: numbe
     buffer += decoder.decode(value, { stream: true });
     let cut: number;
     while ((cut = buffer.indexOf('\n\n')) !== -1) {
-      const line = buffer.slice(0, cut);
+      const line = dataOf(buffer.slice(0, cut));
       buffer = buffer.slice(cut + 2);
       if (!line.startsWith('data: ')) continue;
       if (onData(line.slice(6), at) === true) {
