@@ -52,6 +52,8 @@ describe('branches', () => {
     const calls = serve();
     renderApp(`/play?id=${id}`);
     await waitFor(() => expect(screen.getByTestId('play-text')).toHaveTextContent('The dragon woke.'), { timeout: 5000 });
+    // The toolbar opens once the pending turn is known (it is locked while that loads).
+    await waitFor(() => expect(screen.getByTestId('toolbar-branches')).toBeEnabled(), { timeout: 5000 });
     await act(async () => fireEvent.click(screen.getByTestId('toolbar-branches')));
     const items = await screen.findAllByTestId('branch-item');
     expect(items.map((li) => within(li).getByTestId('branch-name').textContent)).toEqual(['Main linePlaying', 'The quiet road']);
