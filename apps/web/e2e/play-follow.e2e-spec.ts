@@ -83,6 +83,8 @@ describe('the play screen keeps the reader at the newest text, the turn actions 
           await page.getByTestId('play-textarea').fill(LINES[lang][0]);
           await page.waitForTimeout(1000);
           await page.getByTestId('send-button').click();
+          // The turn is streaming (the send button is locked) before the reader scrolls up.
+          await page.waitForFunction(() => (document.querySelector('[data-testid="send-button"]') as HTMLButtonElement | null)?.disabled === true);
           await page.mouse.move(viewport.width / 2, 200);
           await page.mouse.wheel(0, -300);
           await page.getByTestId('turn-card').waitFor();
