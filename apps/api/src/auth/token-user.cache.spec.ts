@@ -1,5 +1,5 @@
 import type { UserRepository } from '../users/user.repository';
-import { TOKEN_USER_KEEP_MS, TOKEN_USER_TTL_MS, TokenUsers } from './token-user.cache';
+import { TOKEN_USER_TTL_MS, TokenUsers } from './token-user.cache';
 
 // A user repository whose reads the test answers by hand.
 function fakeUsers() {
@@ -34,7 +34,6 @@ describe('TokenUsers', () => {
     // request that found it old has done its own I/O (a timer later).
     jest.advanceTimersByTime(TOKEN_USER_TTL_MS / 2);
     expect(await users.get('u1')).toEqual({ userName: 'mara', validAfter: 0 });
-    expect(users.peek('u1')).toEqual({ userName: 'mara', validAfter: 0 });
     expect(reads).toHaveLength(1);
     jest.advanceTimersByTime(0);
     expect(await users.get('u1')).toEqual({ userName: 'mara', validAfter: 0 });
@@ -71,41 +70,19 @@ describe('TokenUsers', () => {
     expect(reads).toHaveLength(2);
   });
 
-  it('keeps what it read of a user as a likely answer (lastKnown) long after it stops serving it, until a forget or the keep runs out', async () => {
+  it('answers null for a user a read no longer finds, and keeps nothing of them', async () => {
     const { repo, reads } = fakeUsers();
     const users = new TokenUsers(repo);
-    expect(users.lastKnown('u1')).toBeUndefined();
     const first = users.get('u1');
     reads[0].answer(0);
     await first;
-    // A player who read for ten minutes before the next send: no longer served, still likely.
-    jest.advanceTimersByTime(10 * 60_000);
-    expect(users.peek('u1')).toBeUndefined();
-    expect(users.lastKnown('u1')).toEqual({ userName: 'mara', validAfter: 0 });
-    // lastKnown is no check: get reads the user again, and what it reads is what is kept.
-    const again = users.get('u1');
-    expect(reads).toHaveLength(2);
-    reads[1].answer(777);
-    expect(await again).toEqual({ userName: 'mara', validAfter: 777 });
-    expect(users.lastKnown('u1')).toEqual({ userName: 'mara', validAfter: 777 });
-    // A password reset on this instance forgets it at once.
-    users.forget('u1');
-    expect(users.lastKnown('u1')).toBeUndefined();
-    const third = users.get('u1');
-    reads[2].answer(0);
-    await third;
-    jest.advanceTimersByTime(TOKEN_USER_KEEP_MS + 1);
-    expect(users.lastKnown('u1')).toBeUndefined();
-    // A user a read no longer finds is no longer likely either.
-    const fourth = users.get('u1');
-    reads[3].answer(0);
-    await fourth;
     jest.advanceTimersByTime(TOKEN_USER_TTL_MS + 1);
-    expect(users.lastKnown('u1')).toEqual({ userName: 'mara', validAfter: 0 });
-    const fifth = users.get('u1');
-    reads[4].gone();
-    expect(await fifth).toBeNull();
-    expect(users.lastKnown('u1')).toBeUndefined();
-    expect(TOKEN_USER_KEEP_MS).toBeGreaterThan(TOKEN_USER_TTL_MS);
+    const gone = users.get('u1');
+    reads[1].gone();
+    expect(await gone).toBeNull();
+    const again = users.get('u1');
+    expect(reads).toHaveLength(3);
+    reads[2].gone();
+    expect(await again).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { Types } from 'mongoose';
 import { UserRepository } from '../users/user.repository';
 
-/** Whether a token's payload names a user id at all (what the JWT strategy and the fast path require first). */
+/** Whether a token's payload names a user id at all (what the JWT strategy requires first). */
 export function namesUser(payload: TokenPayload): boolean {
   // Every token this app signs ends (JWT_EXPIRES_IN): one without `exp` was not signed by it as it signs, and would never end.
   return typeof payload.userID === 'string' && Types.ObjectId.isValid(payload.userID) && typeof payload.exp === 'number';
@@ -19,12 +19,6 @@ export function honours(user: TokenUser, payload: TokenPayload): boolean {
 export const TOKEN_USER_TTL_MS = 5_000;
 // A user seen again after this long is read again in the background while the entry still serves.
 const REFRESH_AFTER_MS = TOKEN_USER_TTL_MS / 2;
-/**
- * How long what was read of a user is kept as a likely answer (`lastKnown`) once it no longer serves:
- * a player reads and writes for minutes between two sends.
- */
-export const TOKEN_USER_KEEP_MS = 30 * 60_000;
-
 export interface TokenUser {
   userName: string;
   /** Tokens issued before this instant (epoch ms) are refused; 0: none. */
@@ -47,37 +41,19 @@ interface Entry {
  */
 @Injectable()
 export class TokenUsers {
-  private readonly cache = new LRUCache<string, Entry>({ max: 50_000, ttl: TOKEN_USER_KEEP_MS });
+  private readonly cache = new LRUCache<string, Entry>({ max: 50_000, ttl: TOKEN_USER_TTL_MS });
   private readonly reading = new Map<string, Promise<TokenUser | null>>();
   private readonly refreshing = new Set<string>();
 
   constructor(private readonly users: UserRepository) {}
 
   async get(userID: string): Promise<TokenUser | null> {
-    return this.peek(userID) ?? this.load(userID);
-  }
-
-  /**
-   * The user as this instance knows it, without a read (undefined: not known, or known for too long;
-   * `get` reads it then). A user seen again after a while is read again meanwhile, as by `get`.
-   */
-  peek(userID: string): TokenUser | undefined {
     const known = this.cache.get(userID);
     const age = known ? Date.now() - known.readAt : Infinity;
-    if (!known || age >= TOKEN_USER_TTL_MS) return undefined;
+    if (!known || age >= TOKEN_USER_TTL_MS) return this.load(userID);
     // Served (younger than the TTL); read again meanwhile, so that the next request finds it fresh.
     if (age >= REFRESH_AFTER_MS) this.refreshSoon(userID);
     return known.user;
-  }
-
-  /**
-   * The user as this instance last read them, however long ago within TOKEN_USER_KEEP_MS (undefined:
-   * not read here, or forgotten): a likely answer for work the request's own checks can still undo
-   * (see common/early-auth.ts), never a check. `get` reads a user older than the TTL again.
-   */
-  lastKnown(userID: string): TokenUser | undefined {
-    const known = this.cache.get(userID);
-    return known && Date.now() - known.readAt < TOKEN_USER_KEEP_MS ? known.user : undefined;
   }
 
   // The read again starts on a timer: after the I/O of the request that found the entry old (a send's
@@ -114,7 +90,6 @@ export class TokenUsers {
     const readAt = Date.now();
     const user = await this.users.tokenFields(userID);
     if (!user) {
-      // Gone: no longer a likely user either (lastKnown).
       if (current()) this.cache.delete(userID);
       return null;
     }

@@ -1,7 +1,6 @@
-import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
 import { ErrorCode } from '@taleloom/contracts';
-import type { Observable } from 'rxjs';
 import { AppException } from './app-exception';
 import { isDatabaseUnavailable } from './database-errors';
 
@@ -26,10 +25,6 @@ export function tokenFailure(err: unknown, info: unknown): AppException {
 /** Requires a valid bearer token; tells an expired token from a bad or missing one. */
 @Injectable()
 export class JwtAuthGuard extends AuthGuard('jwt') {
-  override canActivate(context: ExecutionContext): boolean | Promise<boolean> | Observable<boolean> {
-    return super.canActivate(context);
-  }
-
   override handleRequest<TUser>(err: unknown, user: TUser, info: unknown): TUser {
     if (user && !err) return user;
     throw tokenFailure(err, info);

@@ -1,5 +1,4 @@
-import { Injectable, type ExecutionContext } from '@nestjs/common';
-import type { Observable } from 'rxjs';
+import { Injectable } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
 import { noTokenSent, tokenFailure } from './jwt-auth.guard';
 
@@ -10,10 +9,6 @@ import { noTokenSent, tokenFailure } from './jwt-auth.guard';
  */
 @Injectable()
 export class OptionalJwtAuthGuard extends AuthGuard('jwt') {
-  override canActivate(context: ExecutionContext): boolean | Promise<boolean> | Observable<boolean> {
-    return super.canActivate(context);
-  }
-
   override handleRequest<TUser>(err: unknown, user: TUser, info: unknown): TUser {
     if (user && !err) return user;
     if (!err && noTokenSent(info)) return undefined as TUser;
