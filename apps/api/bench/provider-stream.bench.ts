@@ -1,10 +1,9 @@
 /**
  * The per-chunk cost of reading a provider's stream, in this process's CPU time: K streams at once from
  * the stub (in a process of its own), each CHUNKS chunks CHUNK_MS apart, read by
- *   - `relay`: ChatProvider.relay (what a turn runs: chunks handed over from the socket's data events),
- *   - `provider`: ChatProvider.stream (an async iterable: tasks, summary folds, picture prompts),
- *   - `sdk`: the openai SDK's own stream reader (`for await` over `chat.completions.create({stream})`),
- *     which ChatProvider used before it read the SSE itself,
+ *   - `provider`: ChatProvider.stream (what a turn, a task, a summary fold and a picture prompt read),
+ *   - `sdk`: the openai SDK's stream read bare (`for await` over `chat.completions.create({stream})`):
+ *     what ChatProvider wraps, so provider minus sdk is what the wrapper costs,
  *   - `raw`: the floor, the same request through undici with its body counted, nothing parsed,
  * each in its rounds, alternating. With BENCH_ALS=1 every stream runs inside an AsyncLocalStorage
  * context, as a request's work does under nestjs-pino (promise hooks on). Prints microseconds of CPU
@@ -48,13 +47,6 @@ const readers: Record<string, Reader> = {
     }
     return n;
   },
-  relay: async (baseURL) => {
-    let n = 0;
-    await new ChatProvider().relay({ model: model(baseURL), apiKey: '', messages, maxTokens: 512, idleTimeoutMs: 60_000 }, (chunk) => {
-      if (chunk.type === 'delta') n++;
-    });
-    return n;
-  },
   sdk: async (baseURL) => {
     let n = 0;
     const client = sdkClients.get(baseURL) ?? (await providerClient(baseURL, ''));
@@ -93,16 +85,16 @@ async function round(name: string, baseURL: string): Promise<number> {
 export async function run(): Promise<void> {
   const stub = await startStub();
   try {
-    const results: Record<string, number[]> = { relay: [], provider: [], sdk: [], raw: [] };
+    const results: Record<string, number[]> = { provider: [], sdk: [], raw: [] };
     // Warm-up (JIT), not counted.
     for (const name of Object.keys(readers)) await round(name, stub.baseURL);
     for (let r = 0; r < ROUNDS; r++) {
-      for (const name of r % 2 ? ['sdk', 'provider', 'relay', 'raw'] : ['raw', 'relay', 'provider', 'sdk']) results[name].push(await round(name, stub.baseURL));
+      for (const name of r % 2 ? ['sdk', 'provider', 'raw'] : ['raw', 'provider', 'sdk']) results[name].push(await round(name, stub.baseURL));
     }
     const med = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
     console.log(`Provider stream read, ${K} streams x ${CHUNKS} chunks ${CHUNK_MS} ms apart${als ? ', inside an AsyncLocalStorage context' : ''}: CPU per chunk (this process)`);
     for (const [name, v] of Object.entries(results)) console.log(`   ${name.padEnd(9)} median ${med(v).toFixed(1)} us   (rounds: ${v.map((x) => x.toFixed(1)).join(', ')})`);
-    console.log(`   provider / sdk: ${(med(results.provider) / med(results.sdk)).toFixed(2)}x; relay / sdk: ${(med(results.relay) / med(results.sdk)).toFixed(2)}x`);
+    console.log(`   provider / sdk: ${(med(results.provider) / med(results.sdk)).toFixed(2)}x`);
   } finally {
     stub.stop();
   }
