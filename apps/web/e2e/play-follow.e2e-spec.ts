@@ -30,8 +30,8 @@ const layout = (page: Page) =>
     };
   });
 
-async function waitIdle(page: Page) {
-  await expect.poll(() => page.getByTestId('turn-continue').isEnabled()).toBe(true);
+async function waitIdle(page: Page, timeout?: number) {
+  await expect.poll(() => page.getByTestId('turn-continue').isEnabled(), { timeout }).toBe(true);
   // The last chunk's growth and its scroll.
   await page.waitForTimeout(300);
 }
@@ -80,7 +80,10 @@ describe('the play screen keeps the reader at the newest text, the turn actions 
           // The reader scrolls up while the next turn streams: the page stays where they are.
           await page.getByTestId('turn-save').click();
           await page.getByTestId('turn-card').waitFor({ state: 'detached' });
-          await page.getByTestId('play-textarea').fill(LINES[lang][0]);
+          // A long reply (the stub's [[long]]: 40 pieces over 8 s): the reader scrolls up while it streams
+          // however slowly the machine answers, and the text, the turn's actions and the picture of the
+          // turn saved just before all grow the page after that.
+          await page.getByTestId('play-textarea').fill(`${LINES[lang][0]} [[long]]`);
           await page.waitForTimeout(1000);
           await page.getByTestId('send-button').click();
           // The turn is streaming (the send button is locked) before the reader scrolls up.
@@ -88,7 +91,8 @@ describe('the play screen keeps the reader at the newest text, the turn actions 
           await page.mouse.move(viewport.width / 2, 200);
           await page.mouse.wheel(0, -300);
           await page.getByTestId('turn-card').waitFor();
-          await waitIdle(page);
+          // The rest of the 8 s reply, however loaded the machine.
+          await waitIdle(page, 30_000);
           const up = await layout(page);
           expect(up.gap, 'not pulled back to the end').toBeGreaterThan(100);
           // The actions are still on screen, docked above the input.
@@ -101,7 +105,8 @@ describe('the play screen keeps the reader at the newest text, the turn actions 
         } finally {
           await context.close();
         }
-      });
+        // Eight sends, the last an 8 s reply, on a loaded 2-core machine.
+      }, 180_000);
     }
   }
 });

@@ -143,7 +143,7 @@ export class CustomModelsService {
       this.logger.warn(`the key of a custom model of user ${userID} does not decrypt (was CUSTOM_MODEL_ENCRYPTION_KEY changed?)`);
       throw new AppException(ErrorCode.CUSTOM_MODEL_KEY_UNREADABLE);
     }
-    return { model: toModel(entry), apiKey, statusKey: statusKey(userID, entry.name_key) };
+    return { model: customPlatformModel(entry), apiKey, statusKey: statusKey(userID, entry.name_key) };
   }
 
   /** A base URL as stored, after the shared format rule and the address guard. */
@@ -219,7 +219,12 @@ function statusKey(userID: string, nameKey: string): string {
   return `custom:${userID}:${nameKey}`;
 }
 
-function toModel(e: CustomModelEntry): PlatformModel {
+/**
+ * A user's own model as generations use it (a saved one, or the one a send gives): named by the
+ * provider's model name, free of power (the user's key pays the provider), the modest window play
+ * assumes of a model it knows nothing about.
+ */
+export function customPlatformModel(e: Pick<CustomModelEntry, 'model_name' | 'base_url' | 'enable_reasoning'>): PlatformModel {
   return {
     label: e.model_name,
     value: e.model_name,

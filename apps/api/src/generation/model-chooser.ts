@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { CUSTOM_MODEL_TYPE, ErrorCode } from '@taleloom/contracts';
+import { CUSTOM_MODEL_TYPE, ErrorCode, sendsOwnModel, type SendTurnDto } from '@taleloom/contracts';
 import { AppException } from '../common/app-exception';
-import { CustomModelsService } from '../custom-models/custom-models.service';
+import { customPlatformModel, CustomModelsService } from '../custom-models/custom-models.service';
 import { GuardedTransport } from '../custom-models/guarded-transport';
 import type { PlatformModel } from '../config/platform-models';
 import type { ProviderTransport } from '../models/chat-provider';
@@ -25,8 +25,12 @@ export class ModelChooser {
     private readonly transport: GuardedTransport,
   ) {}
 
-  /** The model a send names: one of the user's custom models (model_type compatible_openai), a platform model, or none. */
-  async named(userID: string, request: { model_type?: string; model_name?: string }): Promise<ChosenModel | null> {
+  /**
+   * The model a send names: its own (base_url and api_key given), one of the user's custom models
+   * (model_type compatible_openai), a platform model, or none.
+   */
+  async named(userID: string, request: SendTurnDto): Promise<ChosenModel | null> {
+    if (sendsOwnModel(request)) return this.own(userID, request);
     if (request.model_type === CUSTOM_MODEL_TYPE) return this.custom(userID, request.model_name ?? '');
     return this.namedPlatform(request);
   }
@@ -55,6 +59,18 @@ export class ModelChooser {
 
   private platform(model: PlatformModel): ChosenModel {
     return { model, apiKey: this.models.apiKeyOf(model), statusKey: model.value };
+  }
+
+  /**
+   * The OpenAI-compatible model a send gives (the DTO checked that base_url, api_key and model_name are
+   * there): its base URL through the same format rule and address guard as a saved model's, the same
+   * transport, timeouts and failure codes; the key lives in this request's memory only.
+   */
+  private async own(userID: string, request: SendTurnDto): Promise<ChosenModel> {
+    const baseUrl = await this.customModels.checkedUrl(request.base_url ?? '');
+    const name = (request.model_name ?? '').trim();
+    const model = customPlatformModel({ model_name: name, base_url: baseUrl, enable_reasoning: request.enable_reasoning ?? false });
+    return { model, apiKey: (request.api_key ?? '').trim(), statusKey: `send:${userID}:${baseUrl}#${name}`, custom: { transport: this.transport } };
   }
 
   private async custom(userID: string, name: string): Promise<ChosenModel> {

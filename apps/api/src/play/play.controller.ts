@@ -34,7 +34,11 @@ export class PlayController {
       '429 GENERATION_RATE_LIMITED (more than GENERATION_USER_PER_MINUTE sends by one user in a minute), ' +
       '404 STORY_NOT_FOUND / MODEL_NOT_FOUND / CUSTOM_MODEL_NOT_FOUND. With `model_type: compatible_openai` and `model_name` the ' +
       "send uses one of the caller's custom models (GET /api/custom-models): no power is charged, the throttle still holds, " +
-      'and provider failures come as CUSTOM_MODEL_* codes in the `error` event. A pending (unaccepted) turn is accepted ' +
+      'and provider failures come as CUSTOM_MODEL_* codes in the `error` event. With `base_url`, `api_key` and `model_name` ' +
+      '(`model_type` compatible_openai or absent, `enable_reasoning` optional) the send uses that OpenAI-compatible model ' +
+      'for this send only, as a saved custom model is used (the same address guard: 400 CUSTOM_MODEL_URL_INVALID / ' +
+      'CUSTOM_MODEL_ADDRESS_BLOCKED before the stream; the same timeouts, failure codes and price: none); its key is never ' +
+      'stored, logged or answered. A partial set is 400 VALIDATION_FAILED naming the missing fields. A pending (unaccepted) turn is accepted ' +
       'before the new one: as `accept` gives it (`{turnId, userContent, newContent}`: the take shown, with the user\'s ' +
       'edits) when it names one of its takes, else its newest take as stored; the `user` event\'s `appended` is the text ' +
       'this added to the story, so a client needs no POST /accept before a send. `regenerate: true` accepts nothing: it ' +
