@@ -125,7 +125,6 @@ describe('accounts in real Chromium', () => {
       await option.waitFor({ state: 'visible' });
       await expect.poll(() => page.locator('.ant-modal-title').innerText()).toBe(TEXT['zh-CN'].choose);
       expect(await page.locator('.ant-modal-close').count()).toBe(0);
-      await page.waitForTimeout(300);
       await screenshot(page, 'choose-user-zh-CN-phone');
       await page.keyboard.press('Escape');
       await page.mouse.click(5, 5);
@@ -184,7 +183,6 @@ describe('accounts in real Chromium', () => {
         await expect.poll(() => page.getByTestId('user-menu-reset-password').getAttribute('aria-disabled')).not.toBe('true');
         await pressWhenStill(page, 'user-menu-account');
         await expect.poll(() => page.getByTestId('account-power').innerText()).toContain(TEXT[lang].power);
-        await page.waitForTimeout(300);
         await screenshot(page, `account-${lang}-${view}`);
         await page.keyboard.press('Escape');
         await page.getByTestId('account-power').waitFor({ state: 'hidden' });
@@ -195,7 +193,6 @@ describe('accounts in real Chromium', () => {
         await expect.poll(() => link.inputValue()).toMatch(new RegExp(`^${baseURL}/i/[a-z2-9]{8}$`));
         await page.getByTestId('invite-copy').click();
         await expect.poll(() => page.getByTestId('invite-copy').getAttribute('data-copied')).toBe('true');
-        await page.waitForTimeout(150);
         await screenshot(page, `invite-${lang}-${view}`);
         await expect.poll(() => page.getByTestId('invite-copy').getAttribute('data-copied'), { timeout: 3000 }).toBe('false');
         const inviteLink = await link.inputValue();

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, SCREENSHOTS, signUpInBrowser, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -70,6 +70,7 @@ describe('alternatives (takes) and branches in real Chromium', () => {
         // What the window shows once animations have settled, with the pointer out of the way (no tooltip).
         const shot = async (n: number, name: string) => {
           await page.mouse.move(1, viewport.height - 1);
+          if (!SCREENSHOTS) return;
           await page.waitForTimeout(500);
           await screenshot(page, `branches/${lang}-${size}-${n}-${name}`, { fullPage: false });
         };

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, pressWhenStill, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, pressWhenStill, screenshot, signUpInBrowser, still, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 // The local OpenAI-compatible stub; the server runs with the operator allowance for 127.0.0.1.
@@ -165,13 +165,13 @@ describe('custom models in real Chromium', () => {
           await page.getByTestId('play-textarea').waitFor();
           await openDialog(page);
           await page.getByTestId('custom-model-item').waitFor();
-          await page.waitForTimeout(400);
+          await still(page);
           expect(await noOverflow(page)).toBeLessThanOrEqual(viewport.width);
           await screenshot(page, `custom-models-list-${lang}-${size}`);
           await pressWhenStill(page, 'custom-model-add');
           await page.getByTestId('custom-model-save').click();
           await page.getByText(lang === 'en' ? 'Please fill in all required fields.' : '请填写所有必填项。').waitFor();
-          await page.waitForTimeout(400);
+          await still(page);
           expect(await noOverflow(page)).toBeLessThanOrEqual(viewport.width);
           await screenshot(page, `custom-models-form-${lang}-${size}`);
         } finally {

@@ -71,7 +71,6 @@ describe('files in real Chromium: upload, export, archive save/load', () => {
         await upload(page, 'mira.png', 'image/png', cardPng());
         await pressWhenStill(page, 'upload-append');
         await expect.poll(() => page.getByTestId('create-prologue').inputValue()).toMatch(/^第一章 灯塔[\s\S]*Mira keeps the light\.[\s\S]*Mira waves\.$/);
-        await page.waitForTimeout(300);
         await screenshot(page, `files-create-${lang}`);
 
         await page.getByTestId('create-submit').click();
@@ -98,7 +97,6 @@ describe('files in real Chromium: upload, export, archive save/load', () => {
         await dialog.getByTestId('archive-save').click();
         await expect.poll(() => page.locator('.ant-message').innerText()).toContain(TEXT[lang].saved);
         await expect.poll(() => dialog.getByTestId('archive-row-0').innerText()).toMatch(/\d/);
-        await page.waitForTimeout(400);
         await screenshot(page, `files-archive-${lang}`);
         // Saving over it asks first.
         await dialog.getByTestId('archive-save').click();
@@ -132,7 +130,6 @@ describe('files in real Chromium: upload, export, archive save/load', () => {
         await upload(page, 'notes.md', 'text/markdown', Buffer.from('# Notes\nA short prologue.'));
         await upload(page, 'archive.zip', 'application/zip', Buffer.from('PK'));
         await expect.poll(() => page.getByTestId('upload-item').count()).toBe(2);
-        await page.waitForTimeout(300);
         await screenshot(page, `files-create-phone-${lang}`);
         await page.getByTestId('create-submit').click();
         await page.waitForURL(/\/play\?id=/);
@@ -146,7 +143,6 @@ describe('files in real Chromium: upload, export, archive save/load', () => {
           expect(box.y).toBeGreaterThan(0);
           expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height);
         }
-        await page.waitForTimeout(400);
         await screenshot(page, `files-archive-phone-${lang}`);
       } finally {
         await context.close();

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, still, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -136,8 +136,8 @@ describe('lore in real Chromium: add an entry, mention its keyword, see it fire 
         };
         await page.locator('.tl-lore__files input[type=file]').setInputFiles({ name: 'world.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(worldInfo)) });
         await page.getByTestId('lore-import-append').waitFor();
-        // The dialog's opening animation ends before the picture.
-        await page.waitForTimeout(350);
+        // The dialog's opening animation ends before the width is measured.
+        await still(page);
         expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(viewport.width);
         await screenshot(page, `lore-import-${lang}-${viewport === DESKTOP ? 'desktop' : 'phone'}`, { fullPage: false });
         await page.getByTestId('lore-import-append').click();

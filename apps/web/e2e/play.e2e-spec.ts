@@ -269,7 +269,6 @@ describe('play in real Chromium: the whole turn loop', () => {
         await page.getByTestId('play-toolbar').waitFor({ state: 'hidden' });
         await page.setViewportSize(DESKTOP);
         await page.getByTestId('play-toolbar').waitFor();
-        await page.waitForTimeout(300);
         await screenshot(page, `play-${lang}-desktop`);
       } finally {
         await context.close();

@@ -42,7 +42,6 @@ describe('power in real Chromium', () => {
         await page.goto('/stories');
         const dialog = page.getByTestId('power-dialog');
         await dialog.waitFor({ state: 'visible' });
-        await page.waitForTimeout(400); // the opening animation, for the picture
         await screenshot(page, `power-dialog-${lang}`);
         await page.getByTestId('power-check-in').click();
         await expect.poll(() => page.locator('.ant-message').innerText()).toContain(TEXT[lang].done);
@@ -59,7 +58,6 @@ describe('power in real Chromium', () => {
         await expect.poll(() => details.innerText()).toContain(TEXT[lang].channel);
         expect(await details.getByTestId('power-amount').first().innerText()).toBe(TEXT[lang].amount);
         expect(await details.getByTestId('power-amount').first().getAttribute('class')).toContain('tl-power-plus');
-        await page.waitForTimeout(400);
         await screenshot(page, `power-details-${lang}`);
 
         // Closed a moment ago and checked in: a reload does not open the dialog again.

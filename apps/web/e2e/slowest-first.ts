@@ -2,27 +2,31 @@ import { basename } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Seconds each browser file took in a fresh-clone CI run on 2 cores (the headless shell, two files at a
- * time). A fresh clone has no timing cache, so vitest orders files by size, and a small but slow file
- * (the tour: 89 s) started last ran 40 s alone while the other worker idled. Slowest first, the
+ * Seconds each browser file took in a whole `pnpm test` on 2 shared cores (three files at a time,
+ * screenshots off as in CI). A fresh clone has no timing cache, so vitest orders files by size, and a
+ * small but slow file started last runs alone while the other workers idle. Slowest first, the
  * workers finish together. A file not listed goes after these, in vitest's own order.
  */
 const SECONDS: Record<string, number> = {
-  'dialogs.e2e-spec.ts': 148,
-  'lived-in.e2e-spec.ts': 108,
-  'tour.e2e-spec.ts': 89,
-  'branches.e2e-spec.ts': 74,
-  'accounts.e2e-spec.ts': 49,
-  'lore.e2e-spec.ts': 49,
-  'walking-skeleton.e2e-spec.ts': 42,
-  'play.e2e-spec.ts': 38,
-  'tasks.e2e-spec.ts': 38,
-  'files.e2e-spec.ts': 35,
-  'stories.e2e-spec.ts': 31,
-  'pictures.e2e-spec.ts': 28,
-  'custom-models.e2e-spec.ts': 27,
-  'security.e2e-spec.ts': 15,
-  'power.e2e-spec.ts': 15,
+  'lived-in.e2e-spec.ts': 170,
+  'dialogs.e2e-spec.ts': 136,
+  'tour.e2e-spec.ts': 102,
+  'play.e2e-spec.ts': 93,
+  'branches.e2e-spec.ts': 93,
+  'play-follow.e2e-spec.ts': 86,
+  'walking-skeleton.e2e-spec.ts': 77,
+  'accounts.e2e-spec.ts': 70,
+  'tasks.e2e-spec.ts': 64,
+  'lore.e2e-spec.ts': 60,
+  'files.e2e-spec.ts': 60,
+  'stories.e2e-spec.ts': 51,
+  'pictures.e2e-spec.ts': 46,
+  'custom-models.e2e-spec.ts': 41,
+  'security.e2e-spec.ts': 30,
+  'rejoin.e2e-spec.ts': 29,
+  'play-details.e2e-spec.ts': 26,
+  'power.e2e-spec.ts': 20,
+  'first-screen.e2e-spec.ts': 5,
 };
 
 export class SlowestFirst extends BaseSequencer {

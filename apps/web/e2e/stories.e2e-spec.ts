@@ -59,7 +59,6 @@ describe('stories in real Chromium: create, publish, share, clone, counters', ()
         const qr = a.page.getByTestId('share-qr');
         expect(await qr.evaluate((el) => [(el as HTMLElement).offsetWidth, getComputedStyle(el).padding])).toEqual([200, '0px']);
         await expect.poll(async () => (await qr.boundingBox())?.width).toBe(200);
-        await a.page.waitForTimeout(400); // let the dialog finish its opening animation for the picture
         await screenshot(a.page, `share-${lang}`);
 
         // B opens the link: a clone is made and B lands in it after 1 s.
@@ -80,7 +79,6 @@ describe('stories in real Chromium: create, publish, share, clone, counters', ()
         await expect.poll(() => item.getByTestId('stat-players').innerText()).toBe('1');
         await expect.poll(() => item.getByTestId('square-stats').innerText()).toContain(TEXT[lang].players);
         await expect.poll(() => item.getByTestId('story-badge-myStory').count()).toBe(1);
-        await a.page.waitForTimeout(400);
         await screenshot(a.page, `square-${lang}`);
 
         // A makes it private: the square and the link stop showing it at once.

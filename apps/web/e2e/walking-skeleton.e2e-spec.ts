@@ -88,7 +88,6 @@ describe('walking skeleton in real Chromium', () => {
             await page.getByTestId('user-menu-trigger').click();
             await expect.poll(() => page.getByTestId('user-menu-name').innerText()).toBe(name);
             await page.getByTestId('user-menu-logout').waitFor({ state: 'visible' });
-            await page.waitForTimeout(400); // let the dropdown finish its opening animation for the picture
             await screenshot(page, `user-menu-${lang}-${viewName}`);
             await pressWhenStill(page, 'user-menu-logout');
             await page.waitForURL(/\/login/);
