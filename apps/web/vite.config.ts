@@ -3,7 +3,10 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { antdStaticStyles } from './build/antd-styles';
+import { firstScreenPreload } from './build/first-screen-preload';
 import { precompress } from './build/precompress';
+
+const src = fileURLToPath(new URL('./src', import.meta.url));
 
 // Vendor groups keep any single chunk small; routes split themselves through React.lazy.
 const vendorGroups = [
@@ -18,7 +21,18 @@ const vendorGroups = [
 export default defineConfig({
   plugins: [
     react(),
-    antdStaticStyles({ srcDir: fileURLToPath(new URL('./src', import.meta.url)), theme: () => import('./src/app/theme').then((m) => m.appTheme) }),
+    antdStaticStyles({ srcDir: src, theme: () => import('./src/app/theme').then((m) => m.appTheme) }),
+    firstScreenPreload({
+      screens: {
+        '/login': { all: [`${src}/app/routes/login.tsx`], 'zh-CN': [`${src}/features/auth/components/phone-login-form.tsx`] },
+        '/stories': { all: [`${src}/app/routes/stories.tsx`, /antd-rest[^/]*\.css$/] },
+        '/play': { all: [`${src}/app/routes/play.tsx`, /antd-rest[^/]*\.css$/] },
+      },
+      languages: { en: [`${src}/locales/en.json`], 'zh-CN': [`${src}/locales/zh-CN.json`, /[\\/]antd[\\/](es[\\/])?locale[\\/]zh_CN\.js$/] },
+      signedIn: ['/stories', '/play', '/create'],
+      signIn: '/login',
+      home: '/stories',
+    }),
     precompress(),
   ],
   server: {

@@ -43,6 +43,21 @@ async function firstScreen(page: Page): Promise<{ name: string; bytes: number }[
   });
 }
 
+/**
+ * The files index.html's first script (build/first-screen-boot.js) announces for this page, read from the
+ * script the page has: they should be files the first screen asks for anyway.
+ */
+async function announced(page: Page, lang: string): Promise<string[]> {
+  const src = await page.locator('head script[async][src*="/assets/first-screen-"]').getAttribute('src');
+  expect(src, 'index.html starts with the first-screen script').toBeTruthy();
+  const text = await (await page.request.get(src ?? '')).text();
+  const files = JSON.parse(/var FILES = (.*);\n/.exec(text)?.[1] ?? 'null') as {
+    screens: Record<string, Record<string, string[]>>;
+    languages: Record<string, string[]>;
+  };
+  return [...files.languages[lang], ...files.screens['/login'].all, ...(files.screens['/login'][lang] ?? [])];
+}
+
 describe('the first screen stays light', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -78,6 +93,12 @@ describe('the first screen stays light', () => {
         );
         const button = await page.getByTestId('login-card').locator('button[type="submit"]').evaluate((b) => getComputedStyle(b).backgroundColor);
         const files = await firstScreen(page);
+        // What the first script announced (the screen's chunk, its sheets, the strings) is what the form
+        // needed: each was asked for before it showed, none in vain.
+        const preloaded = await announced(page, lang);
+        expect(preloaded.some((f) => /\/assets\/login-[^/]*\.js$/.test(f))).toBe(true);
+        expect(preloaded.some((f) => f.includes(`/assets/${lang}-`))).toBe(true);
+        expect(preloaded.filter((f) => !files.some((r) => r.name === f))).toEqual([]);
         const bytes = files.reduce((n, r) => n + r.bytes, 0);
         const list = files.map((r) => `${r.bytes} ${r.name}`).join('\n');
         await screenshot(page, `first-screen-login-${lang}-phone`, { fullPage: false });
