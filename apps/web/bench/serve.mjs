@@ -45,12 +45,15 @@ export async function startApp(webDist) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const baseURL = `http://127.0.0.1:${port}`;
+  // The app writes its database's journal as it shuts down: its data goes once it has exited (at most 20 s),
+  // not while it still writes there (on a loaded machine that took longer than half a second).
   const stop = async () => {
-    if (child.exitCode === null) {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 500));
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   };
   const deadline = Date.now() + 60_000;
   try {

@@ -1,0 +1,32 @@
+/* global document, localStorage, location, navigator, __FIRST_SCREEN__ -- runs in the page, from index.html */
+// The first script of index.html (build/first-screen-preload.ts fills FILES in): it asks at once for the
+// files the page's first screen will need after the entry has run (the screen's chunk, its style sheets,
+// the interface language's strings), so they travel beside the entry's instead of after it. It decides
+// as the app does: the stored language, else the browser's (src/lib/i18n.ts detectLanguage); signed out,
+// a signed-in screen shows the sign-in form (src/app/require-auth.tsx); `/` goes to /stories.
+(function () {
+  var FILES = __FIRST_SCREEN__;
+  var stored = null;
+  var token = null;
+  try {
+    stored = localStorage.getItem('lang');
+    token = localStorage.getItem('token');
+  } catch {
+    // Storage refused (private mode): the app works without it, and so does this.
+  }
+  var browser = (navigator.languages && navigator.languages[0]) || navigator.language || '';
+  var lang = stored === 'en' || stored === 'zh-CN' ? stored : browser.toLowerCase().indexOf('zh') === 0 ? 'zh-CN' : 'en';
+  var path = location.pathname === '/' ? FILES.home : location.pathname;
+  if (!token && FILES.signedIn.indexOf(path) >= 0) path = FILES.signIn;
+  var screen = FILES.screens[path];
+  var files = (FILES.languages[lang] || []).concat(screen ? screen.all.concat(screen[lang] || []) : []);
+  for (var i = 0; i < files.length; i++) {
+    var link = document.createElement('link');
+    var css = /\.css$/.test(files[i]);
+    link.rel = css ? 'preload' : 'modulepreload';
+    if (css) link.as = 'style';
+    link.crossOrigin = '';
+    link.href = files[i];
+    document.head.appendChild(link);
+  }
+})();

@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import source from '../../build/first-screen-boot.js?raw';
+import { detectLanguage } from '../lib/i18n';
+
+// index.html's first script (build/first-screen-boot.js, its file map filled in by the build): the links it
+// adds for a page, given the stored language and token, the browser's languages and the path.
+const FILES = {
+  screens: {
+    '/login': { all: ['/assets/login.js', '/assets/login.css'], 'zh-CN': ['/assets/phone-login-form.js'] },
+    '/stories': { all: ['/assets/stories.js'] },
+    '/play': { all: ['/assets/play.js'] },
+  },
+  languages: { en: ['/assets/en.js'], 'zh-CN': ['/assets/zh-CN.js', '/assets/zh_CN.js'] },
+  signedIn: ['/stories', '/play', '/create'],
+  signIn: '/login',
+  home: '/stories',
+};
+
+function boot(path: string, languages: string[]): { rel: string; as: string; href: string; crossOrigin: string | null }[] {
+  vi.spyOn(navigator, 'languages', 'get').mockReturnValue(languages);
+  vi.spyOn(navigator, 'language', 'get').mockReturnValue(languages[0] ?? '');
+  document.head.innerHTML = '';
+  const run = new Function('location', source.replace('var FILES = __FIRST_SCREEN__;', `var FILES = ${JSON.stringify(FILES)};`));
+  run({ pathname: path });
+  return Array.from(document.head.querySelectorAll('link')).map((l) => ({ rel: l.rel, as: l.as, href: new URL(l.href).pathname, crossOrigin: l.crossOrigin }));
+}
+
+describe("index.html's first script announces the first screen's files", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    document.head.innerHTML = '';
+  });
+
+  it("signed out on /login in English: the strings, the screen's chunk and its sheet", () => {
+    expect(boot('/login', ['en-GB'])).toEqual([
+      { rel: 'modulepreload', as: '', href: '/assets/en.js', crossOrigin: '' },
+      { rel: 'modulepreload', as: '', href: '/assets/login.js', crossOrigin: '' },
+      { rel: 'preload', as: 'style', href: '/assets/login.css', crossOrigin: '' },
+    ]);
+  });
+
+  it('in Chinese: the Chinese strings and antd texts, and the phone form the sign-in card opens on', () => {
+    expect(boot('/login', ['zh-TW', 'en']).map((l) => l.href)).toEqual(['/assets/zh-CN.js', '/assets/zh_CN.js', '/assets/login.js', '/assets/login.css', '/assets/phone-login-form.js']);
+  });
+
+  it('a signed-in screen signed out is the sign-in form; signed in, its own chunk; / is the stories list', () => {
+    expect(boot('/play', ['en']).map((l) => l.href)).toEqual(['/assets/en.js', '/assets/login.js', '/assets/login.css']);
+    localStorage.setItem('token', 't');
+    expect(boot('/play', ['en']).map((l) => l.href)).toEqual(['/assets/en.js', '/assets/play.js']);
+    expect(boot('/', ['en']).map((l) => l.href)).toEqual(['/assets/en.js', '/assets/stories.js']);
+    // A path without a first screen of its own: the strings only.
+    expect(boot('/create', ['en']).map((l) => l.href)).toEqual(['/assets/en.js']);
+  });
+
+  it('picks the language as the app does: the stored choice, else the browser', () => {
+    for (const [stored, languages] of [
+      [null, ['zh-CN']],
+      [null, ['zh']],
+      [null, ['fr', 'zh-CN']],
+      [null, []],
+      ['en', ['zh-CN']],
+      ['zh-CN', ['en-US']],
+      ['de', ['zh-Hans-CN']],
+    ] as const) {
+      if (stored) localStorage.setItem('lang', stored);
+      else localStorage.removeItem('lang');
+      const strings = boot('/login', [...languages])[0]?.href;
+      expect(strings, `${stored} ${languages.join(',')}`).toBe(`/assets/${detectLanguage()}.js`);
+    }
+  });
+});
