@@ -145,7 +145,7 @@ describe('the on-disk stand-in gives back what it was given', () => {
     } finally {
       await third.stop();
     }
-  }, 60_000);
+  }, 90_000);
 
 });
 
