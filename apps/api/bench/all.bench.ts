@@ -17,6 +17,7 @@ import { run as files } from './files.bench';
 import { run as lore } from './lore.bench';
 import { run as play } from './play.bench';
 import { run as power } from './power.bench';
+import { run as restart } from './restart.bench';
 import { run as signIn } from './sign-in.bench';
 import { run as stalls } from './stalls.bench';
 import { run as stories } from './stories.bench';
@@ -42,10 +43,11 @@ async function main(): Promise<void> {
     ['burst', burst],
     ['sign-in', signIn],
     ['stalls', stalls],
+    ['restart', restart],
   ];
   // Suites that start a fresh database process of their own for each part (burst: one per level; sign-in:
-  // one per API process).
-  const ownDatabase = new Set(['burst', 'sign-in']);
+  // one per API process; restart: the embedded database inside the API, in a DATA_DIR of its own).
+  const ownDatabase = new Set(['burst', 'sign-in', 'restart']);
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const configured = process.env.MONGODB_URI;
   const started = Date.now();

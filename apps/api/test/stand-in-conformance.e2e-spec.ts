@@ -128,11 +128,24 @@ describe('the on-disk stand-in gives back what it was given', () => {
     appendFileSync(join(folder, 'stand-in-journal', 'journal.ejsonl'), '{"o":"put","d":"conformance","c":"things","doc":{"_id":{"$oid":"6');
     const second = await startDiskStandIn(folder);
     try {
-      await withDatabase(second, async (db) => expect(await rawDocuments(db)).toEqual(controlRaw));
+      await withDatabase(second, async (db) => {
+        expect(await rawDocuments(db)).toEqual(controlRaw);
+        // Written after the cut line: the start cut it off, so this is a line of its own.
+        await db.collection('after_cut').insertOne({ n: 1 });
+      });
     } finally {
       await second.stop();
     }
-  }, 60_000);
+    const third = await startDiskStandIn(folder);
+    try {
+      await withDatabase(third, async (db) => {
+        expect(await rawDocuments(db)).toEqual(controlRaw);
+        expect((await db.collection('after_cut').find({}).toArray()).map((d) => Number(d.n))).toEqual([1]);
+      });
+    } finally {
+      await third.stop();
+    }
+  }, 90_000);
 
 });
 
