@@ -265,8 +265,8 @@ export function restartJourney(name: string) {
       ensureBuilt();
       stub = await startOpenAIStub({ requireKey: 'sk-journey-secret-key' });
       app = await startAppProcess({ ...env(), LOG_LEVEL: 'info' });
-      await setup?.();
     }, STEP_TIMEOUT);
+    if (setup) beforeAll(setup, STEP_TIMEOUT);
 
     afterAll(async () => {
       await app?.stop();
