@@ -368,7 +368,7 @@ describe('branches: fork a story at any point, switch, rename, delete (/api/llm/
   it('a change of branch cut short at any step leaves one whole branch played; the turn follows it and a retry completes it', async () => {
     const steps: BranchStep[] = ['held', 'parked', 'saved', 'flipped'];
     const moves = t.app.get(BranchMoves);
-    const fault = jest.spyOn(moves, 'fault');
+    const fault = vi.spyOn(moves, 'fault');
     try {
       for (const step of steps) {
         const id = await createStory(t, alice, { prologue_and_characters: PROLOGUE });
@@ -377,7 +377,7 @@ describe('branches: fork a story at any point, switch, rename, delete (/api/llm/
         await switchTo(id, id);
         const onMain = await send(id, 'On the main line');
         // The process "dies" at this step: nothing after it runs, and its hold on the turn is not let go.
-        const letGo = jest.spyOn(moves['parking'], 'letGo').mockImplementation(async () => false);
+        const letGo = vi.spyOn(moves['parking'], 'letGo').mockImplementation(async () => false);
         fault.mockImplementation((s) => {
           if (s === step) throw new Error(`stopped at ${step}`);
         });

@@ -1,9 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
 import { startDatabase } from '../src/database/embedded-database';
 
-/** One database server for the whole run; each suite gets its own database on it (see test-app.ts). */
-export default async function globalSetup(): Promise<void> {
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's database server (test-app.ts gives each app a database of its own on it). */
+    testDatabase: { uri: string; kind: string };
+  }
+}
+
+/** One database server for the whole run; each app gets its own database on it (see test-app.ts). Answers its stop. */
+export default async function globalSetup(project: TestProject): Promise<() => Promise<void>> {
   let line = '';
   const handle = await startDatabase({
     uri: process.env.TEST_MONGODB_URI,
@@ -13,11 +21,10 @@ export default async function globalSetup(): Promise<void> {
       process.stdout.write(`\n[test database] ${m}\n`);
     },
   });
-  process.env.TEST_DATABASE_URI = handle.uri;
-  process.env.TEST_DATABASE_KIND = handle.kind;
-  (globalThis as { __TEST_DATABASE__?: typeof handle }).__TEST_DATABASE__ = handle;
+  project.provide('testDatabase', { uri: handle.uri, kind: handle.kind });
   // Beside the JSON report: the summary of `pnpm test` says which database proved the suite.
   const results = join(__dirname, '..', 'test-results');
   mkdirSync(results, { recursive: true });
   writeFileSync(join(results, 'database.json'), `${JSON.stringify({ kind: handle.kind, line: line.replace(/^Database: /, '') })}\n`);
+  return () => handle.stop();
 }

@@ -1,5 +1,6 @@
 import { ErrorCode, SMS_CODE_MAX_WRONG_TRIES, type LoginDto } from '@taleloom/contracts';
 import request from 'supertest';
+import type { MockInstance } from 'vitest';
 import { PasswordsService } from '../src/auth/passwords.service';
 import { SmsCodeService } from '../src/verification/sms-code.service';
 import { createAccountsApp } from './account-helpers';
@@ -31,7 +32,7 @@ describe('guessing limits under concurrency: SMS code tries and password lockout
     await a.t.clean();
     a.outbox.clear();
     a.clock.reset();
-    jest.restoreAllMocks();
+    vi.restoreAllMocks();
   });
   afterAll(async () => {
     await b.app.close();
@@ -51,7 +52,7 @@ describe('guessing limits under concurrency: SMS code tries and password lockout
       expect((await a.sendLoginCode(CN)).status).toBe(200);
       const right = a.outbox.lastCode(`+86${CN}`)!;
       const wrong = right === '000000' ? '111111' : '000000';
-      const compared = [a.t, b].map((app) => jest.spyOn(app.app.get(SmsCodeService), 'matches'));
+      const compared = [a.t, b].map((app) => vi.spyOn(app.app.get(SmsCodeService), 'matches'));
 
       const answers = await burst(() => phoneLogin(wrong));
 
@@ -88,7 +89,7 @@ describe('guessing limits under concurrency: SMS code tries and password lockout
       await a.sendLoginCode(CN);
       const second = a.outbox.lastCode(`+86${CN}`)!;
       const other = second === '000000' ? '111111' : '000000';
-      const compared = [a.t, b].map((app) => jest.spyOn(app.app.get(SmsCodeService), 'matches'));
+      const compared = [a.t, b].map((app) => vi.spyOn(app.app.get(SmsCodeService), 'matches'));
       // The right code sent last: whether it is among the tries let in depends on arrival; never more
       // than the limit are compared, and it signs in only if it was one of them.
       const mixed = await burst((i) => phoneLogin(i === BURST - 1 ? second : other));
@@ -103,8 +104,8 @@ describe('guessing limits under concurrency: SMS code tries and password lockout
 
   describe('password lockout', () => {
     const byName = (userName: string, password: string): LoginDto => ({ type: 'username', userName, password });
-    const verified = () => [a.t, b].map((app) => jest.spyOn(app.app.get(PasswordsService), 'verify'));
-    const count = (spies: jest.SpyInstance[]) => spies.reduce((n, spy) => n + spy.mock.calls.length, 0);
+    const verified = () => [a.t, b].map((app) => vi.spyOn(app.app.get(PasswordsService), 'verify'));
+    const count = (spies: MockInstance[]) => spies.reduce((n, spy) => n + spy.mock.calls.length, 0);
 
     it(`${BURST} wrong passwords at once: at most ${MAX_FAILURES} are checked and answered WRONG_PASSWORD or locked, the rest ACCOUNT_LOCKED; the right password is refused until the lock ends`, async () => {
       await a.registerName('olga', 'rightpass');

@@ -264,7 +264,7 @@ describe('play: streamed turns (POST /api/llm/{id}, accept, discard, pending)', 
     await grant(alice, 1000);
     const power = t.app.get(PowerService);
     // The balance read said yes; the hold is refused, as when another send spent the power in between.
-    const hold = jest.spyOn(power, 'hold').mockImplementationOnce(async () => {
+    const hold = vi.spyOn(power, 'hold').mockImplementationOnce(async () => {
       await new Promise((r) => setTimeout(r, 50));
       throw new AppException(ErrorCode.NOT_ENOUGH_POWER);
     });

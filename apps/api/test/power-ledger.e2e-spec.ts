@@ -364,7 +364,7 @@ describe('the power ledger (PowerService)', () => {
       const balances = t.app.get(LedgerRepository).balances;
       const decide = balances.decide.bind(balances);
       let stalledOnce = false;
-      jest.spyOn(balances, 'decide').mockImplementation((async (...args: Parameters<typeof decide>) => {
+      vi.spyOn(balances, 'decide').mockImplementation((async (...args: Parameters<typeof decide>) => {
         // The balance update that applies points (its filter already holds the fence that was read).
         if (!stalledOnce && args[3] !== 'void' && args[3].apply) {
           stalledOnce = true;
@@ -378,7 +378,7 @@ describe('the power ledger (PowerService)', () => {
       expect(await balanceOf(t, user)).toBe(10);
       release();
       await first;
-      jest.restoreAllMocks();
+      vi.restoreAllMocks();
       expect(await balanceOf(t, user)).toBe(10);
       await noDrift();
     });
@@ -436,7 +436,7 @@ describe('the power ledger after a restart', () => {
 
     // The next process starts an hour later: its start-up repair finishes both movements.
     const later = new Date(Date.now() + 3600_000);
-    const clock = jest.spyOn(PowerService.prototype, 'now').mockReturnValue(later);
+    const clock = vi.spyOn(PowerService.prototype, 'now').mockReturnValue(later);
     const second = await createTestApp({}, { databaseName: first.databaseName });
     try {
       expect(await balanceOf(second, user)).toBe(1000 + 50 - 100);

@@ -31,7 +31,7 @@ describe('power endpoints (check-in, check-in-status, user-points)', () => {
     power = t.app.get(PowerService);
   });
   beforeEach(() => t.clean());
-  afterEach(() => jest.restoreAllMocks());
+  afterEach(() => vi.restoreAllMocks());
   afterAll(() => t.close());
 
   describe('POST /api/user/check-in', () => {
@@ -74,7 +74,7 @@ describe('power endpoints (check-in, check-in-status, user-points)', () => {
     it('counts days in the configured time zone: 23:59 and 00:01 Shanghai time are two days', async () => {
       const { token, userID } = await signUp('cat');
       const auth = { Authorization: `Bearer ${token}` };
-      const clock = jest.spyOn(PowerService.prototype, 'now');
+      const clock = vi.spyOn(PowerService.prototype, 'now');
       clock.mockReturnValue(new Date('2026-03-01T15:59:00Z')); // 23:59 in Shanghai
       expect((await http().post('/api/user/check-in').set(auth).send({})).status).toBe(200);
       clock.mockReturnValue(new Date('2026-03-01T16:01:00Z')); // 00:01 the next day

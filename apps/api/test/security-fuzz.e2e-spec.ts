@@ -35,7 +35,7 @@ describe(`fuzz: malformed input never makes a 5xx (seed ${SEED}, ${RUNS} runs pe
   let sentAt = 0;
 
   beforeAll(async () => {
-    console.log(`fuzz seed ${SEED}, ${RUNS} runs per endpoint (replay: FUZZ_SEED=${SEED} npx jest test/security-fuzz.e2e-spec.ts)`);
+    console.log(`fuzz seed ${SEED}, ${RUNS} runs per endpoint (replay: FUZZ_SEED=${SEED} pnpm exec vitest run test/security-fuzz.e2e-spec.ts)`);
     const server = new URL(process.env.TEST_DATABASE_URI!);
     proxy = await startTcpProxy(server.hostname, Number(server.port));
     // Every feature on (the demo picture generator too), so that every handler does its real work.
@@ -84,8 +84,8 @@ describe(`fuzz: malformed input never makes a 5xx (seed ${SEED}, ${RUNS} runs pe
     const store = a.t.app.get(TaskRepository);
     const docs = (store as unknown as { docs: { create: (doc: object) => Promise<unknown> } }).docs;
     const spies = [
-      jest.spyOn(store, 'read').mockResolvedValue(null),
-      jest.spyOn(docs, 'create').mockRejectedValue(Object.assign(new Error('E11000 duplicate key error'), { code: 11000 })),
+      vi.spyOn(store, 'read').mockResolvedValue(null),
+      vi.spyOn(docs, 'create').mockRejectedValue(Object.assign(new Error('E11000 duplicate key error'), { code: 11000 })),
     ];
     try {
       sentAt = Date.now();

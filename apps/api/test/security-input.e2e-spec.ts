@@ -185,7 +185,7 @@ describe('hostile input', () => {
 
   describe('errors never carry a stack trace', () => {
     it('a bug in a handler answers 500 INTERNAL_ERROR and nothing of the error', async () => {
-      const spy = jest.spyOn(StoriesService.prototype, 'list').mockRejectedValue(
+      const spy = vi.spyOn(StoriesService.prototype, 'list').mockRejectedValue(
         Object.assign(new TypeError("Cannot read properties of undefined (reading 'secretField') at /app/src/stories/x.ts:12:3"), { code: 'E_SECRET' }),
       );
       try {

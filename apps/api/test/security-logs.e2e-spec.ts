@@ -2,6 +2,7 @@ import { ErrorCode, type CreateCustomModelDto, type LoginDto, type TestCustomMod
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import request from 'supertest';
+import type { MockInstance } from 'vitest';
 import { TurnRunner } from '../src/play/turn.runner';
 import { as, createStory, type TestUser } from './story-factories';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
@@ -39,7 +40,7 @@ describe('logs: custom model keys, passwords and tokens never reach a log line',
   const logLines: string[] = [];
   /** Everything written to stdout/stderr or the console meanwhile (a stray console.log, a pretty-printer). */
   const otherOutput: string[] = [];
-  const spies: jest.SpyInstance[] = [];
+  const spies: MockInstance[] = [];
 
   const model = (over: Partial<CreateCustomModelDto> = {}) =>
     ({ model_name: 'stub-chat', base_url: stub.baseURL, api_key: KEY, model_type: 'compatible_openai', ...over }) satisfies CreateCustomModelDto;
@@ -51,7 +52,7 @@ describe('logs: custom model keys, passwords and tokens never reach a log line',
     for (const stream of [process.stdout, process.stderr]) {
       const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
       spies.push(
-        jest.spyOn(stream, 'write').mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
+        vi.spyOn(stream, 'write').mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
           otherOutput.push(String(chunk));
           return write(chunk, ...rest);
         }) as typeof stream.write),
@@ -60,7 +61,7 @@ describe('logs: custom model keys, passwords and tokens never reach a log line',
     for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) {
       const original = console[method].bind(console);
       spies.push(
-        jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+        vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
           otherOutput.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
           original(...args);
         }),

@@ -35,7 +35,7 @@ describe('the square counters and stray holds after a crash', () => {
   };
   // Steps cut: the fault hook throws at `step` for the calls `cut` picks.
   const cutAt = (step: SpreadStep, cut: () => boolean = () => true) =>
-    jest.spyOn(spread, 'fault').mockImplementation((at) => {
+    vi.spyOn(spread, 'fault').mockImplementation((at) => {
       if (at === step && cut()) throw new Error(`crash at ${step}`);
     });
   const counterDrifts = async () => (await verifyLedger(db())).counterDrifts;
@@ -46,7 +46,7 @@ describe('the square counters and stray holds after a crash', () => {
     repair = t.app.get(SpreadRepairService);
   });
   beforeEach(() => t.clean());
-  afterEach(() => jest.restoreAllMocks());
+  afterEach(() => vi.restoreAllMocks());
   afterAll(() => t.close());
 
   it('clones cut at random steps at once: the repair counts every player once, and the counters equal their records', async () => {
@@ -54,7 +54,7 @@ describe('the square counters and stray holds after a crash', () => {
     const root = await publishedStory(t, alice, { name: 'Popular' });
     const users = await Promise.all(Array.from({ length: 16 }, (_, i) => signUp(t, `player${i}`)));
     let n = 0;
-    const spy = jest.spyOn(spread, 'fault').mockImplementation((at) => {
+    const spy = vi.spyOn(spread, 'fault').mockImplementation((at) => {
       // About a third cut after the clone was written, a third after the player record.
       if ((at === 'cloned' && n++ % 3 === 0) || (at === 'player-recorded' && n++ % 3 === 1)) throw new Error(`crash at ${at}`);
     });
@@ -85,7 +85,7 @@ describe('the square counters and stray holds after a crash', () => {
     const service = t.app.get(StoriesService);
     cutAt(step);
     await expect(service.appendTurn(carol.userID, c, 'A line carol played.')).rejects.toThrow('crash');
-    jest.restoreAllMocks();
+    vi.restoreAllMocks();
     // The text and the clone's own counters are one write: they stand.
     expect(await stories().findOne({ _id: new Types.ObjectId(c) })).toMatchObject({ rounds: 1, addedChars: 21 });
     await diedMidway();

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Connection } from 'mongoose';
 import type { DestinationStream } from 'pino';
+import type { TestFunction } from 'vitest';
 import { createApp } from '../src/app.factory';
 import { AppConfig, resolveConfig } from '../src/config/app-config';
 import { validateEnv } from '../src/config/env.validation';
@@ -40,7 +41,7 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const baseUri = process.env.TEST_DATABASE_URI;
-  if (!baseUri) throw new Error('TEST_DATABASE_URI is not set: run API tests through jest (global-setup.ts)');
+  if (!baseUri) throw new Error('TEST_DATABASE_URI is not set: run API tests through vitest (global-setup.ts)');
   // mapUri: reach the server another way (e.g. through a TCP proxy a fault test cuts).
   const url = new URL(options.mapUri ? options.mapUri(baseUri) : baseUri);
   const databaseName = options.databaseName ?? `t_${randomBytes(6).toString('hex')}`;
@@ -95,6 +96,6 @@ export const REAL_MONGODB_TAG = '[real MongoDB]';
  * A test that relies on what only a real MongoDB gives (unique indexes, transactions): tagged, and
  * skipped on the stand-in. TEST_MONGODB_URI runs it (docs/testing.md).
  */
-export function itOnRealMongoDB(title: string, fn: jest.ProvidesCallback, timeout?: number): void {
+export function itOnRealMongoDB(title: string, fn: TestFunction, timeout?: number): void {
   (onStandIn() ? it.skip : it)(`${title} ${REAL_MONGODB_TAG}`, fn, timeout);
 }

@@ -15,8 +15,8 @@ function fakeUsers() {
 const tick = () => new Promise((r) => setImmediate(r));
 
 describe('TokenUsers', () => {
-  beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] }));
-  afterEach(() => jest.useRealTimers());
+  beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] }));
+  afterEach(() => vi.useRealTimers());
 
   it('serves a fresh entry without a read, reads again in the background after half the TTL, and never serves an entry older than the TTL', async () => {
     const { repo, reads } = fakeUsers();
@@ -26,16 +26,16 @@ describe('TokenUsers', () => {
     reads[0].answer(0);
     expect(await first).toEqual({ userName: 'mara', validAfter: 0 });
 
-    jest.advanceTimersByTime(1000);
+    vi.advanceTimersByTime(1000);
     expect(await users.get('u1')).toEqual({ userName: 'mara', validAfter: 0 });
     expect(reads).toHaveLength(1);
 
     // Past half the TTL: served at once, and read again meanwhile (one read for many requests), once the
     // request that found it old has done its own I/O (a timer later).
-    jest.advanceTimersByTime(TOKEN_USER_TTL_MS / 2);
+    vi.advanceTimersByTime(TOKEN_USER_TTL_MS / 2);
     expect(await users.get('u1')).toEqual({ userName: 'mara', validAfter: 0 });
     expect(reads).toHaveLength(1);
-    jest.advanceTimersByTime(0);
+    vi.advanceTimersByTime(0);
     expect(await users.get('u1')).toEqual({ userName: 'mara', validAfter: 0 });
     expect(reads).toHaveLength(2);
     // The password changed on another instance: the background read finds it.
@@ -44,7 +44,7 @@ describe('TokenUsers', () => {
     expect(await users.get('u1')).toEqual({ userName: 'mara', validAfter: 12345 });
 
     // Nobody asks for a whole TTL: the next request waits for a read, the old entry is not served.
-    jest.advanceTimersByTime(TOKEN_USER_TTL_MS + 1);
+    vi.advanceTimersByTime(TOKEN_USER_TTL_MS + 1);
     let answered = false;
     const late = users.get('u1').then((u) => ((answered = true), u));
     await tick();
@@ -76,7 +76,7 @@ describe('TokenUsers', () => {
     const first = users.get('u1');
     reads[0].answer(0);
     await first;
-    jest.advanceTimersByTime(TOKEN_USER_TTL_MS + 1);
+    vi.advanceTimersByTime(TOKEN_USER_TTL_MS + 1);
     const gone = users.get('u1');
     reads[1].gone();
     expect(await gone).toBeNull();

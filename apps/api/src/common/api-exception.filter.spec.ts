@@ -1,6 +1,7 @@
 import { Logger, type ArgumentsHost } from '@nestjs/common';
 import { ErrorCode } from '@taleloom/contracts';
 import { mongo } from 'mongoose';
+import type { MockInstance } from 'vitest';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { RetriesExhausted } from './app-exception';
 
@@ -9,7 +10,7 @@ function answer(exception: unknown) {
     headersSent: false,
     statusCode: 0,
     body: undefined as unknown,
-    setHeader: jest.fn(),
+    setHeader: vi.fn(),
     status(code: number) {
       this.statusCode = code;
       return this;
@@ -26,9 +27,9 @@ function answer(exception: unknown) {
 }
 
 describe('ApiExceptionFilter and the database', () => {
-  let warn: jest.SpyInstance;
+  let warn: MockInstance;
   beforeEach(() => {
-    warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
   });
   afterEach(() => warn.mockRestore());
 

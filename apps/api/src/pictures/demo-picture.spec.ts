@@ -2,7 +2,7 @@ import { PNG } from 'pngjs';
 import { demoCharacterSheet, demoPicturePrompt } from '../models/demo-picture-prose';
 import { renderDemoPicture, splitPrompt } from './demo-picture';
 
-// Small sizes: pngjs runs many times slower inside jest's sandbox than in the API (the API e2e tests draw full sizes).
+// Small sizes keep this unit test quick (the API e2e tests draw full sizes).
 describe('the offline demo picture generator', () => {
   it('draws a real PNG of the asked size, the same for the same prompt and different for another', async () => {
     const prompt = 'Storybook.\n\nMara waits at the pier at night.\n\nCharacters:\nMara: tall, red coat.';

@@ -30,15 +30,15 @@ describe('start-up warnings about the images configuration', () => {
   });
 
   it('is logged once, as warnings, when the generator starts', async () => {
-    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    vi.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
     try {
       const env = { ...OPENAI, IMAGES_POINTS: 0, IMAGES_SIZE_MAP: undefined, IMAGES_BASE_URL: 'https://images.example/v1', IMAGES_MODEL: 'm' };
       await new ImageGenerator({ env: env as unknown as EnvironmentVariables } as AppConfig).onModuleInit();
       expect(warn.mock.calls.map(([message]) => message)).toEqual(imageConfigWarnings(env));
       expect(warn).toHaveBeenCalledTimes(2);
     } finally {
-      jest.restoreAllMocks();
+      vi.restoreAllMocks();
     }
   });
 });

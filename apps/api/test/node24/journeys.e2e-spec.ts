@@ -28,7 +28,7 @@ import { NODE_LINE, node24, versionOf } from './node-24';
 
 // The built app (dist/main.js) on Node.js 24, started as `pnpm start` starts it (its start script's
 // node flags, the embedded database in a fresh DATA_DIR, the offline demo model and picture generator),
-// and one user's journey over HTTP through every module. The jest run itself stays on the machine's
+// and one user's journey over HTTP through every module. The test run itself stays on the machine's
 // Node: only the app and its commands run on Node 24. The full suites prove the same on Node 20.
 
 const DEMO_POINTS = 100;

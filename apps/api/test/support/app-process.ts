@@ -19,10 +19,10 @@ function newestMtime(dir: string): number {
 // How long a test file waits for another's build of dist/ (it takes about 10 s).
 const BUILD_WAIT_MS = 120_000;
 
-/** Builds dist/ when it is missing or older than src/ (`pnpm test` builds first, so this is for a lone jest run). */
+/** Builds dist/ when it is missing or older than src/ (`pnpm test` builds first, so this is for a lone vitest run). */
 export function ensureBuilt(): void {
   const fresh = () => existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestMtime(join(API_DIR, 'src'));
-  // Several test files (jest's workers) may find it stale at once: one builds, the others wait for it
+  // Several test files (vitest's workers) may find it stale at once: one builds, the others wait for it
   // (a build empties dist/ first, then writes it: main.js may be there before the rest).
   const lock = join(API_DIR, 'dist.building');
   if (fresh() && !existsSync(lock)) return;
@@ -155,7 +155,8 @@ export async function startAppProcess(
 
 /**
  * Runs the compiled `verify:ledger` command against a database: its exit code and output. Not
- * spawnSync: when jest runs in band, the test database server lives in this very process.
+ * spawnSync: the database it reads may be served from this very process (a stand-in a test
+ * started), which a blocked event loop could not serve.
  */
 export function verifyLedgerCommand(
   target: string | { DATA_DIR: string },

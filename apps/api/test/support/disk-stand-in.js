@@ -1,5 +1,5 @@
 // Child process for start-disk-stand-in.ts: the stand-in with data on disk, from the build (dist/), as
-// `pnpm start` runs it (it is ESM-only, so it cannot start inside a jest worker; run from the sources
+// `pnpm start` runs it (it is ESM-only, so it cannot start inside a test worker; run from the sources
 // through @swc-node/register, each start took about a second more). Prints its URI, runs until killed;
 // SIGTERM stops it cleanly (its journal folded into a snapshot), as `pnpm start` does on Ctrl+C.
 // Arguments: the data folder, and optionally the journal size that triggers a compaction.

@@ -1,6 +1,6 @@
 // A local OpenAI-compatible chat-completions (and images/generations) server for tests and benchmarks: real HTTP on 127.0.0.1,
-// so the app's SDK code path is exercised as with a real provider. Node built-ins only, so jest (API
-// tests), vitest (browser tests) and the benchmarks can all import it.
+// so the app's SDK code path is exercised as with a real provider. Node built-ins only, so the API tests,
+// the browser tests and the benchmarks can all import it.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {

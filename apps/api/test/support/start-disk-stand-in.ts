@@ -11,7 +11,7 @@ import { ensureBuilt } from './app-process';
 
 /**
  * The stand-in with data on disk, as `pnpm start` runs it offline, in a child process (it is ESM-only
- * and cannot start inside a jest worker). Answers the handle startDatabase gives for that case.
+ * and cannot start inside a test worker). Answers the handle startDatabase gives for that case.
  */
 export async function startDiskStandIn(dataDir: string, options: { compactBytes?: number } = {}): Promise<DiskStandIn> {
   const args = [dataDir, ...(options.compactBytes ? [String(options.compactBytes)] : [])];
