@@ -2,20 +2,20 @@ import { ErrorCode, type TaskInfo } from '@taleloom/contracts';
 import { verifyLedger } from '../src/power/verify-ledger';
 import { balanceOf, entriesOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
-import { sendTurn, unthrottle } from './support/play-helpers';
+import { ofType, sendTurn, unthrottle } from './support/play-helpers';
 import type { OpenAIStub } from './support/openai-stub';
-import { ofType, PROLOGUE, targetsOf, tasksSuite } from './support/tasks-suite';
+import { PROLOGUE, targetsOf, tasksSuite } from './support/tasks-suite';
 import type { TestApp } from './test-app';
 
 describe('tasks: scoring against the story, status and play modes (/api/tasks/{id}/{index}/score, status)', () => {
-  const s = tasksSuite();
-  const { drain, grant, suggest, score, info, storyWithGroup, playLine } = s;
+  const suite = tasksSuite();
+  const { drain, grant, suggest, score, info, storyWithGroup, playLine } = suite;
   let t: TestApp;
   let stub: OpenAIStub;
   let base: string;
   let alice: TestUser;
   beforeEach(() => {
-    ({ t, stub, base, alice } = s);
+    ({ t, stub, base, alice } = suite);
   });
 
   it('scoring refused for want of power, or failed by the provider, charges nothing and completes nothing', async () => {

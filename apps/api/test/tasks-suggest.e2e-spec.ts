@@ -1,20 +1,20 @@
 import { ErrorCode, type AddTaskGroupDto, type TaskGroup, type TaskSuggestions } from '@taleloom/contracts';
 import { balanceOf, entriesOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
-import { postEvents } from './support/play-helpers';
+import { ofType, postEvents } from './support/play-helpers';
 import { stubTaskAnswer, type OpenAIStub } from './support/openai-stub';
-import { ofType, PROLOGUE, tasksSuite } from './support/tasks-suite';
+import { PROLOGUE, tasksSuite } from './support/tasks-suite';
 import type { TestApp } from './test-app';
 
 describe('tasks: AI suggestions of task groups and accepting them (/api/tasks/{id}/create, add_new)', () => {
-  const s = tasksSuite();
-  const { drain, suggest, score, info, storyWithGroup } = s;
+  const suite = tasksSuite();
+  const { drain, suggest, score, info, storyWithGroup } = suite;
   let t: TestApp;
   let stub: OpenAIStub;
   let base: string;
   let alice: TestUser;
   beforeEach(() => {
-    ({ t, stub, base, alice } = s);
+    ({ t, stub, base, alice } = suite);
   });
 
   it('streams suggestions as the model writes them, stores them, charges once; accepting adds a group once', async () => {

@@ -94,6 +94,10 @@ export async function listenOnLoopback(t: TestApp): Promise<string> {
   return (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
 }
 
+/** The events of one type, typed as that type. */
+export const ofType = <K extends StreamEvent['type']>(events: StreamEvent[], type: K) =>
+  events.filter((e): e is Extract<StreamEvent, { type: K }> => e.type === type);
+
 export const textOf = (events: StreamEvent[]) =>
   events.map((e) => (e.type === 'delta' ? e.text : '')).join('');
 

@@ -1,16 +1,14 @@
-import type { AddTaskGroupDto, StreamEvent, TaskGroup, TaskInfo, TaskTargetDto } from '@taleloom/contracts';
+import type { AddTaskGroupDto, TaskGroup, TaskInfo, TaskTargetDto } from '@taleloom/contracts';
 import { TurnRunner } from '../../src/play/turn.runner';
 import { PowerService } from '../../src/power/power.service';
 import { TaskRunner } from '../../src/tasks/task.runner';
 import { as, createStory, type TestUser } from '../story-factories';
 import type { TestApp } from '../test-app';
-import { postEvents, sendTurn, stubModel, unthrottle } from './play-helpers';
+import { ofType, postEvents, sendTurn, stubModel, unthrottle } from './play-helpers';
 import { stubAppSuite } from './stub-app-suite';
 
 export const PROLOGUE = 'Mara waits at the pier. The ferry is late.\nIlan watches from the customs house.';
 
-export const ofType = <K extends StreamEvent['type']>(events: StreamEvent[], type: K) =>
-  events.filter((e): e is Extract<StreamEvent, { type: K }> => e.type === type);
 export const targetsOf = (group: TaskGroup): TaskTargetDto[] =>
   group.targets.map(({ id, title, type, score: s, completed }) => ({ id, title, type, score: s, completed }));
 
