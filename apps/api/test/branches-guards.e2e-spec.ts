@@ -17,13 +17,8 @@ import { branchesSuite, PROLOGUE, reply } from './support/branches-suite';
 describe('branches: bad input, limits, one change at a time, interrupted changes, access (/api/llm/{id}/branches)', () => {
   const suite = branchesSuite();
   const { drain, story, branches, pending, fork, switchTo, send } = suite;
-  let t: TestApp;
-  let stub: OpenAIStub;
-  let base: string;
-  let alice: TestUser;
-  beforeEach(() => {
-    ({ t, stub, base, alice } = suite);
-  });
+  let t: TestApp, stub: OpenAIStub, base: string, alice: TestUser;
+  beforeEach(() => void ({ t, stub, base, alice } = suite));
 
   it('refuses bad input with clear codes in both languages and changes nothing', async () => {
     const id = await createStory(t, alice, { prologue_and_characters: PROLOGUE });

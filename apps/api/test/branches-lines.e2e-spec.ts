@@ -8,14 +8,8 @@ import { branchesSuite, PROLOGUE, reply } from './support/branches-suite';
 describe('branches: what each line of a story keeps (text, pictures, tasks, pending turn, summary, saves)', () => {
   const suite = branchesSuite();
   const { drain, story, branches, pictures, tasks, pending, fork, switchTo, accept, send } = suite;
-  let t: TestApp;
-  let stub: OpenAIStub;
-  let base: string;
-  let alice: TestUser;
-  let bob: TestUser;
-  beforeEach(() => {
-    ({ t, stub, base, alice, bob } = suite);
-  });
+  let t: TestApp, stub: OpenAIStub, base: string, alice: TestUser, bob: TestUser;
+  beforeEach(() => void ({ t, stub, base, alice, bob } = suite));
 
   it('branches from an early passage: the old line stays intact; switching restores the text, pictures and tasks of each line', async () => {
     const id = await createStory(t, alice, { name: 'Pier', prologue_and_characters: PROLOGUE });

@@ -9,13 +9,8 @@ import type { TestApp } from './test-app';
 describe('lore: the context inspector (GET /api/llm/:id/context)', () => {
   const suite = loreSuite();
   const { drain, add } = suite;
-  let t: TestApp;
-  let stub: OpenAIStub;
-  let base: string;
-  let alice: TestUser;
-  beforeEach(() => {
-    ({ t, stub, base, alice } = suite);
-  });
+  let t: TestApp, stub: OpenAIStub, base: string, alice: TestUser;
+  beforeEach(() => void ({ t, stub, base, alice } = suite));
 
   describe('the context inspector', () => {
     it('shows each part of the prompt sent, the lore that fired and why, adding up to what the stub received', async () => {

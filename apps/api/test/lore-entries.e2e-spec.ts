@@ -6,12 +6,8 @@ import type { TestApp } from './test-app';
 describe('lore: entries of a story\'s lore book, kept with the story (/api/lore)', () => {
   const suite = loreSuite();
   const { book, add } = suite;
-  let t: TestApp;
-  let alice: TestUser;
-  let bob: TestUser;
-  beforeEach(() => {
-    ({ t, alice, bob } = suite);
-  });
+  let t: TestApp, alice: TestUser, bob: TestUser;
+  beforeEach(() => void ({ t, alice, bob } = suite));
 
   describe('entries', () => {
     it('adds, changes, duplicates and deletes entries, with defaults and clean keywords', async () => {

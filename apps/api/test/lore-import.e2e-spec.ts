@@ -10,14 +10,8 @@ import type { TestApp } from './test-app';
 describe('lore: import and export (character cards, World Info files, txt lore blocks)', () => {
   const suite = loreSuite();
   const { drain, book, add } = suite;
-  let t: TestApp;
-  let stub: OpenAIStub;
-  let base: string;
-  let alice: TestUser;
-  let bob: TestUser;
-  beforeEach(() => {
-    ({ t, stub, base, alice, bob } = suite);
-  });
+  let t: TestApp, stub: OpenAIStub, base: string, alice: TestUser, bob: TestUser;
+  beforeEach(() => void ({ t, stub, base, alice, bob } = suite));
 
   describe('import', () => {
     const card = (spec: 'v2' | 'v3') => ({

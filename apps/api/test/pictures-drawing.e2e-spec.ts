@@ -12,14 +12,8 @@ import { createTestApp, type TestApp } from './test-app';
 describe('pictures: drawing illustrations, automatic and on demand, paid once (/api/llm/{id}/pictures)', () => {
   const suite = picturesSuite();
   const { drain, list, image, playTurn, newStory } = suite;
-  let t: TestApp;
-  let stub: OpenAIStub;
-  let base: string;
-  let alice: TestUser;
-  let bob: TestUser;
-  beforeEach(() => {
-    ({ t, stub, base, alice, bob } = suite);
-  });
+  let t: TestApp, stub: OpenAIStub, base: string, alice: TestUser, bob: TestUser;
+  beforeEach(() => void ({ t, stub, base, alice, bob } = suite));
 
   it('illustrates an accepted passage in the background: the model writes the prompt, the endpoint draws it, it is charged once', async () => {
     const id = await newStory(alice);

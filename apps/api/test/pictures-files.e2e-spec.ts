@@ -9,13 +9,8 @@ import type { TestApp } from './test-app';
 describe('pictures: serving, keeping and exporting picture files (/api/images/{id}, archives, exports, GridFS)', () => {
   const suite = picturesSuite();
   const { drain, list, image, playTurn, newStory } = suite;
-  let t: TestApp;
-  let stub: OpenAIStub;
-  let alice: TestUser;
-  let bob: TestUser;
-  beforeEach(() => {
-    ({ t, stub, alice, bob } = suite);
-  });
+  let t: TestApp, stub: OpenAIStub, alice: TestUser, bob: TestUser;
+  beforeEach(() => void ({ t, stub, alice, bob } = suite));
 
   it('serves a picture only to those who may read a story that references it', async () => {
     const id = await newStory(alice);

@@ -12,13 +12,8 @@ import type { TestApp } from './test-app';
 describe('play: what a send costs and when it is refused before the provider (throttle, power, holds, royalty)', () => {
   const suite = playSuite();
   const { drain, grant } = suite;
-  let t: TestApp;
-  let stub: OpenAIStub;
-  let base: string;
-  let alice: TestUser;
-  beforeEach(() => {
-    ({ t, stub, base, alice } = suite);
-  });
+  let t: TestApp, stub: OpenAIStub, base: string, alice: TestUser;
+  beforeEach(() => void ({ t, stub, base, alice } = suite));
 
   it('a send with the edited pending turn that is refused (too little power) accepts nothing: the turn stays pending', async () => {
     const id = await createStory(t, alice, { prologue_and_characters: 'Start.' });

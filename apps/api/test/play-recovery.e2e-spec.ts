@@ -13,13 +13,8 @@ import type { TestApp } from './test-app';
 describe('play: streams that break, close or stall, and turns whose process died', () => {
   const suite = playSuite();
   const { drain, grant } = suite;
-  let t: TestApp;
-  let stub: OpenAIStub;
-  let base: string;
-  let alice: TestUser;
-  beforeEach(() => {
-    ({ t, stub, base, alice } = suite);
-  });
+  let t: TestApp, stub: OpenAIStub, base: string, alice: TestUser;
+  beforeEach(() => void ({ t, stub, base, alice } = suite));
 
   it('keeps the partial text of a stream that breaks off, charges nothing and says why in the request language', async () => {
     await grant(alice, 1000);

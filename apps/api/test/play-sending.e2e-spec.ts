@@ -17,13 +17,8 @@ import type { TestApp } from './test-app';
 describe('play: sending, streaming and accepting turns (POST /api/llm/{id}, accept, undo, pending)', () => {
   const suite = playSuite();
   const { drain, grant } = suite;
-  let t: TestApp;
-  let stub: OpenAIStub;
-  let base: string;
-  let alice: TestUser;
-  beforeEach(() => {
-    ({ t, stub, base, alice } = suite);
-  });
+  let t: TestApp, stub: OpenAIStub, base: string, alice: TestUser;
+  beforeEach(() => void ({ t, stub, base, alice } = suite));
 
   it('lists the platform models with cost, demo flag and measured status', async () => {
     const res = await as(t, alice).get('/api/model_list');

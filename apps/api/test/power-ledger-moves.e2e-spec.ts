@@ -10,11 +10,8 @@ import { ledgerSuite, STORY } from './support/ledger-suite';
 describe('the power ledger (PowerService): grant, hold, settle, release, royalties', () => {
   const suite = ledgerSuite();
   const { noDrift } = suite;
-  let t: TestApp;
-  let power: PowerService;
-  beforeEach(() => {
-    ({ t, power } = suite);
-  });
+  let t: TestApp, power: PowerService;
+  beforeEach(() => void ({ t, power } = suite));
 
   describe('grant', () => {
     it('credits once per key, however often and concurrently it is called', async () => {

@@ -16,12 +16,8 @@ import { ledgerSuite, STORY } from './support/ledger-suite';
 describe('the power ledger (PowerService): repair after a crash, bookkeeping, verifyLedger', () => {
   const suite = ledgerSuite({ built: true });
   const { noDrift, repairNow } = suite;
-  let t: TestApp;
-  let power: PowerService;
-  let repair: LedgerRepairService;
-  beforeEach(() => {
-    ({ t, power, repair } = suite);
-  });
+  let t: TestApp, power: PowerService, repair: LedgerRepairService;
+  beforeEach(() => void ({ t, power, repair } = suite));
 
   describe('a crash at any step is repaired with no drift', () => {
     const crashAt = (step: FaultStep, kind?: string) => {

@@ -14,12 +14,8 @@ import { appSuite } from './support/app-suite';
 
 describe('stories: visibility, other users, ids, the story list and Swagger', () => {
   const suite = appSuite();
-  let t: TestApp;
-  let alice: TestUser;
-  let bob: TestUser;
-  beforeEach(() => {
-    ({ t, alice, bob } = suite);
-  });
+  let t: TestApp, alice: TestUser, bob: TestUser;
+  beforeEach(() => void ({ t, alice, bob } = suite));
 
   describe('another user, on every id-taking endpoint of a private story', () => {
     let id: string;

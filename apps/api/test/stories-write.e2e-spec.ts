@@ -14,11 +14,8 @@ import { appSuite } from './support/app-suite';
 
 describe('stories: create, change, rename', () => {
   const suite = appSuite();
-  let t: TestApp;
-  let alice: TestUser;
-  beforeEach(() => {
-    ({ t, alice } = suite);
-  });
+  let t: TestApp, alice: TestUser;
+  beforeEach(() => void ({ t, alice } = suite));
 
   describe('POST /api/llm (create)', () => {
     it('creates a story with the defaults and a sequential storyNo', async () => {

@@ -9,13 +9,8 @@ import type { TestApp } from './test-app';
 describe('tasks: editing and deleting groups, locked activities, access and docs (/api/tasks)', () => {
   const suite = tasksSuite();
   const { suggest, score, info, storyWithGroup } = suite;
-  let t: TestApp;
-  let stub: OpenAIStub;
-  let alice: TestUser;
-  let bob: TestUser;
-  beforeEach(() => {
-    ({ t, stub, alice, bob } = suite);
-  });
+  let t: TestApp, stub: OpenAIStub, alice: TestUser, bob: TestUser;
+  beforeEach(() => void ({ t, stub, alice, bob } = suite));
 
   it('edits targets (1 to 4, new ones get ids), names and relations; errors carry task number, field and reason', async () => {
     const { id, info: start } = await storyWithGroup();

@@ -10,13 +10,8 @@ import type { TestApp } from './test-app';
 describe('tasks: scoring against the story, status and play modes (/api/tasks/{id}/{index}/score, status)', () => {
   const suite = tasksSuite();
   const { drain, grant, suggest, score, info, storyWithGroup, playLine } = suite;
-  let t: TestApp;
-  let stub: OpenAIStub;
-  let base: string;
-  let alice: TestUser;
-  beforeEach(() => {
-    ({ t, stub, base, alice } = suite);
-  });
+  let t: TestApp, stub: OpenAIStub, base: string, alice: TestUser;
+  beforeEach(() => void ({ t, stub, base, alice } = suite));
 
   it('scoring refused for want of power, or failed by the provider, charges nothing and completes nothing', async () => {
     const noDrift = async () => expect((await verifyLedger(t.connection.db!)).drifts).toEqual([]);

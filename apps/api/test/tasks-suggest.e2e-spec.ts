@@ -9,13 +9,8 @@ import type { TestApp } from './test-app';
 describe('tasks: AI suggestions of task groups and accepting them (/api/tasks/{id}/create, add_new)', () => {
   const suite = tasksSuite();
   const { drain, suggest, score, info, storyWithGroup } = suite;
-  let t: TestApp;
-  let stub: OpenAIStub;
-  let base: string;
-  let alice: TestUser;
-  beforeEach(() => {
-    ({ t, stub, base, alice } = suite);
-  });
+  let t: TestApp, stub: OpenAIStub, base: string, alice: TestUser;
+  beforeEach(() => void ({ t, stub, base, alice } = suite));
 
   it('streams suggestions as the model writes them, stores them, charges once; accepting adds a group once', async () => {
     const id = await createStory(t, alice, { prologue_and_characters: PROLOGUE });

@@ -10,16 +10,15 @@ import { stubAppSuite } from './stub-app-suite';
 
 export const PRICE = 30;
 
+// A supertest parser that answers the body as bytes (pictures, exported files).
+export const bytes: Parameters<request.Test['parse']>[0] = (res, cb) => {
+  const parts: Buffer[] = [];
+  res.on('data', (d: Buffer) => parts.push(d));
+  res.on('end', () => cb(null, Buffer.concat(parts)));
+};
+
 // POST /api/export, answered as bytes.
-export const exportFile = (t: TestApp, user: TestUser, body: ExportDto) =>
-  as(t, user)
-    .post('/api/export', body)
-    .buffer(true)
-    .parse((res, cb) => {
-      const parts: Buffer[] = [];
-      res.on('data', (d: Buffer) => parts.push(d));
-      res.on('end', () => cb(null, Buffer.concat(parts)));
-    });
+export const exportFile = (t: TestApp, user: TestUser, body: ExportDto) => as(t, user).post('/api/export', body).buffer(true).parse(bytes);
 
 // A Word document's paragraphs in order: their text, and whether they hold a picture.
 export async function docxParagraphs(docx: Buffer): Promise<{ text: string; picture: boolean }[]> {
@@ -58,11 +57,7 @@ export function picturesSuite() {
   const image = (user: TestUser | null, id: string) => {
     const req = request(s.t.app.getHttpServer()).get(`/api/images/${id}`);
     if (user) req.set('Authorization', `Bearer ${user.token}`);
-    return req.buffer(true).parse((res, cb) => {
-      const parts: Buffer[] = [];
-      res.on('data', (d: Buffer) => parts.push(d));
-      res.on('end', () => cb(null, Buffer.concat(parts)));
-    });
+    return req.buffer(true).parse(bytes);
   };
   // Sends a line on the free stub model and accepts the reply: the accepted passage is illustrated.
   const playTurn = async (user: TestUser, id: string, line = 'I wave at the ferry.') => {
