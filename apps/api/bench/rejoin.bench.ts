@@ -17,6 +17,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { StubBehaviour } from '../test/support/openai-stub';
+import { SseBlocks } from '../test/support/sse-blocks';
 import { ProcessWatch } from './support/process-stats';
 import { apiProcessEnv, freePort, signInAs, startDatabaseProcess, stopProcess, waitHealthy } from './support/processes';
 import { record, runAlone } from './support/report';
@@ -99,23 +100,12 @@ async function readEvents(url: string, init: RequestInit, cutAfter = Infinity): 
   let deltas = 0;
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
+  const sse = new SseBlocks();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let cut: number;
-      while ((cut = buffer.indexOf('\n\n')) !== -1) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        let id: string | null = null;
-        let data = '';
-        for (const line of block.split('\n')) {
-          if (line.startsWith('id: ')) id = line.slice(4);
-          else if (line.startsWith('data: ')) data = line.slice(6);
-        }
-        if (!data) continue;
+      for (const { id, data } of sse.push(decoder.decode(value, { stream: true }))) {
         if (Number.isNaN(firstEventMs)) firstEventMs = performance.now() - started;
         const event = JSON.parse(data) as { type: string; text?: string };
         events.push({ id, type: event.type, text: event.text ?? '' });

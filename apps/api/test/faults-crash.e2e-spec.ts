@@ -156,7 +156,7 @@ describe('faults: the API process is killed (SIGKILL) and restarted', () => {
     await http().post(`/api/llm/${story}/discard`).set(auth).send({});
   });
 
-  // The other ledger steps are crashed in process by power-ledger.e2e-spec.ts; here the two that need
+  // The other ledger steps are crashed in process by power-ledger-repair.e2e-spec.ts; here the two that need
   // the turn: nothing moved yet (repair computes the settlement), and the balance charged with its
   // entry still pending and claimed by the dead process (repair takes it over, never charging again).
   const settlementPoints: Array<[string, string]> = [

@@ -13,6 +13,7 @@ import { PictureRunner } from '../src/pictures/picture.runner';
 import { PICTURE_BUCKET, PictureFileRepository } from '../src/pictures/picture-file.repository';
 import { createDiskApp, startDiskStandIn } from './support/start-disk-stand-in';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
+import { bytes } from './support/pictures-suite';
 
 // `pnpm start` without MONGODB_URI keeps the stand-in's data on disk (its in-memory engine and a
 // journal). GridFS files must come back whole from there, also after the database went down.
@@ -41,11 +42,7 @@ describe('pictures on the embedded stand-in with data on disk', () => {
       .get(`/api/images/${id}`)
       .set('Authorization', auth)
       .buffer(true)
-      .parse((res, cb) => {
-        const parts: Buffer[] = [];
-        res.on('data', (d: Buffer) => parts.push(d));
-        res.on('end', () => cb(null, Buffer.concat(parts)));
-      });
+      .parse(bytes);
 
   beforeAll(async () => {
     stub = await startOpenAIStub();

@@ -18,14 +18,21 @@ export interface Round {
   reads: { burst: number[]; rest: number[]; errors: number };
 }
 
+// What a side (the API, the bare relay) added to the direct burst in one round.
+function addedInRound(side: BurstResult, direct: BurstResult): string {
+  return (
+    `first token added p50 ${f(pct(side.firstTokens, 50) - pct(direct.firstTokens, 50))} p99 ${f(pct(side.firstTokens, 99) - pct(direct.firstTokens, 99))} ms;` +
+    ` chunk p99 added ${f(pct(side.latencies, 99) - pct(direct.latencies, 99))} ms`
+  );
+}
+
 export function printRound(level: number, r: number, round: Round, build: Build): void {
   const { direct, api, reads } = round;
   const tag = BUILDS.length > 1 ? ` [${build.label}]` : '';
   const errors = [...api.errorKinds].map(([k, v]) => `${v}x ${k}`).join('; ');
   const read = reads.rest.length ? `; read p50/p99 rest ${f(pct(reads.rest, 50), 0)}/${f(pct(reads.rest, 99), 0)} burst ${f(pct(reads.burst, 50), 0)}/${f(pct(reads.burst, 99), 0)} ms${reads.errors ? ` (${reads.errors} failed)` : ''}` : '';
   console.log(
-    `   round ${r + 1}${tag}: first token added p50 ${f(pct(api.firstTokens, 50) - pct(direct.firstTokens, 50))} p99 ${f(pct(api.firstTokens, 99) - pct(direct.firstTokens, 99))} ms;` +
-      ` chunk p99 added ${f(pct(api.latencies, 99) - pct(direct.latencies, 99))} ms${read}; errors ${api.errors}${errors ? ` (${errors})` : ''}${direct.errors ? `, direct errors ${direct.errors}` : ''};` +
+    `   round ${r + 1}${tag}: ${addedInRound(api, direct)}${read}; errors ${api.errors}${errors ? ` (${errors})` : ''}${direct.errors ? `, direct errors ${direct.errors}` : ''};` +
       ` API ${f(round.apiStats.cpuPercent, 0)}% CPU, peak ${f(mb(round.apiStats.peakRss), 0)} MB` +
       (round.dbStats ? `; DB ${f(round.dbStats.cpuPercent, 0)}% CPU` : '') +
       `; client ${f(state.clientCpu, 0)}%${level > 1 ? `; ${f(api.seconds)} s` : ''}`,
@@ -33,8 +40,7 @@ export function printRound(level: number, r: number, round: Round, build: Build)
   if (round.relay && build === BUILDS[0]) {
     const { result: relayed, stats } = round.relay;
     console.log(
-      `   round ${r + 1} bare relay: first token added p50 ${f(pct(relayed.firstTokens, 50) - pct(direct.firstTokens, 50))} p99 ${f(pct(relayed.firstTokens, 99) - pct(direct.firstTokens, 99))} ms;` +
-        ` chunk p99 added ${f(pct(relayed.latencies, 99) - pct(direct.latencies, 99))} ms; errors ${relayed.errors}; relay ${f(stats.cpuPercent, 0)}% CPU, peak ${f(mb(stats.peakRss), 0)} MB`,
+      `   round ${r + 1} bare relay: ${addedInRound(relayed, direct)}; errors ${relayed.errors}; relay ${f(stats.cpuPercent, 0)}% CPU, peak ${f(mb(stats.peakRss), 0)} MB`,
     );
   }
 }
@@ -102,22 +108,9 @@ function sideFigures(rounds: Round[], side: (r: Round) => BurstResult) {
   };
 }
 
-// The bare relay's figures of a level (the same in every build's rounds): the reference beside the API's.
-export function reportRelay(level: number, rounds: Round[]): void {
-  const withRelay = rounds.filter((r) => r.relay);
-  if (!withRelay.length) return;
-  const of = (pick: (r: Round) => number) => median(withRelay.map(pick));
-  const relayed = (r: Round) => r.relay!.result;
-  const label = `bare relay, ${level === 1 ? `sequential (${SEQ_N} sends)` : `${level} opened at once`}`;
-  const { d50, d99, a50, a99, add50, add99, c50, c99, dc50, dc99, addC99, errors, streams, rounded } = sideFigures(withRelay, relayed);
-  const cpu = of((r) => r.relay!.stats.cpuPercent);
-  const ms = of((r) => (r.relay!.stats.cpuSeconds * 1000) / Math.max(1, relayed(r).firstTokens.length + relayed(r).errors));
-  const peak = Math.max(...withRelay.map((r) => r.relay!.stats.peakRss));
-  summaryRow(level === 1 ? '1' : String(level), 'bare relay', withRelay, relayed, peak, false);
-  console.log(
-    `   ${label}, median of ${withRelay.length} round(s): first token added p50 ${f(add50)} ms, p99 ${f(add99)} ms; per-chunk added p99 ${f(addC99)} ms;` +
-      ` errors ${errors}/${streams}; relay ${f(cpu, 0)}% CPU (${f(ms, 2)} ms a stream), peak RSS ${f(mb(peak))} MB`,
-  );
+/** The two latency records of a side (first token, per-chunk) beside the direct burst, with a level's goal if any. */
+function recordLatencies(label: string, rounds: Round[], side: (r: Round) => BurstResult, goal?: Goal): void {
+  const { d50, d99, a50, a99, add50, add99, c50, c99, dc50, dc99, addC99, errors, streams, rounded } = sideFigures(rounds, side);
   record({
     suite: 'burst',
     measure: `first token, ${label}`,
@@ -125,7 +118,9 @@ export function reportRelay(level: number, rounds: Round[]): void {
     median: a50,
     p99: a99,
     baseline: { label: 'direct to stub', median: d50, p99: d99 },
-    note: `added p50 ${f(add50)} ms (${rounded((r) => pct(relayed(r).firstTokens, 50) - pct(r.direct.firstTokens, 50))}), added p99 ${f(add99)} ms; errors ${errors}/${streams}`,
+    target: goal?.firstToken,
+    met: goal?.firstTokenMet?.(add50, add99),
+    note: `added p50 ${f(add50)} ms (${rounded((r) => pct(side(r).firstTokens, 50) - pct(r.direct.firstTokens, 50))}), added p99 ${f(add99)} ms (${rounded((r) => pct(side(r).firstTokens, 99) - pct(r.direct.firstTokens, 99))}); errors ${errors}/${streams}`,
   });
   record({
     suite: 'burst',
@@ -134,15 +129,36 @@ export function reportRelay(level: number, rounds: Round[]): void {
     median: c50,
     p99: c99,
     baseline: { label: 'direct to stub', median: dc50, p99: dc99 },
-    note: `added p99 ${f(addC99)} ms (${rounded((r) => pct(relayed(r).latencies, 99) - pct(r.direct.latencies, 99))})`,
+    target: goal?.chunk,
+    met: goal?.chunkMet?.(addC99, errors),
+    note: `added p99 ${f(addC99)} ms (${rounded((r) => pct(side(r).latencies, 99) - pct(r.direct.latencies, 99))}); errors ${errors}/${streams}`,
   });
+}
+
+// The bare relay's figures of a level (the same in every build's rounds): the reference beside the API's.
+export function reportRelay(level: number, rounds: Round[]): void {
+  const withRelay = rounds.filter((r) => r.relay);
+  if (!withRelay.length) return;
+  const of = (pick: (r: Round) => number) => median(withRelay.map(pick));
+  const relayed = (r: Round) => r.relay!.result;
+  const label = `bare relay, ${level === 1 ? `sequential (${SEQ_N} sends)` : `${level} opened at once`}`;
+  const { add50, add99, addC99, errors, streams } = sideFigures(withRelay, relayed);
+  const cpu = of((r) => r.relay!.stats.cpuPercent);
+  const ms = of((r) => (r.relay!.stats.cpuSeconds * 1000) / Math.max(1, relayed(r).firstTokens.length + relayed(r).errors));
+  const peak = Math.max(...withRelay.map((r) => r.relay!.stats.peakRss));
+  summaryRow(level === 1 ? '1' : String(level), 'bare relay', withRelay, relayed, peak, false);
+  console.log(
+    `   ${label}, median of ${withRelay.length} round(s): first token added p50 ${f(add50)} ms, p99 ${f(add99)} ms; per-chunk added p99 ${f(addC99)} ms;` +
+      ` errors ${errors}/${streams}; relay ${f(cpu, 0)}% CPU (${f(ms, 2)} ms a stream), peak RSS ${f(mb(peak))} MB`,
+  );
+  recordLatencies(label, withRelay, relayed);
   record({ suite: 'burst', measure: `relay process CPU time per stream, ${label}`, unit: 'ms', median: ms, note: `CPU ${f(cpu, 0)} % of one core; peak RSS ${f(mb(peak))} MB` });
 }
 
 export function report(level: number, rounds: Round[], build: Build): void {
   const of = (pick: (r: Round) => number) => median(rounds.map(pick));
   const label = (level === 1 ? `sequential (${SEQ_N} sends)` : `${level} opened at once`) + modelNote() + (BUILDS.length > 1 ? ` [${build.label}]` : '');
-  const { d50, d99, a50, a99, add50, add99, c50, c99, dc50, dc99, addC99, errors, streams, rounded } = sideFigures(rounds, (r) => r.api);
+  const { d50, d99, a50, a99, add50, add99, c99, dc99, addC99, errors, streams, rounded } = sideFigures(rounds, (r) => r.api);
   const apiCpu = of((r) => r.apiStats.cpuPercent);
   const perStream = (r: Round, s: { cpuSeconds: number } | null) => (s ? (s.cpuSeconds * 1000) / Math.max(1, r.api.firstTokens.length + r.api.errors) : NaN);
   const apiMs = of((r) => perStream(r, r.apiStats));
@@ -158,28 +174,7 @@ export function report(level: number, rounds: Round[], build: Build): void {
       ` API ${f(apiCpu, 0)}% CPU (${f(apiMs, 2)} ms a stream), peak RSS ${f(mb(apiPeak))} MB; DB ${f(dbCpu, 0)}% CPU (${f(dbMs, 2)} ms a stream), peak RSS ${f(mb(dbPeak))} MB` +
       (goal ? `\n   goal: ${goal.text}` : ''),
   );
-  record({
-    suite: 'burst',
-    measure: `first token, ${label}`,
-    unit: 'ms',
-    median: a50,
-    p99: a99,
-    baseline: { label: 'direct to stub', median: d50, p99: d99 },
-    target: goal?.firstToken,
-    met: goal?.firstTokenMet?.(add50, add99),
-    note: `added p50 ${f(add50)} ms (${rounded((r) => pct(r.api.firstTokens, 50) - pct(r.direct.firstTokens, 50))}), added p99 ${f(add99)} ms (${rounded((r) => pct(r.api.firstTokens, 99) - pct(r.direct.firstTokens, 99))}); errors ${errors}/${streams}`,
-  });
-  record({
-    suite: 'burst',
-    measure: `per-chunk latency, ${label}`,
-    unit: 'ms',
-    median: c50,
-    p99: c99,
-    baseline: { label: 'direct to stub', median: dc50, p99: dc99 },
-    target: goal?.chunk,
-    met: goal?.chunkMet?.(addC99, errors),
-    note: `added p99 ${f(addC99)} ms (${rounded((r) => pct(r.api.latencies, 99) - pct(r.direct.latencies, 99))}); errors ${errors}/${streams}`,
-  });
+  recordLatencies(label, rounds, (r) => r.api, goal);
   record({
     suite: 'burst',
     measure: `API process peak RSS, ${label}`,

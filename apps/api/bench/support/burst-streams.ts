@@ -5,6 +5,7 @@ import type { Stub } from './burst-processes';
 import { f, mb, STREAM_DEADLINE_MS, wallClock } from './burst-settings';
 import { cpuSeconds, processTree, rssBytes } from './process-stats';
 import { pct } from './stats';
+import { SseBlocks } from '../../test/support/sse-blocks';
 
 // One connection per stream, no keep-alive: each stream is a new client, as in a burst of users.
 const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
@@ -91,20 +92,16 @@ export function openStream(spec: StreamSpec, deadline: number): Promise<StreamRe
     }, Math.max(1, deadline - Date.now()));
     const req = httpRequest(spec.url, { method: 'POST', agent, headers: { ...spec.headers, 'Content-Length': Buffer.byteLength(spec.body) } }, (res) => {
       res.setEncoding('utf8');
-      let buffer = '';
+      const sse = new SseBlocks();
       res.on('data', (text: string) => {
         const at = wallClock();
-        buffer += text;
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) !== -1) {
-          const event = dataOf(buffer.slice(0, cut));
-          buffer = buffer.slice(cut + 2);
+        for (const { data: event } of sse.push(text)) {
           let chunk = false;
           if (spec.kind === 'api') {
-            if (event.startsWith('data: {"type":"delta"')) chunk = true;
-            else if (event.startsWith('data: {"type":"done"')) sawEnd = true;
-            else if (event.startsWith('data: {"type":"error"')) return finish(`error event: ${event.slice(6, 200)}`);
-          } else if (event.startsWith('data: [DONE]')) sawEnd = true;
+            if (event.startsWith('{"type":"delta"')) chunk = true;
+            else if (event.startsWith('{"type":"done"')) sawEnd = true;
+            else if (event.startsWith('{"type":"error"')) return finish(`error event: ${event.slice(0, 194)}`);
+          } else if (event.startsWith('[DONE]')) sawEnd = true;
           else if (event.includes('"content":"t=')) chunk = true;
           if (!chunk) continue;
           const stamp = stampOf(event);
@@ -122,7 +119,7 @@ export function openStream(spec: StreamSpec, deadline: number): Promise<StreamRe
         }
       });
       res.on('end', () => {
-        if (res.statusCode !== 200) finish(`status ${res.statusCode}: ${buffer.slice(0, 200)}`);
+        if (res.statusCode !== 200) finish(`status ${res.statusCode}: ${sse.rest.slice(0, 200)}`);
         else finish(sawEnd ? null : 'ended without done');
       });
       res.on('error', (e) => finish(e.message));
@@ -174,9 +171,4 @@ export async function burst(specs: StreamSpec[], stub?: Stub): Promise<BurstResu
   const out = summarise(results, (Date.now() - t0) / 1000);
   if (stub) out.arrivals = (await stub.arrivals()).map((at) => at - wall0);
   return out;
-}
-
-/** A server-sent event without its `id:` line (a turn's events carry their position), from its `data:` line on. */
-export function dataOf(event: string): string {
-  return event.startsWith('id:') ? event.slice(event.indexOf('\n') + 1) : event;
 }

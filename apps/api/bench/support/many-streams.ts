@@ -1,7 +1,7 @@
 // The play benchmark's many-stream clients (part 2: per-chunk latency with concurrent streams).
 import { Agent, request as httpRequest } from 'node:http';
-import { dataOf } from './burst-streams';
 import { wallClock } from '../../test/support/openai-stub';
+import { SseBlocks } from '../../test/support/sse-blocks';
 
 // The many-stream clients use node:http, not fetch: fetch's web streams cost the benchmark process
 // several times the CPU per event, and on a small machine the clients would then starve the API they
@@ -21,18 +21,12 @@ function postSse(req: StreamRequest, onData: (data: string, at: number) => void)
   return new Promise((done, fail) => {
     const r = httpRequest(req.url, { method: 'POST', agent: streamAgent, headers: { ...req.headers, 'Content-Length': Buffer.byteLength(req.body) } }, (res) => {
       res.setEncoding('utf8');
-      let buffer = '';
+      const sse = new SseBlocks();
       res.on('data', (text: string) => {
         const at = wallClock();
-        buffer += text;
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) !== -1) {
-          const line = dataOf(buffer.slice(0, cut));
-          buffer = buffer.slice(cut + 2);
-          if (line.startsWith('data: ')) onData(line.slice(6), at);
-        }
+        for (const { data } of sse.push(text)) onData(data, at);
       });
-      res.on('end', () => done(res.statusCode === 200 ? { status: 200 } : { status: res.statusCode ?? 0, refusal: buffer }));
+      res.on('end', () => done(res.statusCode === 200 ? { status: 200 } : { status: res.statusCode ?? 0, refusal: sse.rest }));
       res.on('error', fail);
     });
     r.on('error', fail);

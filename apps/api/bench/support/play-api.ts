@@ -1,7 +1,7 @@
 // The play benchmark's API: its own process on a fresh embedded database (or MONGODB_URI), the bench user
 // signed in with power for the paid model, its stories, and the reading of its streams.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { dataOf } from './burst-streams';
+import { SseBlocks } from '../../test/support/sse-blocks';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -24,18 +24,13 @@ export function rssOf(pid: number): number {
 export async function readStream(res: Response, onData: (data: string, at: number) => boolean | void): Promise<void> {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
+  const sse = new SseBlocks();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return;
     const at = wallClock();
-    buffer += decoder.decode(value, { stream: true });
-    let cut: number;
-    while ((cut = buffer.indexOf('\n\n')) !== -1) {
-      const line = dataOf(buffer.slice(0, cut));
-      buffer = buffer.slice(cut + 2);
-      if (!line.startsWith('data: ')) continue;
-      if (onData(line.slice(6), at) === true) {
+    for (const { data } of sse.push(decoder.decode(value, { stream: true }))) {
+      if (onData(data, at) === true) {
         await reader.cancel();
         return;
       }

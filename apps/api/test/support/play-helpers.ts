@@ -1,6 +1,7 @@
 import type { SendTurnDto, StreamEvent } from '@taleloom/contracts';
 import { Types } from 'mongoose';
 import type { TestApp } from '../test-app';
+import { SseBlocks } from './sse-blocks';
 
 export interface StreamResult {
   status: number;
@@ -57,22 +58,12 @@ export async function postEvents(
   const events: StreamEvent[] = [];
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
+  const sse = new SseBlocks();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let cut: number;
-      while ((cut = buffer.indexOf('\n\n')) !== -1) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const data = block
-          .split('\n')
-          .filter((l) => l.startsWith('data: '))
-          .map((l) => l.slice(6))
-          .join('\n');
-        if (!data) continue;
+      for (const { data } of sse.push(decoder.decode(value, { stream: true }))) {
         events.push(JSON.parse(data) as StreamEvent);
         options.onEvent?.(events.at(-1)!, events.length);
         if (stopAfter !== undefined && events.length >= stopAfter) {
@@ -93,6 +84,10 @@ export async function listenOnLoopback(t: TestApp): Promise<string> {
   await t.app.listen(0, '127.0.0.1');
   return (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
 }
+
+/** The events of one type, typed as that type. */
+export const ofType = <K extends StreamEvent['type']>(events: StreamEvent[], type: K) =>
+  events.filter((e): e is Extract<StreamEvent, { type: K }> => e.type === type);
 
 export const textOf = (events: StreamEvent[]) =>
   events.map((e) => (e.type === 'delta' ? e.text : '')).join('');

@@ -1,4 +1,5 @@
 import type { StreamEvent } from '@taleloom/contracts';
+import { SseBlocks } from './sse-blocks';
 
 /** A stream event with its SSE id (null: none) and when it was read. */
 export interface IdEvent {
@@ -31,24 +32,13 @@ export async function readIdStream(
   const events: IdEvent[] = [];
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
+  const sse = new SseBlocks();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let cut: number;
-      while ((cut = buffer.indexOf('\n\n')) !== -1) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        let id: string | null = null;
-        const data: string[] = [];
-        for (const line of block.split('\n')) {
-          if (line.startsWith('id: ')) id = line.slice(4);
-          else if (line.startsWith('data: ')) data.push(line.slice(6));
-        }
-        if (!data.length) continue;
-        const read: IdEvent = { id, event: JSON.parse(data.join('\n')) as StreamEvent, at: Date.now() };
+      for (const { id, data } of sse.push(decoder.decode(value, { stream: true }))) {
+        const read: IdEvent = { id, event: JSON.parse(data) as StreamEvent, at: Date.now() };
         events.push(read);
         if (stopWhen?.(read, events)) {
           controller.abort();

@@ -1,105 +1,19 @@
-import {
-  ErrorCode,
-  type AcceptTurnDto,
-  type ExportDto,
-  type RequestPictureDto,
-  type StoryPicture,
-  type UpdateStoryDto,
-} from '@taleloom/contracts';
+import { ErrorCode, type RequestPictureDto, type StoryPicture, type UpdateStoryDto } from '@taleloom/contracts';
 import { PNG } from 'pngjs';
-import request from 'supertest';
 import { ImageProvider, imageDimensions, PictureFailure } from '../src/pictures/image-provider';
 import { PictureRunner } from '../src/pictures/picture.runner';
-import { PICTURE_BUCKET, PictureFileRepository } from '../src/pictures/picture-file.repository';
-import { PowerService } from '../src/power/power.service';
-import { unzip } from './file-factories';
 import { balanceOf, entriesOf } from './power-factories';
 import { as, createStory, signUp, type TestUser } from './story-factories';
 import { sendTurn, textOf, unthrottle } from './support/play-helpers';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
+import { docxParagraphs, exportFile, picturesSuite, PRICE } from './support/pictures-suite';
 import { createTestApp, type TestApp } from './test-app';
 
-const PRICE = 30;
-
-// POST /api/export, answered as bytes.
-const exportFile = (t: TestApp, user: TestUser, body: ExportDto) =>
-  as(t, user)
-    .post('/api/export', body)
-    .buffer(true)
-    .parse((res, cb) => {
-      const parts: Buffer[] = [];
-      res.on('data', (d: Buffer) => parts.push(d));
-      res.on('end', () => cb(null, Buffer.concat(parts)));
-    });
-
-// A Word document's paragraphs in order: their text, and whether they hold a picture.
-async function docxParagraphs(docx: Buffer): Promise<{ text: string; picture: boolean }[]> {
-  const xml = (await unzip(docx)).find((e) => e.name === 'word/document.xml')!.data.toString('utf8');
-  return [...xml.matchAll(/<w:p[ >][\s\S]*?<\/w:p>/g)].map(([p]) => ({
-    text: [...p.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(''),
-    picture: p.includes('<w:drawing>'),
-  }));
-}
-
-describe('pictures: AI illustrations of stories (/api/llm/{id}/pictures, /api/images/{id})', () => {
-  let t: TestApp;
-  let stub: OpenAIStub;
-  let base: string;
-  let alice: TestUser;
-  let bob: TestUser;
-  const drain = () => t.app.get(PictureRunner).drain();
-  const grant = (user: TestUser, amount: number) => t.app.get(PowerService).grant(user.userID, amount, 'test', `grant-${Math.random()}`);
-  const list = async (user: TestUser, id: string) => (await as(t, user).get(`/api/llm/${id}/pictures`)).body.data.pictures as StoryPicture[];
-  const image = (user: TestUser | null, id: string) => {
-    const req = request(t.app.getHttpServer()).get(`/api/images/${id}`);
-    if (user) req.set('Authorization', `Bearer ${user.token}`);
-    return req.buffer(true).parse((res, cb) => {
-      const parts: Buffer[] = [];
-      res.on('data', (d: Buffer) => parts.push(d));
-      res.on('end', () => cb(null, Buffer.concat(parts)));
-    });
-  };
-  // Sends a line on the free stub model and accepts the reply: the accepted passage is illustrated.
-  const playTurn = async (user: TestUser, id: string, line = 'I wave at the ferry.') => {
-    await unthrottle(t, id);
-    const res = await sendTurn(base, user.token, id, { role: 'Mara', content: line, model_name: 'free' });
-    const turnId = (res.events.at(-1) as { turnId: string }).turnId;
-    const reply = res.events.map((e) => (e.type === 'delta' ? e.text : '')).join('');
-    const accepted = await as(t, user).post(`/api/llm/${id}/accept`, { userContent: `Mara: ${line}`, newContent: reply, turnId } satisfies AcceptTurnDto);
-    expect(accepted.status).toBe(200);
-    return accepted.body.data as { charCount: number; appended: string };
-  };
-  const newStory = (user: TestUser, settings: Partial<UpdateStoryDto> = {}) =>
-    createStory(t, user, { prologue_and_characters: 'Mara: a ferry pilot who waits at the pier.\nThe ferry is late.', ...settings });
-
-  beforeAll(async () => {
-    stub = await startOpenAIStub();
-    t = await createTestApp({
-      MODELS_JSON: JSON.stringify([{ label: 'Free', value: 'free', points: 0, contextWindow: 4096, maxOutput: 200, baseURL: stub.baseURL }]),
-      IMAGES_PROVIDER: 'openai',
-      IMAGES_BASE_URL: stub.baseURL,
-      IMAGES_MODEL: 'stub-image-1',
-      IMAGES_POINTS: String(PRICE),
-      IMAGES_SIZE_MAP: JSON.stringify({ '1024*1024': '1024x1024', '512*1024': '512x1024' }),
-      // The operator allows the loopback address the stub listens on (a custom model test below).
-      CUSTOM_MODEL_ALLOWED_NETWORKS: '127.0.0.1/32',
-    });
-    await t.app.listen(0, '127.0.0.1');
-    base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
-  });
-  beforeEach(async () => {
-    await drain();
-    await t.clean();
-    stub.reset();
-    alice = await signUp(t, 'alice');
-    bob = await signUp(t, 'bob');
-    await grant(alice, 1000);
-  });
-  afterAll(async () => {
-    await drain();
-    await t.close();
-    await stub.close();
-  });
+describe('pictures: drawing illustrations, automatic and on demand, paid once (/api/llm/{id}/pictures)', () => {
+  const suite = picturesSuite();
+  const { drain, list, image, playTurn, newStory } = suite;
+  let t: TestApp, stub: OpenAIStub, base: string, alice: TestUser, bob: TestUser;
+  beforeEach(() => void ({ t, stub, base, alice, bob } = suite));
 
   it('illustrates an accepted passage in the background: the model writes the prompt, the endpoint draws it, it is charged once', async () => {
     const id = await newStory(alice);
@@ -307,124 +221,6 @@ describe('pictures: AI illustrations of stories (/api/llm/{id}/pictures, /api/im
     expect(stub.imageBodies.at(-1)!.prompt).toContain('Mara: old, white beard.');
   });
 
-  it('serves a picture only to those who may read a story that references it', async () => {
-    const id = await newStory(alice);
-    await playTurn(alice, id);
-    await drain();
-    const [picture] = await list(alice, id);
-    // Another user, no token, and a malformed id.
-    expect([(await image(bob, picture.id)).status, (await image(bob, picture.id)).body.toString()]).toEqual([404, expect.stringContaining(ErrorCode.PICTURE_NOT_FOUND)]);
-    expect((await image(null, picture.id)).status).toBe(401);
-    expect((await image(alice, 'nope')).status).toBe(404);
-    expect((await as(t, bob).get(`/api/llm/${id}/pictures`)).body.code).toBe(ErrorCode.STORY_NOT_FOUND);
-    expect((await as(t, bob).post(`/api/llm/${id}/pictures`, { from: 0, to: 5 })).body.code).toBe(ErrorCode.STORY_NOT_FOUND);
-    expect((await as(t, bob).post(`/api/llm/${id}/pictures/${picture.id}/retry`)).body.code).toBe(ErrorCode.STORY_NOT_FOUND);
-
-    // Published: others read the public version's pictures.
-    await as(t, alice).post(`/api/user/public/${id}`);
-    expect((await list(bob, id)).map((p) => p.id)).toEqual([picture.id]);
-    expect((await image(bob, picture.id)).status).toBe(200);
-    // A clone shares the file: its owner may read it through the clone, even once the source is private.
-    const clone = (await as(t, bob).post('/api/user/clone-public-story', { userID: alice.userID, storyID: id })).body.data.id as string;
-    expect((await list(bob, clone)).map((p) => [p.id, p.status])).toEqual([[picture.id, 'ready']]);
-    await as(t, alice).post(`/api/user/private/${id}`);
-    expect((await image(bob, picture.id)).status).toBe(200);
-    const carol = await signUp(t, 'carol');
-    expect((await image(carol, picture.id)).status).toBe(404);
-  });
-
-  it('keeps pictures in archives and clones of my own story', async () => {
-    const id = await newStory(alice);
-    await playTurn(alice, id);
-    await drain();
-    const [original] = await list(alice, id);
-    const saved = await as(t, alice).post('/api/archive/save', { story_id: id, archive_index: 2 });
-    // Redraw: the story now shows a new picture; the archive still references the first.
-    await as(t, alice).post(`/api/llm/${id}/pictures/${original.id}/retry`);
-    await drain();
-    expect((await list(alice, id))[0].id).not.toBe(original.id);
-    await as(t, alice).post('/api/archive/load', { archive_id: saved.body.data._id });
-    expect((await list(alice, id)).map((p) => [p.id, p.status])).toEqual([[original.id, 'ready']]);
-    expect((await image(alice, original.id)).status).toBe(200);
-    const clone = (await as(t, alice).post(`/api/llm/${id}/clone`)).body.data.id as string;
-    expect((await list(alice, clone)).map((p) => p.id)).toEqual([original.id]);
-  });
-
-  it('puts ready pictures into html and docx exports beside their passages', async () => {
-    const id = await newStory(alice);
-    await playTurn(alice, id);
-    await drain();
-    const [picture] = await list(alice, id);
-    const story = (await as(t, alice).get(`/api/llm?id=${id}`)).body.data;
-    const exportAs = (user: TestUser, body: ExportDto) => exportFile(t, user, body);
-    const html = (await exportAs(alice, { content: story.main_text, format: 'html', story_id: id })).body.toString('utf8');
-    const stored = await image(alice, picture.id);
-    expect(html).toContain(`<img src="data:image/png;base64,${(stored.body as Buffer).toString('base64')}"`);
-    // After the passage it shows (the last line), not before.
-    expect(html.indexOf('<figure>')).toBeGreaterThan(html.indexOf('The lamp flickered'));
-    expect(html).not.toContain('Demo picture');
-    const docx = await exportAs(alice, { content: story.main_text, format: 'docx', story_id: id });
-    const media = (await unzip(docx.body as Buffer)).filter((e) => e.name.startsWith('word/media/'));
-    expect(media).toHaveLength(1);
-    expect(media[0].data.equals(stored.body as Buffer)).toBe(true);
-    // The picture's paragraph comes right after its passage's last line; no caption (not a demo picture).
-    const paragraphs = await docxParagraphs(docx.body as Buffer);
-    const last = paragraphs.findIndex((p) => p.text.includes('The lamp flickered'));
-    expect(paragraphs.map((p) => p.picture)).toEqual(paragraphs.map((_, i) => i === last + 1));
-    expect(paragraphs[last + 2]).toBeUndefined();
-    // Without story_id, and for others' private stories, no pictures (and a clear error for the latter).
-    expect((await exportAs(alice, { content: story.main_text, format: 'html' })).body.toString()).not.toContain('<figure>');
-    const foreign = await as(t, bob).post('/api/export', { content: 'x', format: 'html', story_id: id } satisfies ExportDto);
-    expect([foreign.status, foreign.body.code]).toEqual([404, ErrorCode.STORY_NOT_FOUND]);
-    // Without content the story's own text, as its reader reads it, is exported: a long story is not uploaded.
-    expect((await exportAs(alice, { format: 'txt', story_id: id })).body.toString('utf8')).toBe(story.main_text);
-    const byId = (await exportAs(alice, { format: 'html', story_id: id })).body.toString('utf8');
-    expect(byId).toContain('<figure>');
-    expect(byId).toContain(`<title>${story.name}</title>`);
-    const foreignById = await as(t, bob).post('/api/export', { format: 'txt', story_id: id } satisfies ExportDto);
-    expect([foreignById.status, foreignById.body.code]).toEqual([404, ErrorCode.STORY_NOT_FOUND]);
-    // Someone else's public story: its public version, not the owner's later private edits.
-    await as(t, alice).post(`/api/user/public/${id}`).expect(200);
-    await as(t, alice).patch(`/api/llm?id=${id}`, { main_text: `${story.main_text}\nA private line.` }).expect(200);
-    expect((await exportAs(bob, { format: 'txt', story_id: id })).body.toString('utf8')).toBe(story.main_text);
-  });
-
-  it("states a WebP picture (which Word cannot hold) in a docx export, in the story's language; html keeps it", async () => {
-    const id = await createStory(t, alice, { prologue_and_characters: '玛拉：渡轮驾驶员。\n夜里，玛拉在码头等船。' });
-    stub.set({ images: { mode: 'webp' } });
-    await playTurn(alice, id, '我朝渡轮挥手。');
-    await drain();
-    const [picture] = await list(alice, id);
-    expect(picture).toMatchObject({ status: 'ready', cost: PRICE });
-    const story = (await as(t, alice).get(`/api/llm?id=${id}`)).body.data;
-    // Asked from an English screen: the note is in the story's language all the same.
-    const docx = await exportFile(t, alice, { content: story.main_text, format: 'docx', story_id: id, language: 'en' });
-    expect(docx.status).toBe(200);
-    expect((await unzip(docx.body as Buffer)).filter((e) => e.name.startsWith('word/media/'))).toEqual([]);
-    const paragraphs = await docxParagraphs(docx.body as Buffer);
-    const last = paragraphs.findIndex((p) => p.text.includes('故事继续向前'));
-    expect(last).toBe(paragraphs.length - 2);
-    expect(paragraphs[last + 1]).toEqual({ text: '［此处的配图未放入：Word 文档无法容纳它的格式（WebP）。导出为 HTML 可以看到它。］', picture: false });
-    const html = (await exportFile(t, alice, { content: story.main_text, format: 'html', story_id: id })).body.toString('utf8');
-    expect(html).toContain('<img src="data:image/webp;base64,UklGR');
-  });
-
-  it('keeps picture files in GridFS (pictures.files / pictures.chunks), in chunks, and deletes them', async () => {
-    const store = t.app.get(PictureFileRepository);
-    const id = '65f0c0ffee0123456789abcd';
-    const data = Buffer.alloc(600_000, 7);
-    data.write('a picture', 100_000);
-    await store.put(id, data, { storyId: 's', userID: 'u', contentType: 'image/png', width: 1, height: 1, demo: false });
-    const db = t.connection.db!;
-    const file = await db.collection(`${PICTURE_BUCKET}.files`).findOne({});
-    expect(file).toMatchObject({ length: 600_000, chunkSize: 255 * 1024, filename: `${id}.png`, metadata: { contentType: 'image/png' } });
-    expect(await db.collection(`${PICTURE_BUCKET}.chunks`).countDocuments({})).toBe(3);
-    expect((await store.get(id))!.data.equals(data)).toBe(true);
-    await store.delete(id);
-    expect(await store.get(id)).toBeNull();
-    expect(await db.collection(`${PICTURE_BUCKET}.chunks`).countDocuments({})).toBe(0);
-  });
-
   it('times out a slow images endpoint through the SDK (PROVIDER_TIMEOUT)', async () => {
     stub.set({ images: { delayMs: 400 } });
     const generate = new ImageProvider().generate({
@@ -493,6 +289,6 @@ describe('pictures: the offline demo generator (the embedded default)', () => {
     ]);
     const html = (await exportFile(t, user, { content: text, format: 'html', story_id: id })).body.toString('utf8');
     expect(html).toMatch(/<p>Mara: a pilot\.<\/p>\n<figure><img [^>]+><figcaption>Demo picture \(drawn offline, not by an AI model\)<\/figcaption><\/figure>/);
-    // pngjs (the demo's encoder and the check above) runs many times slower inside jest than in the API.
+    // pngjs (the demo's encoder and the check above) runs many times slower inside the test runner than in the API.
   }, 90_000);
 });
