@@ -130,6 +130,11 @@ export function answerJobs<Input, Output>(handle: (input: Input) => Output | Pro
  */
 export function workerEntry(file: string): [string, { eval?: boolean }] {
   if (existsSync(`${file}.js`)) return [`${file}.js`, {}];
+  // swc's native binding stays loaded in this thread: unloaded with the first thread that loaded it, it
+  // crashed the process (SIGSEGV) when the next thread loaded it (a picture thread after an export's).
+  // From the sources only (as @swc-node/register below): the built app never comes here.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous: loaded before the thread starts
+  require(require.resolve('@swc/core'));
   return [`require(${JSON.stringify(require.resolve('@swc-node/register'))}); require(${JSON.stringify(`${file}.ts`)});`, { eval: true }];
 }
 
