@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Connection } from 'mongoose';
 import type { DestinationStream } from 'pino';
+import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import type { TestFunction } from 'vitest';
 import { createApp } from '../src/app.factory';
 import { AppConfig, resolveConfig } from '../src/config/app-config';
@@ -64,6 +65,9 @@ export async function createTestApp(
     ...overrides,
   });
   const config = resolveConfig(env);
+  // nestjs-pino keeps the first app's logger for the lines written outside a request (a turn's warnings)
+  // in a module variable; the files of a test worker share modules, so each app starts without it.
+  __resetOutOfContextForTests();
   const app = await createApp(config, {
     uri: url.toString(),
     kind: (process.env.TEST_DATABASE_KIND as DatabaseKind) ?? 'uri',
