@@ -4,6 +4,7 @@ import type { Types } from 'mongoose';
 // Kept because measured (docs/performance.md, the same-run table): batched reads, batched writes and shared
 // request shapes, turned off together, made a stream cost 53.0 ms of API CPU against 35.1 at 100 sends at
 // once (70.0 against 40.9 on a paid model) and the median first token 0.7 s (1.4 s) later.
+
 // More ids than this in one turn of the event loop go out as several reads (each reply stays small).
 const MAX_BATCH = 200;
 

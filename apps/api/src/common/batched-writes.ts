@@ -3,6 +3,7 @@ import type { mongo } from 'mongoose';
 // Kept because measured (docs/performance.md, the same-run table): batched reads, batched writes and shared
 // request shapes, turned off together, made a stream cost 53.0 ms of API CPU against 35.1 at 100 sends at
 // once (70.0 against 40.9 on a paid model) and the median first token 0.7 s (1.4 s) later.
+
 /** A write error of one operation of a bulk write (the driver's and mongoose's bulk errors carry them). */
 interface IndexedWriteError {
   index: number;

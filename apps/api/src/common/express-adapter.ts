@@ -6,6 +6,7 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 // Kept because measured (docs/performance.md, the same-run table): batched reads, batched writes and shared
 // request shapes, turned off together, made a stream cost 53.0 ms of API CPU against 35.1 at 100 sends at
 // once (70.0 against 40.9 on a paid model) and the median first token 0.7 s (1.4 s) later.
+
 // How many fields the objects of a Born constructor have room for from birth (see bornWith): a
 // response ends with about 48 own properties, a request about 40.
 const BORN_FIELDS = 64;
