@@ -17,7 +17,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { StubBehaviour } from '../test/support/openai-stub';
-import { SseBlocks } from '../test/support/sse-blocks';
+import { sseEvents } from '../test/support/sse-blocks';
 import { ProcessWatch } from './support/process-stats';
 import { apiProcessEnv, freePort, signInAs, startDatabaseProcess, stopProcess, waitHealthy } from './support/processes';
 import { record, runAlone } from './support/report';
@@ -98,21 +98,14 @@ async function readEvents(url: string, init: RequestInit, cutAfter = Infinity): 
   const events: Read['events'] = [];
   let firstEventMs = NaN;
   let deltas = 0;
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  const sse = new SseBlocks();
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      for (const { id, data } of sse.push(decoder.decode(value, { stream: true }))) {
-        if (Number.isNaN(firstEventMs)) firstEventMs = performance.now() - started;
-        const event = JSON.parse(data) as { type: string; text?: string };
-        events.push({ id, type: event.type, text: event.text ?? '' });
-        if (event.type === 'delta' && ++deltas >= cutAfter) {
-          controller.abort();
-          return { events, firstEventMs };
-        }
+    for await (const { id, data } of sseEvents(res.body!)) {
+      if (Number.isNaN(firstEventMs)) firstEventMs = performance.now() - started;
+      const event = JSON.parse(data) as { type: string; text?: string };
+      events.push({ id, type: event.type, text: event.text ?? '' });
+      if (event.type === 'delta' && ++deltas >= cutAfter) {
+        controller.abort();
+        return { events, firstEventMs };
       }
     }
   } catch (error) {

@@ -7,15 +7,7 @@ describe('restart journey, lore, own models and pictures: the embedded default k
   const j = restartJourney('lore');
   const { ok, playTurn, quiet, chargedExactly, storyText, points, drawPicture, stories } = j;
   // Not steps (restart-journey-accounts proves them across restarts): the users and stories these steps use.
-  j.start(async () => {
-    for (const name of ['alice', 'pat', 'quinn']) {
-      await j.signUp(name);
-      await j.ok('/api/user/check-in', name, {});
-    }
-    await j.createStory('alice', 'main');
-    await j.createStory('pat', 'probe');
-    await j.createStory('quinn', 'probe2');
-  });
+  j.start(j.seedPlayers);
 
   const steps: JourneyStep[] = [
     {

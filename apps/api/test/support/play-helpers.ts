@@ -1,7 +1,7 @@
 import type { SendTurnDto, StreamEvent } from '@taleloom/contracts';
 import { Types } from 'mongoose';
 import type { TestApp } from '../test-app';
-import { SseBlocks } from './sse-blocks';
+import { sseEvents } from './sse-blocks';
 
 export interface StreamResult {
   status: number;
@@ -56,20 +56,13 @@ export async function postEvents(
     return { status: res.status, contentType, events: [], body: (await res.json()) as StreamResult['body'] };
   }
   const events: StreamEvent[] = [];
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  const sse = new SseBlocks();
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      for (const { data } of sse.push(decoder.decode(value, { stream: true }))) {
-        events.push(JSON.parse(data) as StreamEvent);
-        options.onEvent?.(events.at(-1)!, events.length);
-        if (stopAfter !== undefined && events.length >= stopAfter) {
-          controller.abort();
-          return { status: res.status, contentType, events, body: null };
-        }
+    for await (const { data } of sseEvents(res.body!)) {
+      events.push(JSON.parse(data) as StreamEvent);
+      options.onEvent?.(events.at(-1)!, events.length);
+      if (stopAfter !== undefined && events.length >= stopAfter) {
+        controller.abort();
+        return { status: res.status, contentType, events, body: null };
       }
     }
   } catch (error) {

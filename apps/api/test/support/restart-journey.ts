@@ -274,6 +274,21 @@ export function restartJourney(name: string) {
     });
   }
 
+  /**
+   * The users and stories the accounts journey builds and proves across restarts, set up once (not
+   * steps) for a journey whose steps use them: alice, pat and quinn, checked in, with the stories
+   * `main`, `probe` and `probe2`.
+   */
+  async function seedPlayers(): Promise<void> {
+    for (const name of ['alice', 'pat', 'quinn']) {
+      await signUp(name);
+      await ok('/api/user/check-in', name, {});
+    }
+    await createStory('alice', 'main');
+    await createStory('pat', 'probe');
+    await createStory('quinn', 'probe2');
+  }
+
   async function restart(): Promise<void> {
     restarts++;
     const graceful = restarts % 2 === 1;
@@ -349,6 +364,7 @@ export function restartJourney(name: string) {
     storyText,
     signUp,
     createStory,
+    seedPlayers,
     points,
     readEverything,
     drawPicture,

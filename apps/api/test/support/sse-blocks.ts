@@ -37,3 +37,19 @@ export class SseBlocks {
     return this.buffer;
   }
 }
+
+/** The events of a fetch answer's body as they arrive (a caller that stops early aborts the request itself). */
+export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseBlock> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const sse = new SseBlocks();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield* sse.push(decoder.decode(value, { stream: true }));
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}

@@ -1,5 +1,5 @@
 import type { StreamEvent } from '@taleloom/contracts';
-import { SseBlocks } from './sse-blocks';
+import { sseEvents } from './sse-blocks';
 
 /** A stream event with its SSE id (null: none) and when it was read. */
 export interface IdEvent {
@@ -30,20 +30,13 @@ export async function readIdStream(
     return { status: res.status, events: [], body: (await res.json()) as IdStream['body'] };
   }
   const events: IdEvent[] = [];
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  const sse = new SseBlocks();
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      for (const { id, data } of sse.push(decoder.decode(value, { stream: true }))) {
-        const read: IdEvent = { id, event: JSON.parse(data) as StreamEvent, at: Date.now() };
-        events.push(read);
-        if (stopWhen?.(read, events)) {
-          controller.abort();
-          return { status: res.status, events, body: null };
-        }
+    for await (const { id, data } of sseEvents(res.body!)) {
+      const read: IdEvent = { id, event: JSON.parse(data) as StreamEvent, at: Date.now() };
+      events.push(read);
+      if (stopWhen?.(read, events)) {
+        controller.abort();
+        return { status: res.status, events, body: null };
       }
     }
   } catch (error) {
