@@ -17,10 +17,9 @@
 //   COLD_LOAD_WEB_DIST=/path/to/another/dist COLD_LOAD_LABEL=before pnpm --filter @taleloom/web bench
 //                                              (another build of the web app, e.g. an earlier commit's,
 //                                              served by this API, for a before/after in one sitting)
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
-import { launch, repo, signUp, startApp as startAppServing } from './serve.mjs';
+import { join } from 'node:path';
+import { kb, launch, median, repo, runBench, signUp, startApp as startAppServing } from './serve.mjs';
 
 const RUNS = Number(process.env.COLD_LOAD_RUNS ?? 5);
 const WEB_DIST = process.env.COLD_LOAD_WEB_DIST ?? join(repo, 'apps/web/dist');
@@ -155,11 +154,8 @@ async function routes(browser, baseURL) {
   return out;
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const kb = (n) => `${(n / 1024).toFixed(1)} kB`;
 
 async function main() {
-  const started = Date.now();
   const app = await startApp();
   let browser;
   const results = { at: new Date().toISOString(), label: LABEL || 'this build', cpus: cpus().length, node: process.version, runs: RUNS, login: [], routes: [] };
@@ -215,17 +211,7 @@ async function main() {
       ...Object.fromEntries(Object.entries(r.byKind).map(([k, v]) => [k, `${kb(v.bytes)} / ${v.requests}`])),
     })),
   );
-  results.seconds = Math.round((Date.now() - started) / 1000);
-  const output = join(repo, 'bench-results', `web-cold-load${LABEL ? `-${LABEL}` : ''}.json`);
-  mkdirSync(dirname(output), { recursive: true });
-  writeFileSync(output, `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`\nWritten to ${output}`);
+  return results;
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error('cold-load benchmark failed:', error);
-    process.exit(1);
-  },
-);
+runBench('cold-load', `web-cold-load${LABEL ? `-${LABEL}` : ''}.json`, main);

@@ -19,10 +19,9 @@
 // every load between the two, so a before/after comes from the same minutes of a shared machine.
 // BENCH_PHONE_SCREENS=login,stories picks screens (login, stories, play, play-long).
 // Figures go to stdout and bench-results/web-phone.json. It never fails on a figure, only on a broken run.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { launch, repo, signUp, startApp } from './serve.mjs';
+import { basename, join } from 'node:path';
+import { kb, launch, median, repo, runBench, signUp, startApp } from './serve.mjs';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_PHONE_RUNS ?? 3));
 const BASELINE_DIST = process.env.BENCH_PHONE_BASELINE_DIST ?? '';
@@ -199,12 +198,9 @@ function byBundle(profile) {
   return Object.fromEntries(Object.entries(out).sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round(v)]));
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const kb = (n) => `${(n / 1024).toFixed(1)} kB`;
 const spread = (xs) => `${Math.round(median(xs))} (${Math.round(Math.min(...xs))}-${Math.round(Math.max(...xs))})`;
 
 async function main() {
-  const started = Date.now();
   const screens = process.env.BENCH_PHONE_SCREENS ? SCREENS.filter((s) => process.env.BENCH_PHONE_SCREENS.split(',').includes(s.name)) : SCREENS;
   const builds = [{ label: 'this build', dist: join(repo, 'apps/web/dist') }];
   if (BASELINE_DIST) builds.unshift({ label: 'baseline', dist: BASELINE_DIST });
@@ -289,17 +285,7 @@ async function main() {
     const top = Object.entries(t.byBundle ?? {}).slice(0, 8).map(([k, v]) => `${k} ${v}`).join(', ');
     console.log(`  ${BASELINE_DIST ? `${t.build}: ` : ''}/${t.screen} ${t.lang}: ${top}`);
   }
-  results.seconds = Math.round((Date.now() - started) / 1000);
-  const output = join(repo, 'bench-results', 'web-phone.json');
-  mkdirSync(dirname(output), { recursive: true });
-  writeFileSync(output, `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`\nWritten to ${output}`);
+  return results;
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error('phone benchmark failed:', error);
-    process.exit(1);
-  },
-);
+runBench('phone', 'web-phone.json', main);

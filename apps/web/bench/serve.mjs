@@ -1,10 +1,11 @@
 // What the web benches share: the built app served as `pnpm start` serves it (the API with the built web,
-// embedded database, no keys, loopback only), Debian's Chromium, and a signed-up user with stories.
+// embedded database, no keys, loopback only), Debian's Chromium, a signed-up user with stories, and how a
+// bench runs and keeps its results.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_MISSING, chromiumPath } from '../e2e/chromium.cjs';
@@ -138,4 +139,29 @@ function novel(chars) {
     n += s.length;
   }
   return out.join('').slice(0, chars);
+}
+
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export const kb = (n) => `${(n / 1024).toFixed(1)} kB`;
+
+/**
+ * Runs a bench: `main` answers its results, which are written, with the seconds the run took, to
+ * bench-results/`file`; the process exits 0, or 1 with the error (`name` says which bench failed).
+ */
+export function runBench(name, file, main) {
+  const started = Date.now();
+  main().then(
+    (results) => {
+      results.seconds = Math.round((Date.now() - started) / 1000);
+      const output = join(repo, 'bench-results', file);
+      mkdirSync(dirname(output), { recursive: true });
+      writeFileSync(output, `${JSON.stringify(results, null, 2)}\n`);
+      console.log(`\nWritten to ${output}`);
+      process.exit(0);
+    },
+    (error) => {
+      console.error(`${name} benchmark failed:`, error);
+      process.exit(1);
+    },
+  );
 }
