@@ -2,7 +2,12 @@
 // Runs the checks (build, typecheck, lint, compose) and every suite (scripts, unit, API end-to-end,
 // browser), then prints what happened and one closing line, "N passed, N failed, N skipped", counting
 // tests only (test-summary.mjs says how). Exits non-zero on any failure.
-import { spawnSync } from 'node:child_process';
+//
+// The build goes first (everything else runs what it makes); then two lanes run side by side: the
+// browser suite, and the API suite followed by the rest. A suite waits on pages, streams and timers for
+// part of its time, so one after another the 2 cores stood about half idle. Each step's output is kept
+// and printed whole when the step ends, so the lanes' lines do not mix.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +15,8 @@ import { summariseRun } from './test-summary.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' };
+const began = Date.now();
+const clock = () => `${Math.round((Date.now() - began) / 1000)} s`;
 
 // Each suite writes a jest-shaped JSON report (jest --json, vitest's json reporter, node-test-report.mjs).
 const suites = [
@@ -24,17 +31,28 @@ const suites = [
 const checks = [];
 const exits = [];
 
+/** Runs one step to its end, its output kept and printed whole then. Resolves true when it exited 0. */
 function run(label, command, args) {
-  console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
+  console.log(`=== ${label}: started at ${clock()}: ${command} ${args.join(' ')}`);
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
-  console.log(`=== ${label}: exit ${result.status ?? result.signal} after ${Math.round((Date.now() - started) / 1000)} s`);
-  if (result.status !== 0) exits.push(label);
-  return result.status === 0;
+  return new Promise((done) => {
+    const chunks = [];
+    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (c) => chunks.push(c));
+    child.stderr.on('data', (c) => chunks.push(c));
+    child.on('error', (error) => chunks.push(Buffer.from(`${error.message}\n`)));
+    child.on('close', (code, signal) => {
+      const output = Buffer.concat(chunks).toString('utf8');
+      console.log(`\n=== ${label}: ${command} ${args.join(' ')}\n${output}${output.endsWith('\n') || !output ? '' : '\n'}`);
+      console.log(`=== ${label}: exit ${code ?? signal} after ${Math.round((Date.now() - started) / 1000)} s (at ${clock()})`);
+      if (code !== 0) exits.push(label);
+      done(code === 0);
+    });
+  });
 }
 
-function check(label, command, args) {
-  checks.push({ label, ok: run(label, command, args) });
+async function check(label, command, args) {
+  checks.push({ label, ok: await run(label, command, args) });
 }
 
 for (const s of suites) {
@@ -42,25 +60,33 @@ for (const s of suites) {
   mkdirSync(dirname(join(root, s.report)), { recursive: true });
 }
 
-check('build', 'pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
-check('typecheck', 'pnpm', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']);
-check('lint', 'pnpm', ['run', 'lint']);
-run('scripts tests', process.execPath, [
-  '--test',
-  '--test-reporter=spec', '--test-reporter-destination=stdout',
-  '--test-reporter=./scripts/node-test-report.mjs', `--test-reporter-destination=${suites[0].report}`,
-  'scripts/test-summary.test.mjs',
-]);
-run('unit and API tests', 'pnpm', ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue', '--output-logs=full']);
-run('browser tests', 'pnpm', ['--filter', '@taleloom/web', 'run', 'test:e2e']);
-// The built API on Node 24 (installed from the npm registry by the suite); everything else runs on this Node.
-run('API journeys on Node 24', 'pnpm', ['--filter', '@taleloom/api', 'run', 'test:node24']);
+await check('build', 'pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
 
-if (spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0) {
-  check('docker-compose config', 'docker-compose', ['-f', 'docker-compose.yml', 'config', '-q']);
-} else {
-  console.log('\n=== docker-compose not installed: docker-compose.yml not validated');
-}
+// After the build, turbo runs the named tasks alone (--only): a task's ^build would restore the build's
+// outputs from the cache, rewriting dist/ while the other lane runs it.
+const browser = run('browser tests', 'pnpm', ['--filter', '@taleloom/web', 'run', 'test:e2e']);
+const rest = (async () => {
+  await run('API tests', 'pnpm', ['--filter', '@taleloom/api', 'run', 'test']);
+  await check('typecheck', 'pnpm', ['exec', 'turbo', 'run', 'typecheck', '--only', '--output-logs=errors-only']);
+  await check('lint', 'pnpm', ['exec', 'turbo', 'run', 'lint', '--only', '--output-logs=errors-only']);
+  await check('knip', 'pnpm', ['exec', 'knip']);
+  await run('scripts tests', process.execPath, [
+    '--test',
+    '--test-reporter=spec', '--test-reporter-destination=stdout',
+    '--test-reporter=./scripts/node-test-report.mjs', `--test-reporter-destination=${suites[0].report}`,
+    'scripts/test-summary.test.mjs',
+  ]);
+  await run('contracts unit tests', 'pnpm', ['--filter', '@taleloom/contracts', 'run', 'test']);
+  await run('web unit tests', 'pnpm', ['--filter', '@taleloom/web', 'run', 'test']);
+  // The built API on Node 24 (installed from the npm registry by the suite); everything else runs on this Node.
+  await run('API journeys on Node 24', 'pnpm', ['--filter', '@taleloom/api', 'run', 'test:node24']);
+  if (spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0) {
+    await check('docker-compose config', 'docker-compose', ['-f', 'docker-compose.yml', 'config', '-q']);
+  } else {
+    console.log('\n=== docker-compose not installed: docker-compose.yml not validated');
+  }
+})();
+await Promise.all([browser, rest]);
 
 const readJson = (path) => {
   const file = join(root, path);
@@ -73,7 +99,7 @@ const readJson = (path) => {
   }
 };
 
-console.log('\n=== Summary');
+console.log(`\n=== Summary (after ${clock()})`);
 const summary = summariseRun({
   root,
   checks,
