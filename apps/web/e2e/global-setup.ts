@@ -95,8 +95,16 @@ export default async function setup(project: TestProject) {
   project.provide('baseURL', baseURL);
   project.provide('stubURL', stub?.baseURL ?? '');
   return async () => {
-    server?.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
+    // The app writes its database's last snapshot as it stops: its data folder goes once it has exited
+    // (a loaded machine can take seconds), or after 30 s, killed.
+    const app = server;
+    if (app && app.exitCode === null && app.signalCode === null) {
+      const exited = new Promise((r) => app.once('exit', r));
+      app.kill('SIGTERM');
+      const timer = setTimeout(() => app.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
+    }
     await stub?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   };

@@ -11,6 +11,8 @@ export default defineConfig({
     globalSetup: ['./global-setup.ts'],
     testTimeout: 90_000,
     hookTimeout: 90_000,
+    // The global setup's stop waits for the app to exit (it writes its database as it goes): at most 30 s.
+    teardownTimeout: 40_000,
     // Three files at a time against the one app: each test signs up users of its own and names its
     // stories uniquely, so files do not depend on each other. A browser test waits on the page (a
     // stream, a poll, an animation) for part of its time, so with two files at a time the 2 cores stood
