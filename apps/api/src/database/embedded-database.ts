@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { format } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseKind } from '@taleloom/contracts';
-import { workerEntry } from '../common/worker-thread';
+import { workerEntry } from '../common/worker-entry';
 import { attachJournal, SNAPSHOT_FILE, type Bson, type JournalHandle, type MemoryStorage } from './stand-in-journal';
 
 /** A running database the app or the tests connect to. */
