@@ -119,6 +119,8 @@ export async function startDatabase(options: DatabaseOptions): Promise<DatabaseH
     `Database: embedded stand-in (CongoDB, offline), ${where}, because ${why}. ` +
       'For production set MONGODB_URI to a MongoDB replica set (docs/database.md).',
   );
+  // Where to reach it while the app runs (mongosh, the crash suite's checks): a loopback port of its own.
+  debug(`the stand-in listens at ${handle.uri}`);
   return handle;
 }
 
