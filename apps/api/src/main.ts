@@ -79,7 +79,7 @@ const WARM_STEP_MS = 100;
 function warmLater(): void {
   const steps: (() => Promise<void>)[] = [
     async () => (await import('./models/platform-fetch')).warmUndici(),
-    async () => void (await (await import('./models/openai-sdk')).loadOpenAI()),
+    async () => (await import('./models/openai-sdk')).warmOpenAI(),
     async () => (await import('./generation/tokenizer')).warmTokenizer(),
   ];
   const next = (): void => {

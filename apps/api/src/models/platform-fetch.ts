@@ -4,9 +4,9 @@ type Undici = typeof import('undici');
 let undici: Undici | undefined;
 
 /**
- * undici, loaded on the first request to a provider rather than with the app: it is about a tenth of
- * the modules the app loads before it listens, and no request but a send needs it. `warmUndici` loads
- * it once the server listens (main.ts), so no send waits for it.
+ * undici, loaded on the first request to a provider rather than with the app: loading it was about a
+ * tenth of the app's module loading before it listens, and no request but a send needs it.
+ * `warmUndici` loads it a moment after the server listens (main.ts), so no later send waits for it.
  */
 export function loadUndici(): Undici {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous and on first use only (see above)
