@@ -20,7 +20,7 @@ import { cpuSeconds } from './support/process-stats';
 import { apiProcessEnv, freePort, signInAs, startDatabaseProcess, stopProcess, waitHealthy } from './support/processes';
 import { record, runAlone } from './support/report';
 import { pct } from './support/stats';
-import { startFlags } from './support/start-flags';
+import { startFlags } from '../test/support/start-flags';
 
 const LEVELS = (process.env.BENCH_FLOOR_LEVELS ?? '100,500,1000').split(',').map(Number).filter((n) => n > 0);
 const ROUNDS = Number(process.env.BENCH_FLOOR_ROUNDS ?? 3);

@@ -21,7 +21,7 @@ import { sseEvents } from '../test/support/sse-blocks';
 import { ProcessWatch } from './support/process-stats';
 import { apiProcessEnv, freePort, signInAs, startDatabaseProcess, stopProcess, waitHealthy } from './support/processes';
 import { record, runAlone } from './support/report';
-import { startFlags } from './support/start-flags';
+import { startFlags } from '../test/support/start-flags';
 import { pct } from './support/stats';
 
 const TURNS = Number(process.env.BENCH_REJOIN_TURNS ?? 100);

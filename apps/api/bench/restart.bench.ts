@@ -14,7 +14,7 @@ import { callJson, ensureBuilt, startAppProcess, verifyLedgerCommand, type AppPr
 import { startOpenAIStub, type OpenAIStub } from '../test/support/openai-stub';
 import { sendTurn } from '../test/support/play-helpers';
 import { record, runAlone } from './support/report';
-import { startFlags } from './support/start-flags';
+import { startFlags } from '../test/support/start-flags';
 import { f, median, sleep } from './support/burst-settings';
 
 const USERS = Number(process.env.BENCH_RESTART_USERS ?? 300);

@@ -58,11 +58,7 @@ async function main(): Promise<void> {
   // later (the kernel caps it at net.core.somaxconn). Nest hands these arguments to server.listen.
   const listen = app.listen.bind(app) as unknown as (port: number, host: string, backlog: number) => Promise<unknown>;
   await listen(env.PORT, env.HOST, LISTEN_BACKLOG);
-  // The tokenizer's tables are built once the server listens, before a first send needs them, and the
-  // openai SDK's client (custom models, pictures) is loaded then too.
-  const [{ warmTokenizer }, { warmOpenAI }] = await Promise.all([import('./generation/tokenizer'), import('./models/openai-sdk')]);
-  setImmediate(warmTokenizer);
-  setImmediate(warmOpenAI);
+  warmLater();
   const shown = env.HOST === '0.0.0.0' ? 'localhost' : env.HOST;
   // The port it got: PORT=0 asks the system for a free one (tests start apps side by side that way).
   const { port } = app.getHttpServer().address() as AddressInfo;
@@ -71,6 +67,26 @@ async function main(): Promise<void> {
     `TaleLoom is running at http://${shown}:${port} (API under /api, Swagger UI at /api/docs)` +
       (config.webDistDir ? '' : ' — web app not built, serving the API only'),
   );
+}
+
+// What only a send needs is loaded after the server listens, a moment later and one piece at a time, so
+// that the first requests after a start (everyone reconnecting after a crash) are not queued behind it:
+// the HTTP client to providers (undici, platform-fetch.ts), the openai SDK, the tokenizer's tables.
+// Each takes 0.1 to 0.2 s of the event loop; a send that comes first loads what it needs itself.
+const WARM_AFTER_MS = 1000;
+const WARM_STEP_MS = 100;
+
+function warmLater(): void {
+  const steps: (() => Promise<void>)[] = [
+    async () => (await import('./models/platform-fetch')).warmUndici(),
+    async () => (await import('./models/openai-sdk')).warmOpenAI(),
+    async () => (await import('./generation/tokenizer')).warmTokenizer(),
+  ];
+  const next = (): void => {
+    const step = steps.shift();
+    if (step) void step().then(() => setTimeout(next, WARM_STEP_MS).unref(), () => undefined);
+  };
+  setTimeout(next, WARM_AFTER_MS).unref();
 }
 
 main().catch((error: unknown) => {

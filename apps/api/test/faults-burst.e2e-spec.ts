@@ -3,14 +3,18 @@
 // SIGKILL at a random instant of that burst, started again, and checked at once (not minutes
 // later): every balance equals its ledger with no stray hold and nothing pending, every turn is done
 // or failed and uncharged, every square counter equals its records. Several rounds, each at another
-// instant. It prints the time from the kill to the API answering again. CRASH_USERS sets N (12 by
-// default, for CI; `CRASH_USERS=300` for the figure under a large burst) and CRASH_ROUNDS the rounds.
-import { randomBytes, randomInt } from 'node:crypto';
+// instant. The app runs as `pnpm start` runs it: on the embedded database in its own DATA_DIR (the
+// stand-in inside the app's process, its journal on disk), with `pnpm start`'s node flags; the checks
+// reach that database on the loopback port the app names at debug level. It prints the time from the
+// kill to the API answering again. CRASH_USERS sets N (12 by default, for CI; `CRASH_USERS=300` for the
+// figure under a large burst) and CRASH_ROUNDS the rounds.
+import { randomInt } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import mongoose, { type Connection } from 'mongoose';
 import { verifyLedger } from '../src/power/verify-ledger';
+import { startFlags } from './support/start-flags';
 import { callJson, ensureBuilt, startAppProcess, type AppProcess } from './support/app-process';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
 import { sendTurn } from './support/play-helpers';
@@ -29,24 +33,35 @@ interface Player {
 describe('faults: SIGKILL at random instants of a burst of sends, clones, check-ins and archive loads', () => {
   let stub: OpenAIStub;
   let app: AppProcess;
-  let conn: Connection;
-  let uri: string;
+  let conn: Connection | undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'taleloom-burst-crash-'));
-  const db = () => conn.db!;
+  const db = () => conn!.db!;
   const players: Player[] = [];
   let author: Player;
   let publicStory = '';
 
+  // Starts the app and connects the checks to its database (a new port at each start).
   const start = async () => {
-    app = await startAppProcess({
-      MONGODB_URI: uri,
-      DATA_DIR: dataDir,
-      JWT_SECRET: TEST_JWT_SECRET,
-      MODELS_JSON: JSON.stringify([{ value: 'paid', points: PRICE, maxOutput: 200, baseURL: stub.baseURL }]),
-      PROVIDER_TIMEOUT_SECONDS: '5',
-      GENERATION_USER_PER_MINUTE: '100000',
-      LOGIN_IP_PER_MINUTE: '100000',
-    });
+    await conn?.close(true);
+    conn = undefined;
+    app = await startAppProcess(
+      {
+        MONGODB_URI: '',
+        DATA_DIR: dataDir,
+        // The line that names the embedded database's address (and the requests: a few hundred lines).
+        LOG_LEVEL: 'debug',
+        JWT_SECRET: TEST_JWT_SECRET,
+        MODELS_JSON: JSON.stringify([{ value: 'paid', points: PRICE, maxOutput: 200, baseURL: stub.baseURL }]),
+        PROVIDER_TIMEOUT_SECONDS: '5',
+        GENERATION_USER_PER_MINUTE: '100000',
+        LOGIN_IP_PER_MINUTE: '100000',
+      },
+      undefined,
+      { node: process.execPath, flags: startFlags() },
+    );
+    const uri = /\[database\] the stand-in listens at (\S+)/.exec(app.output)?.[1];
+    if (!uri) throw new Error(`the app did not name its embedded database:\n${app.output}`);
+    conn = await mongoose.createConnection(uri, { serverSelectionTimeoutMS: 5000 }).asPromise();
   };
   const signIn = async (name: string): Promise<Player> => {
     const login = await callJson<{ data: { token: string; userInfo: { userID: string } } }>(app, 'POST', '/api/user/login', undefined, { type: 'username', userName: name, password: 'secret1' });
@@ -89,22 +104,18 @@ describe('faults: SIGKILL at random instants of a burst of sends, clones, check-
 
   beforeAll(async () => {
     ensureBuilt();
-    const url = new URL(process.env.TEST_DATABASE_URI!);
-    url.pathname = `/burst_crash_${randomBytes(6).toString('hex')}`;
-    uri = url.toString();
-    conn = await mongoose.createConnection(uri, { serverSelectionTimeoutMS: 5000 }).asPromise();
     stub = await startOpenAIStub({ chunks: Array.from({ length: 30 }, (_, i) => ` word${i}`), delayMs: 20, completionTokens: 200 });
     await start();
     author = await signIn('author');
     await callJson(app, 'POST', `/api/user/public/${author.story}`, author.token);
     publicStory = author.story;
-    for (let i = 0; i < USERS; i++) players.push(await signIn(`player${i}`));
+    players.push(...(await Promise.all(Array.from({ length: USERS }, (_, i) => signIn(`player${i}`)))));
   }, 300_000);
   afterAll(async () => {
+    await conn?.close(true);
     await app?.stop();
-    await conn?.dropDatabase().catch(() => undefined);
-    await conn?.close();
     await stub?.close();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it(`${ROUNDS} kills at random instants of a burst of ${USERS} users: after each restart everything adds up at once`, async () => {

@@ -2,7 +2,7 @@
 // compares, and the small helpers its parts share.
 import { join, resolve } from 'node:path';
 import { pct } from './stats';
-import { startFlags } from './start-flags';
+import { startFlags } from '../../test/support/start-flags';
 
 // A level with a `p` (`500p`) sends to the paid platform model: each send holds power and settles it.
 export const LEVELS = (process.env.BENCH_BURST_LEVELS ?? '1,100,500,1000,100p,500p')

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { wallClock, type OpenAIStub } from '../../test/support/openai-stub';
 import { apiProcessEnv, freePort, signInAs, startDatabaseProcess, waitHealthy } from './processes';
-import { startFlags } from './start-flags';
+import { startFlags } from '../../test/support/start-flags';
 
 const apiDir = resolve(__dirname, '..', '..');
 export const webDir = resolve(apiDir, '..', 'web');

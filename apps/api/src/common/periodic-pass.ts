@@ -1,13 +1,16 @@
-import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 
 /**
  * A repair that runs once at start-up (awaited, so the app serves after it) and then every
  * `everyMs`; concurrent calls share one pass. A failed pass is logged; the next one tries again.
+ * The start-up pass begins when its module is initialised and is awaited at bootstrap, so that the
+ * repairs of all modules run at the same time (Nest awaits each module's bootstrap in turn).
  */
-export abstract class PeriodicPass<Result, Options = void> implements OnApplicationBootstrap, OnModuleDestroy {
+export abstract class PeriodicPass<Result, Options = void> implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   protected abstract readonly logger: Logger;
   private timer?: NodeJS.Timeout;
   private running?: Promise<Result>;
+  private first?: Promise<void>;
 
   constructor(private readonly everyMs: number) {}
 
@@ -16,8 +19,12 @@ export abstract class PeriodicPass<Result, Options = void> implements OnApplicat
   /** What to log after a pass that did something (null: nothing to say). */
   protected abstract describe(result: Result): string | null;
 
+  onModuleInit(): void {
+    this.first = this.runLogged();
+  }
+
   async onApplicationBootstrap(): Promise<void> {
-    await this.runLogged();
+    await (this.first ?? this.runLogged());
     this.timer = setInterval(() => void this.runLogged(), this.everyMs);
     this.timer.unref();
   }

@@ -1,7 +1,7 @@
 import type { FieldProblem } from '@taleloom/contracts';
-import { existsSync } from 'node:fs';
 import { parentPort, Worker } from 'node:worker_threads';
 import { AppException } from './app-exception';
+import { workerEntry } from './worker-entry';
 
 interface Job {
   id: number;
@@ -122,20 +122,6 @@ export function answerJobs<Input, Output>(handle: (input: Input) => Output | Pro
           ),
       );
   });
-}
-
-/**
- * How to start a worker thread on the module `file` (a path without its extension): the built module (.js),
- * or, run from the sources (the tests, `pnpm dev`), the TypeScript one through the loader they run with.
- */
-export function workerEntry(file: string): [string, { eval?: boolean }] {
-  if (existsSync(`${file}.js`)) return [`${file}.js`, {}];
-  // swc's native binding stays loaded in this thread: unloaded with the first thread that loaded it, it
-  // crashed the process (SIGSEGV) when the next thread loaded it (a picture thread after an export's).
-  // From the sources only (as @swc-node/register below): the built app never comes here.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous: loaded before the thread starts
-  require(require.resolve('@swc/core'));
-  return [`require(${JSON.stringify(require.resolve('@swc-node/register'))}); require(${JSON.stringify(`${file}.ts`)});`, { eval: true }];
 }
 
 /** A Buffer over the bytes a thread sent (they arrive as a Uint8Array). */

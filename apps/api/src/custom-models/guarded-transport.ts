@@ -1,7 +1,8 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { isIP } from 'node:net';
-import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import type { Agent, fetch as undiciFetch } from 'undici';
 import type { ProviderTransport } from '../models/chat-provider';
+import { loadUndici } from '../models/platform-fetch';
 import { AddressGuard } from './address-guard';
 import { stripBrackets } from '../config/network-list';
 
@@ -16,11 +17,17 @@ const CONNECT_TIMEOUT_MS = 10_000;
 @Injectable()
 export class GuardedTransport implements ProviderTransport, OnApplicationShutdown {
   readonly key = 'guarded';
-  private readonly agent: Agent;
+  private agent?: Agent;
 
-  constructor(guard: AddressGuard) {
+  constructor(private readonly guard: AddressGuard) {}
+
+  // Made on first use: undici is loaded then (platform-fetch.ts).
+  private dispatcher(): Agent {
+    if (this.agent) return this.agent;
+    const { Agent: UndiciAgent, buildConnector } = loadUndici();
+    const guard = this.guard;
     const connect = buildConnector({ lookup: guard.lookup, timeout: CONNECT_TIMEOUT_MS });
-    this.agent = new Agent({
+    return (this.agent = new UndiciAgent({
       connect: (options, callback) => {
         const host = stripBrackets(options.hostname);
         if (!isIP(host)) return connect(options, callback);
@@ -30,17 +37,17 @@ export class GuardedTransport implements ProviderTransport, OnApplicationShutdow
           (error: Error) => callback(error, null),
         );
       },
-    });
+    }));
   }
 
   get fetchOptions(): Record<string, unknown> {
-    return { dispatcher: this.agent };
+    return { dispatcher: this.dispatcher() };
   }
 
-  readonly fetch = undiciFetch as unknown as typeof globalThis.fetch;
+  readonly fetch = ((...args: Parameters<typeof undiciFetch>) => loadUndici().fetch(...args)) as unknown as typeof globalThis.fetch;
 
   // After the runners drained (beforeApplicationShutdown), which may still be reading a custom model.
   async onApplicationShutdown(): Promise<void> {
-    await this.agent.close().catch(() => undefined);
+    await this.agent?.close().catch(() => undefined);
   }
 }

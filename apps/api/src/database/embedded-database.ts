@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { format } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseKind } from '@taleloom/contracts';
-import { workerEntry } from '../common/worker-thread';
+import { workerEntry } from '../common/worker-entry';
 import { attachJournal, SNAPSHOT_FILE, type Bson, type JournalHandle, type MemoryStorage } from './stand-in-journal';
 
 /** A running database the app or the tests connect to. */
@@ -119,6 +119,8 @@ export async function startDatabase(options: DatabaseOptions): Promise<DatabaseH
     `Database: embedded stand-in (CongoDB, offline), ${where}, because ${why}. ` +
       'For production set MONGODB_URI to a MongoDB replica set (docs/database.md).',
   );
+  // Where to reach it while the app runs (mongosh, the crash suite's checks): a loopback port of its own.
+  debug(`the stand-in listens at ${handle.uri}`);
   return handle;
 }
 

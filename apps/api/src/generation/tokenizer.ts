@@ -32,7 +32,7 @@ export function tokenizerFrom(ranksFile: string): { encode: (text: string) => nu
 
 // Built on first use, not when the module loads: building the tables takes about 0.2 s (more in a
 // test worker), which a process that never counts tokens (most test apps, a short-lived start) would pay for
-// nothing. The server builds it right after it listens (`warmTokenizer` in main.ts), so no send does.
+// nothing. The server builds it a moment after it listens (`warmTokenizer` in main.ts), so no later send does.
 let built: ReturnType<typeof tokenizerFrom> | undefined;
 const tokenizer = (): ReturnType<typeof tokenizerFrom> => (built ??= tokenizerFrom(RANKS_FILE));
 

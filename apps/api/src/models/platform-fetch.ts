@@ -1,8 +1,26 @@
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent, fetch as undiciFetch } from 'undici';
+
+type Undici = typeof import('undici');
+let undici: Undici | undefined;
+
+/**
+ * undici, loaded on the first request to a provider rather than with the app: loading it was about a
+ * tenth of the app's module loading before it listens, and no request but a send needs it.
+ * `warmUndici` loads it a moment after the server listens (main.ts), so no later send waits for it.
+ */
+export function loadUndici(): Undici {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous and on first use only (see above)
+  return (undici ??= require('undici') as Undici);
+}
+
+export function warmUndici(): void {
+  loadUndici();
+}
 
 // undici keeps an idle connection 4 s when the provider does not say how long it keeps it: a player
 // reads a turn for longer than that, and each send would open a new connection (a TLS handshake).
-const platformAgent = new Agent({ keepAliveTimeout: 30_000 });
+let agent: Agent | undefined;
+const platformAgent = (): Agent => (agent ??= new (loadUndici().Agent)({ keepAliveTimeout: 30_000 }));
 
 // How a kept connection that the provider closed just as a request went out on it fails.
 const CLOSED_UNDER_REQUEST = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
@@ -22,7 +40,8 @@ function closedUnderRequest(error: unknown): boolean {
  * provider that cannot be reached is not asked twice.
  */
 export const platformFetch = (async (input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) => {
-  const options = { ...init, dispatcher: platformAgent };
+  const options = { ...init, dispatcher: platformAgent() };
+  const { fetch: undiciFetch } = loadUndici();
   try {
     return await undiciFetch(input, options);
   } catch (error) {

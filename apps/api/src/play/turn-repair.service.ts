@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ErrorCode } from '@taleloom/contracts';
 import { Types } from 'mongoose';
+import pLimit from 'p-limit';
 import { AppException } from '../common/app-exception';
 import { ownerIsGone } from '../common/instance';
 import { PeriodicPass } from '../common/periodic-pass';
@@ -16,6 +17,11 @@ const REPAIR_EVERY_MS = 15_000;
 export const GENERATION_HOLD = 'generation:';
 // Generating turns looked at per pass (there are as many as generations running at once).
 const BATCH = 1000;
+// Turns and holds closed at once. Each close is a few round trips to the database, one after the
+// other; after a crash under load (hundreds of streams) the start-up pass waits on them before the API
+// serves, so they overlap. Closes of different turns (even one user's) are safe together, as
+// concurrent sends are: every step is a conditional single-document update.
+const CLOSING_AT_ONCE = 16;
 
 export type DeadTurn = Pick<PlayTurn, '_id' | 'userID' | 'generationId' | 'holdId' | 'finalCost' | 'state'>;
 
@@ -57,18 +63,23 @@ export class TurnRepairService extends PeriodicPass<number> {
   protected async pass(): Promise<number> {
     const now = Date.now();
     const generating = await this.turns.generating(BATCH);
-    let closed = 0;
-    for (const turn of generating) {
-      if (this.isLive(turn, now) && !ownerIsGone(turn.owner)) continue;
-      try {
-        await this.closeDead(turn);
-        closed++;
-      } catch (error) {
-        // The next pass tries again.
-        this.logger.error(`could not close dead turn ${turn._id.toHexString()}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-    return closed + (await this.releaseStray(now));
+    const limit = pLimit(CLOSING_AT_ONCE);
+    const closes = generating
+      .filter((turn) => !this.isLive(turn, now) || ownerIsGone(turn.owner))
+      .map((turn) =>
+        limit(async () => {
+          try {
+            await this.closeDead(turn);
+            return 1;
+          } catch (error) {
+            // The next pass tries again.
+            this.logger.error(`could not close dead turn ${turn._id.toHexString()}: ${error instanceof Error ? error.message : String(error)}`);
+            return 0;
+          }
+        }),
+      );
+    const closed = (await Promise.all(closes)).reduce((sum: number, n) => sum + n, 0);
+    return closed + (await this.releaseStray(now, limit));
   }
 
   /**
@@ -77,22 +88,27 @@ export class TurnRepairService extends PeriodicPass<number> {
    * (its key) and its story; one whose turn does not run that generation is released once its taker
    * is known to be gone, or when it is older than a generation may go without a heartbeat.
    */
-  private async releaseStray(now: number): Promise<number> {
-    let released = 0;
-    for (const hold of await this.power.openHolds(BATCH)) {
-      if (!hold.key.startsWith(GENERATION_HOLD)) continue;
-      if (!ownerIsGone(hold.owner) && Number(hold.claimedAt ?? 0) > now - this.staleMs) continue;
-      const storyId = hold.storyInfo?.storyID;
-      const turn = storyId && Types.ObjectId.isValid(storyId) ? await this.turns.find(new Types.ObjectId(storyId)) : null;
-      if (turn?.state === 'generating' && `${GENERATION_HOLD}${turn.generationId}` === hold.key) continue;
-      try {
-        await this.power.closeStray(hold, Date.now());
-        released++;
-      } catch (error) {
-        this.logger.error(`could not release stray hold ${hold._id.toHexString()}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-    return released;
+  private async releaseStray(now: number, limit: ReturnType<typeof pLimit>): Promise<number> {
+    const holds = (await this.power.openHolds(BATCH)).filter(
+      (hold) => hold.key.startsWith(GENERATION_HOLD) && (ownerIsGone(hold.owner) || Number(hold.claimedAt ?? 0) <= now - this.staleMs),
+    );
+    const released = await Promise.all(
+      holds.map((hold) =>
+        limit(async () => {
+          const storyId = hold.storyInfo?.storyID;
+          const turn = storyId && Types.ObjectId.isValid(storyId) ? await this.turns.find(new Types.ObjectId(storyId)) : null;
+          if (turn?.state === 'generating' && `${GENERATION_HOLD}${turn.generationId}` === hold.key) return 0;
+          try {
+            await this.power.closeStray(hold, Date.now());
+            return 1;
+          } catch (error) {
+            this.logger.error(`could not release stray hold ${hold._id.toHexString()}: ${error instanceof Error ? error.message : String(error)}`);
+            return 0;
+          }
+        }),
+      ),
+    );
+    return released.reduce((sum: number, n) => sum + n, 0);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import pLimit from 'p-limit';
 import { ownerIsGone } from '../common/instance';
 import { PeriodicPass } from '../common/periodic-pass';
 import { StoryCredits } from './story-credits.repository';
@@ -9,6 +10,9 @@ const REPAIR_EVERY_MS = 60_000;
 const BATCH = 1000;
 // A clone's or credit's steps take milliseconds: left this long by a process not known to be gone, they are taken over.
 const TAKEOVER_AFTER_MS = 5 * 60_000;
+// Clones and credits finished at once (the start-up pass waits on them before the API serves). Each step
+// is repeatable and conditional, as when players clone one story at the same moment.
+const FINISHING_AT_ONCE = 16;
 
 export interface SpreadRepairReport {
   players: number;
@@ -41,22 +45,33 @@ export class SpreadRepairService extends PeriodicPass<SpreadRepairReport> {
     const report: SpreadRepairReport = { players: 0, credits: 0, trimmed: 0 };
     const due = await this.credits.spreadDue(BATCH);
     const old = Date.now() - TAKEOVER_AFTER_MS;
+    const limit = pLimit(FINISHING_AT_ONCE);
+    const work: Promise<void>[] = [];
     for (const clone of due.players) {
       if (!ownerIsGone(clone.playerDue) && new Date(clone.createdAt ?? 0).getTime() > old) continue;
-      await this.run(`the player of clone ${clone._id.toHexString()}`, async () => {
-        await this.spread.countPlayer(clone._id, clone.lineage ?? [], clone.userID);
-        report.players++;
-      });
+      work.push(
+        limit(() =>
+          this.run(`the player of clone ${clone._id.toHexString()}`, async () => {
+            await this.spread.countPlayer(clone._id, clone.lineage ?? [], clone.userID);
+            report.players++;
+          }),
+        ),
+      );
     }
     for (const clone of due.credits) {
       for (const credit of clone.creditsDue ?? []) {
         if (!ownerIsGone(credit.owner) && credit.at > old) continue;
-        await this.run(`credit ${credit.id}`, async () => {
-          await this.spread.creditTurn({ storyId: clone._id, userID: clone.userID, lineage: clone.lineage ?? [], due: credit });
-          report.credits++;
-        });
+        work.push(
+          limit(() =>
+            this.run(`credit ${credit.id}`, async () => {
+              await this.spread.creditTurn({ storyId: clone._id, userID: clone.userID, lineage: clone.lineage ?? [], due: credit });
+              report.credits++;
+            }),
+          ),
+        );
       }
     }
+    await Promise.all(work);
     const kept = due.leftovers.flatMap((s) => s.creditsApplied);
     if (kept.length > 0) {
       const owed = await this.credits.stillDue(kept);

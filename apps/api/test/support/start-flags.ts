@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 /**
  * The node flags `pnpm start` runs the API with (apps/api package.json, `start:prod`), so that a
- * benchmark runs the built API as it runs in use: the words of that script that start with `--`.
+ * benchmark or a crash test runs the built API as it runs in use: the words of that script that start with `--`.
  */
 export function startFlags(): string[] {
   const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> };
