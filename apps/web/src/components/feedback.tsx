@@ -1,6 +1,5 @@
 import type { MessageInstance } from 'antd/es/message/interface';
 import type { HookAPI as ModalHookAPI } from 'antd/es/modal/useModal';
-import { antdRestStylesApplied } from '../lib/antd-styles';
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 
 type MessageKind = 'success' | 'error' | 'info' | 'warning' | 'loading';
@@ -27,8 +26,8 @@ const MODAL_KINDS: ModalKind[] = ['confirm', 'info', 'success', 'error', 'warnin
 
 /**
  * What antd's `App` gives (its root element with the theme's class, the message and modal APIs), with
- * the message and modal code in a chunk of its own: mounted after the first screen or at the first call,
- * whichever comes first; calls made before it has come wait for it. Inside the ConfigProvider, so the
+ * the message and modal code in a chunk of its own: mounted at the user's first input or at the first
+ * call, whichever comes first; calls made before it has come wait for it. Inside the ConfigProvider, so the
  * toasts and dialogs take the theme and the locale.
  */
 export function FeedbackProvider({ children, className }: { children: ReactNode; className: string }) {
@@ -53,14 +52,14 @@ export function FeedbackProvider({ children, className }: { children: ReactNode;
     return { message, modal };
   }, []);
 
-  // Not in the way of the first screen: fetched once antd's other styles have come (after the sign-in
-  // form, or with another screen's code) and the page is idle.
+  // Not in the way of the first screen (its chunks and reads share a phone's slow network): fetched at
+  // the user's first touch, click or key, which comes before what they do asks for a toast or a dialog.
   useEffect(() => {
-    let mounted = true;
-    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
-    void antdRestStylesApplied.then(() => idle(() => mounted && setWanted(true)));
+    const want = () => setWanted(true);
+    const events = ['pointerdown', 'keydown'] as const;
+    for (const event of events) window.addEventListener(event, want, { capture: true, once: true, passive: true });
     return () => {
-      mounted = false;
+      for (const event of events) window.removeEventListener(event, want, { capture: true });
     };
   }, []);
 

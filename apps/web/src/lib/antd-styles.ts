@@ -1,10 +1,4 @@
 let rest: Promise<void> | undefined;
-let restApplied: () => void = () => undefined;
-
-/** Resolves once Ant Design's other styles apply: the page's first screen is up (see loadAntdRestStyles). */
-export const antdRestStylesApplied = new Promise<void>((resolve) => {
-  restApplied = resolve;
-});
 
 /**
  * Ant Design's styles beyond the first screen's (build/antd-styles.ts), loaded once; resolves when they
@@ -16,7 +10,6 @@ export function loadAntdRestStyles(): Promise<void> {
     const sheet = document.querySelector('link[rel="stylesheet"][href*="antd-rest"]');
     const first = document.querySelector('link[rel="stylesheet"]');
     if (sheet && first && sheet !== first) document.head.insertBefore(sheet, first);
-    restApplied();
   });
   return rest;
 }
