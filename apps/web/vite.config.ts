@@ -44,6 +44,9 @@ export default defineConfig({
     }),
     precompress(),
   ],
+  // A locale's strings as JSON.parse("…"): parsed several times faster than the same object as code
+  // (V8's guidance for data over 10 kB), on the first screen of every page.
+  json: { namedExports: false, stringify: true },
   server: {
     port: 5173,
     proxy: {

@@ -1,11 +1,12 @@
 import { CheckOutlined, CloseCircleFilled, CloseOutlined, DownOutlined, EllipsisOutlined, LoadingOutlined, SearchOutlined } from '@ant-design/icons';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { Language } from '@taleloom/contracts';
-import { App as AntdApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
 import type { Locale } from 'antd/es/locale';
 import enUS from 'antd/es/locale/en_US';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FeedbackProvider } from '../components/feedback';
 import { AuthBootstrap } from '../features/auth/components/auth-bootstrap';
 import { normalizeLanguage } from '../lib/i18n';
 import { useReducedMotion } from '../lib/reduced-motion';
@@ -14,6 +15,9 @@ import { appTheme } from './theme';
 // No space put into two-character Chinese buttons ("签到", not "签 到"); a loading button's spinner is
 // decoration (antd's own icons are otherwise named in English: "loading").
 const BUTTON_CONFIG = { autoInsertSpace: false, loadingIcon: <LoadingOutlined aria-hidden="true" /> };
+
+// antd App's root element: its font and colour for the page, and the theme's CSS variables (cssVar key).
+const APP_CLASS = `ant-app ${typeof appTheme.cssVar === 'object' ? appTheme.cssVar.key : ''}`.trim();
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -40,7 +44,7 @@ interface AppProvidersProps {
 }
 
 /**
- * Query cache, Ant Design theme and locale (following i18next), antd App context, user-info bootstrap.
+ * Query cache, Ant Design theme and locale (following i18next), toasts and dialogs (useFeedback), user-info bootstrap.
  * With the system's reduced-motion setting, antd's menus, dialogs and drawers open and close without motion.
  */
 export function AppProviders({ children, queryClient }: AppProvidersProps) {
@@ -85,10 +89,10 @@ export function AppProviders({ children, queryClient }: AppProvidersProps) {
   return (
     <QueryClientProvider client={client}>
       <ConfigProvider locale={antdLocale} theme={theme} button={BUTTON_CONFIG} {...icons}>
-        <AntdApp>
+        <FeedbackProvider className={APP_CLASS}>
           <AuthBootstrap />
           {children}
-        </AntdApp>
+        </FeedbackProvider>
       </ConfigProvider>
     </QueryClientProvider>
   );

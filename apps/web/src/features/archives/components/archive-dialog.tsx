@@ -1,5 +1,5 @@
 import { ARCHIVE_SLOT_COUNT, PUBLIC_ARCHIVE_INDEX, type ArchiveEntry } from '@taleloom/contracts';
-import { Alert, App, Button, Empty, Modal, Segmented, Table, Typography, type ButtonProps } from 'antd';
+import { Alert, Button, Empty, Modal, Segmented, Table, Typography, type ButtonProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { useArchives } from '../api/get-archives';
 import { useLoadArchive } from '../api/load-archive';
 import { useSaveArchive } from '../api/save-archive';
 import './archives.css';
+import { useFeedback } from '../../../components/feedback';
 
 interface SlotRow {
   index: number;
@@ -28,7 +29,7 @@ const PAGE_SIZE = 10;
  */
 export function ArchiveDialog({ storyId, open, onClose }: ArchiveDialogProps) {
   const { t, i18n } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const archives = useArchives(storyId, open);
   const save = useSaveArchive();
   const load = useLoadArchive();

@@ -1,6 +1,6 @@
 import { MobileOutlined } from '@ant-design/icons';
 import { FIRST_PHONE_BIND_POWER, PHONE_MAX_LENGTH, PHONE_MIN_LENGTH, SMS_CODE_LENGTH } from '@taleloom/contracts';
-import { App, Form, Input, Modal, Space, Typography, type ButtonProps } from 'antd';
+import { Form, Input, Modal, Space, Typography, type ButtonProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useBindMobileMutation } from '../api/bind-mobile';
@@ -8,6 +8,7 @@ import { useCountryCodesQuery } from '../api/get-country-codes';
 import { sendSms } from '../api/send-sms';
 import { CountryCodeSelect, defaultCountryCode } from './country-code-select';
 import { SmsCodeInput } from './sms-code-input';
+import { useFeedback } from '../../../components/feedback';
 
 interface BindValues {
   countryCode: string;
@@ -23,7 +24,7 @@ interface BindPhoneDialogProps {
 /** Country code (+86 for Chinese, +1 otherwise), phone, code with a 60-second countdown; confirm or cancel. */
 export function BindPhoneDialog({ open, onClose }: BindPhoneDialogProps) {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<BindValues>();
   const countryCodes = useCountryCodesQuery();
   const bind = useBindMobileMutation();

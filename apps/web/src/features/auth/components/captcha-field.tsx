@@ -1,8 +1,9 @@
 import { ReloadOutlined, SafetyOutlined } from '@ant-design/icons';
 import { CAPTCHA_REFRESH_SECONDS, type CaptchaChallenge } from '@taleloom/contracts';
-import { App, Button, Input, Space, Spin } from 'antd';
+import { Button, Input, Space, Spin } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFeedback } from '../../../components/feedback';
 
 interface CaptchaFieldProps {
   challenge: CaptchaChallenge | undefined;
@@ -68,7 +69,7 @@ function loadTurnstile(): Promise<TurnstileApi> {
 /** Cloudflare Turnstile, reset every 60 s so the token is always fresh; a script that fails to load says so. */
 function TurnstileWidget({ siteKey, onToken }: { siteKey: string; onToken: (token: string) => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const failedRef = useRef(() => void message.error({ key: 'captcha', content: t('phone.captchaFailed') }));
   const ref = useRef<HTMLDivElement>(null);
   const tokenRef = useRef(onToken);

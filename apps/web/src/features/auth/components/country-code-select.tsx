@@ -1,5 +1,5 @@
 import { DEFAULT_COUNTRY_CODE, type CountryCodes } from '@taleloom/contracts';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { normalizeLanguage } from '../../../lib/i18n';
 import './country-code-select.css';
@@ -22,7 +22,19 @@ export const defaultCountryCode = (language: string) => DEFAULT_COUNTRY_CODE[nor
  */
 export function CountryCodeSelect({ value, onChange, codes, loading, ...rest }: CountryCodeSelectProps) {
   const { t, i18n } = useTranslation();
+  // Naming two hundred regions takes a phone a few hundred milliseconds: the field shows its value at
+  // once, the list is made when the page is idle, or as soon as the field is reached.
+  const [listed, setListed] = useState(false);
+  const list = () => setListed(true);
+  useEffect(() => {
+    if (!codes || listed) return undefined;
+    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
+    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
+    const id = idle(list);
+    return () => cancel(id);
+  }, [codes, listed]);
   const options = useMemo(() => {
+    if (!listed) return value ? [{ value, label: `+${value}` }] : [];
     let names: Intl.DisplayNames | null = null;
     try {
       names = new Intl.DisplayNames([i18n.language], { type: 'region' });
@@ -42,7 +54,7 @@ export function CountryCodeSelect({ value, onChange, codes, loading, ...rest }: 
     // The chosen code is an option even before the list has come.
     if (value && !list.some((o) => o.value === value)) list.unshift({ value, label: `+${value}` });
     return list;
-  }, [codes, i18n.language, value]);
+  }, [codes, i18n.language, value, listed]);
 
   return (
     <span className="tl-country-select" data-testid={rest['data-testid']}>
@@ -50,7 +62,14 @@ export function CountryCodeSelect({ value, onChange, codes, loading, ...rest }: 
         {value ? `+${value}` : ''}
       </span>
       <span className={`tl-country-select__arrow${loading ? ' tl-country-select__arrow--loading' : ''}`} aria-hidden="true" />
-      <select className="tl-country-select__native" value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} aria-label={t('phone.countryCode')}>
+      <select
+        className="tl-country-select__native"
+        value={value ?? ''}
+        onChange={(e) => onChange?.(e.target.value)}
+        onPointerDown={list}
+        onFocus={list}
+        aria-label={t('phone.countryCode')}
+      >
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

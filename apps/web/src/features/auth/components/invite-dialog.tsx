@@ -1,10 +1,11 @@
 import { CheckOutlined, CopyOutlined } from '@ant-design/icons';
 import { INVITE_REWARD_POWER } from '@taleloom/contracts';
-import { Alert, App, Button, Input, Modal, Space, Spin, Typography } from 'antd';
+import { Alert, Button, Input, Modal, Space, Spin, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useInviteCodeQuery } from '../api/get-invite-code';
+import { useFeedback } from '../../../components/feedback';
 
 const COPIED_MS = 1000;
 
@@ -35,7 +36,7 @@ async function copyText(text: string): Promise<void> {
 /** The invite link {origin}/i/{code} with a copy button whose icon turns into a tick for a second. */
 export function InviteDialog({ open, userID, onClose }: InviteDialogProps) {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const invite = useInviteCodeQuery(open ? userID : undefined);
   const [copied, setCopied] = useState(false);
   const link = invite.data ? `${window.location.origin}/i/${invite.data}` : '';

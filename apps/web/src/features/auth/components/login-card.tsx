@@ -1,5 +1,4 @@
 import type { LoginData, UserInfo } from '@taleloom/contracts';
-import { App } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { track } from '../../../lib/analytics';
@@ -7,6 +6,7 @@ import { loadAntdRestStyles } from '../../../lib/antd-styles';
 import { normalizeLanguage } from '../../../lib/i18n';
 import { saveSession } from '../../../lib/storage';
 import { UsernameLoginForm } from './username-login-form';
+import { useFeedback } from '../../../components/feedback';
 
 // The phone form (with its country-code list) and the choose-user modal load when needed, so the
 // username tab (English) does not wait for them; the phone tab (Chinese) starts loading at once.
@@ -34,7 +34,7 @@ function OnShown({ run }: { run?: () => void }) {
 /** The login/register card with the phone and username tabs, and the choose-user modal. */
 export function LoginCard({ initialInviteCode, onSuccess, onFormShown }: LoginCardProps) {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const language = normalizeLanguage(i18n.language);
   const defaultMethod: LoginMethod = language === 'zh-CN' ? 'phone' : 'username';
   if (defaultMethod === 'phone') void loadPhoneForm();

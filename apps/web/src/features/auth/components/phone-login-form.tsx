@@ -5,7 +5,7 @@ import {
   SMS_CODE_LENGTH,
   type LoginData,
 } from '@taleloom/contracts';
-import { App, Button, Form, Input, Space } from 'antd';
+import { Button, Form, Input, Space } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +18,7 @@ import { sendSms } from '../api/send-sms';
 import { CaptchaField } from './captcha-field';
 import { CountryCodeSelect, defaultCountryCode } from './country-code-select';
 import { SmsCodeInput } from './sms-code-input';
+import { useFeedback } from '../../../components/feedback';
 
 const MESSAGE_KEY = 'login-result';
 
@@ -38,7 +39,7 @@ interface PhoneLoginFormProps {
 /** Country code, phone, captcha, SMS code and optional invite code; a new number registers. */
 export function PhoneLoginForm({ initialInviteCode, onSuccess, onChoose }: PhoneLoginFormProps) {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<PhoneLoginValues>();
   const loginMutation = useLoginMutation();
   const countryCodes = useCountryCodesQuery();

@@ -1,12 +1,13 @@
 import { LockOutlined } from '@ant-design/icons';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SMS_CODE_LENGTH, type UserInfo } from '@taleloom/contracts';
-import { App, Form, Input, Modal, type ButtonProps } from 'antd';
+import { Form, Input, Modal, type ButtonProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { HoldToRevealPassword } from '../../../components/hold-to-reveal-password';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useResetPasswordMutation } from '../api/reset-password';
 import { sendSms } from '../api/send-sms';
 import { SmsCodeInput } from './sms-code-input';
+import { useFeedback } from '../../../components/feedback';
 
 interface ResetValues {
   smsCode: string;
@@ -22,7 +23,7 @@ interface ResetPasswordDialogProps {
 /** The bound phone, a code sent to it, and the new password (at least 6 characters). */
 export function ResetPasswordDialog({ open, userInfo, onClose }: ResetPasswordDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<ResetValues>();
   const reset = useResetPasswordMutation();
 

@@ -1,11 +1,12 @@
 import { MessageOutlined } from '@ant-design/icons';
 import { SMS_CODE_LENGTH, SMS_RESEND_SECONDS, type SendSmsData } from '@taleloom/contracts';
-import { App, Button, Input, Space } from 'antd';
+import { Button, Input, Space } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiClientError } from '../../../lib/api-client';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useCountdown } from '../hooks/use-countdown';
+import { useFeedback } from '../../../components/feedback';
 
 // Shown only on a development server (the code on screen): not part of the sign-in page's first load.
 const Alert = lazy(() => import('antd/es/alert').then((m) => ({ default: m.default })));
@@ -21,7 +22,7 @@ interface SmsCodeInputProps {
 /** The code field with its send button: disabled while sending and during the 60-second countdown. */
 export function SmsCodeInput({ value, onChange, onSend, testIdPrefix }: SmsCodeInputProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [left, start] = useCountdown();
   const [sending, setSending] = useState(false);
   const [devCode, setDevCode] = useState<string | null>(null);

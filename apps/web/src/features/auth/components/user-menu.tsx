@@ -8,11 +8,12 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import type { UserInfo } from '@taleloom/contracts';
-import { App, Avatar, Button, Dropdown, type MenuProps } from 'antd';
+import { Avatar, Button, Dropdown, type MenuProps } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLogout } from '../hooks/use-logout';
 import './user-menu.css';
+import { useFeedback } from '../../../components/feedback';
 
 // The dialogs (and their forms, phone input and reads) load when one is first opened, not with every page.
 const AccountDialog = lazy(() => import('./account-dialog').then((m) => ({ default: m.AccountDialog })));
@@ -32,7 +33,7 @@ interface UserMenuProps {
 /** The signed-in user's menu: name and power on top, account actions, logout. */
 export function UserMenu({ userInfo, actions }: UserMenuProps) {
   const { t, i18n } = useTranslation();
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const logout = useLogout();
   const name = userInfo?.userName ?? '';
   // Formatted when the menu opens: the first number format of a page costs tens of milliseconds.

@@ -6,12 +6,13 @@ import {
   USER_NAME_MIN_LENGTH,
   USER_NAME_PATTERN,
 } from '@taleloom/contracts';
-import { App, Button, Form, Input } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { HoldToRevealPassword } from '../../../components/hold-to-reveal-password';
 import { track } from '../../../lib/analytics';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useLoginMutation } from '../api/login';
+import { useFeedback } from '../../../components/feedback';
 
 const INVITE_CODE_MAX_LENGTH = 32;
 // One message slot: a success replaces an earlier error instead of stacking under it.
@@ -31,7 +32,7 @@ interface UsernameLoginFormProps {
 /** Username + password; a new name registers, a known one logs in. */
 export function UsernameLoginForm({ initialInviteCode, onSuccess }: UsernameLoginFormProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<UsernameLoginValues>();
   const loginMutation = useLoginMutation();
 

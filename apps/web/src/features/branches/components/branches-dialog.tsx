@@ -1,6 +1,6 @@
 import { CheckOutlined, CloseOutlined, DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { BRANCH_NAME_MAX_LENGTH, type BranchView } from '@taleloom/contracts';
-import { App, Button, Input, Modal, Popconfirm, Skeleton, Tag, Tooltip, Typography } from 'antd';
+import { Button, Input, Modal, Popconfirm, Skeleton, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
@@ -10,6 +10,7 @@ import { useRenameBranch } from '../api/rename-branch';
 import { useSwitchBranch } from '../api/switch-branch';
 import { branchName } from '../utils/branch-name';
 import './branches.css';
+import { useFeedback } from '../../../components/feedback';
 
 export interface BranchesDialogProps {
   storyId: string;
@@ -32,7 +33,7 @@ const tail = (text: string) => {
  */
 export function BranchesDialog({ storyId, open, onClose, disabled }: BranchesDialogProps) {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const branches = useBranches(storyId, open);
   const play = useSwitchBranch(storyId);
   const rename = useRenameBranch(storyId);

@@ -1,8 +1,9 @@
-import { App, type ButtonProps } from 'antd';
+import { type ButtonProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useCreateBranch } from '../api/create-branch';
 import { branchName } from '../utils/branch-name';
+import { useFeedback } from '../../../components/feedback';
 
 /**
  * "Branch from here": asks first, then starts a new line of the story after the passage that ends at
@@ -10,7 +11,7 @@ import { branchName } from '../utils/branch-name';
  */
 export function useBranchFrom(storyId: string, fromBranch: string): (at: number) => void {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const create = useCreateBranch(storyId);
   return (at: number) =>
     void modal.confirm({

@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { CUSTOM_MODEL_LIMIT, type CustomModelView } from '@taleloom/contracts';
-import { Alert, App, Button, Empty, Modal, Popconfirm, Skeleton, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Empty, Modal, Popconfirm, Skeleton, Tag, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
@@ -8,6 +8,7 @@ import { useDeleteCustomModel } from '../api/delete-custom-model';
 import { useCustomModels } from '../api/get-custom-models';
 import { CustomModelForm } from './custom-model-form';
 import './custom-models.css';
+import { useFeedback } from '../../../components/feedback';
 
 export interface CustomModelDialogProps {
   open: boolean;
@@ -22,7 +23,7 @@ type View = { kind: 'list' } | { kind: 'add' } | { kind: 'edit'; model: CustomMo
 /** The custom model dialog (spec section 2, play screen): list, add, edit, delete, presets and test. */
 export function CustomModelDialog({ open, onClose, onRenamed, onDeleted }: CustomModelDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const models = useCustomModels(open);
   const remove = useDeleteCustomModel();
   const [view, setView] = useState<View>({ kind: 'list' });

@@ -9,7 +9,7 @@ import {
   type CustomModelType,
   type CustomModelView,
 } from '@taleloom/contracts';
-import { Alert, App, Button, Form, Input, Select, Switch, Typography } from 'antd';
+import { Alert, Button, Form, Input, Select, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
@@ -18,6 +18,7 @@ import { useTestCustomModel } from '../api/test-custom-model';
 import { useUpdateCustomModel } from '../api/update-custom-model';
 import { PROVIDER_PRESETS, presetOf } from '../lib/provider-presets';
 import { TestResult } from './test-result';
+import { useFeedback } from '../../../components/feedback';
 
 export interface CustomModelFormValues {
   model_name: string;
@@ -39,7 +40,7 @@ export interface CustomModelFormProps {
 /** Add or edit one custom model: provider shortcuts, the four required fields, reasoning, test and save. */
 export function CustomModelForm({ editing, existing, onSaved, onBack }: CustomModelFormProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<CustomModelFormValues>();
   const create = useCreateCustomModel();
   const update = useUpdateCustomModel();

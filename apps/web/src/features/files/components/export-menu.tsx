@@ -1,12 +1,13 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { charCount, EXPORT_FORMATS, HTML_EXPORT_CONFIRM_CHARS, type ExportFormat } from '@taleloom/contracts';
-import { App, Button, Dropdown } from 'antd';
+import { Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { saveBlob } from '../../../lib/download';
 import { useExportStory } from '../api/export-story';
 import { fallbackFileName } from '../utils/file-name';
 import './files.css';
+import { useFeedback } from '../../../components/feedback';
 
 export interface ExportMenuProps {
   /** The story text to export. */
@@ -20,7 +21,7 @@ export interface ExportMenuProps {
 /** The play screen's export menu: one item per format; a long HTML export asks first (spec section 5). */
 export function ExportMenu({ content, name, storyId }: ExportMenuProps) {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const exporter = useExportStory();
 
   const run = (format: ExportFormat) => {

@@ -1,11 +1,12 @@
 import { CloseOutlined, FileTextOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { UPLOAD_EXTENSIONS, type LoreBookInput, type UploadParseData } from '@taleloom/contracts';
-import { App, Button, Modal, Space, Tag, Typography, Upload } from 'antd';
+import { Button, Modal, Space, Tag, Typography, Upload } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { checkUpload, uploadParse } from '../../../lib/upload-parse';
 import './files.css';
+import { useFeedback } from '../../../components/feedback';
 
 /** Upload item states (spec section 4). */
 export type UploadItemState = 'pending' | 'uploading' | 'finished' | 'error' | 'removed';
@@ -49,7 +50,7 @@ const STATE_COLORS: Record<UploadItemState, string> = {
  */
 export function ManuscriptUpload({ getText, setText, setLore, setName }: ManuscriptUploadProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [items, setItems] = useState<UploadItem[]>([]);
   const [choice, setChoice] = useState<Choice | null>(null);
   const counter = useRef(0);

@@ -1,12 +1,13 @@
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import type { LoreBookInput, LoreImportMode } from '@taleloom/contracts';
-import { App, Button, Modal, Typography, Upload } from 'antd';
+import { Button, Modal, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveBlob } from '../../../lib/download';
 import { getErrorMessage } from '../../../lib/error-message';
 import { checkUpload, uploadParse } from '../../../lib/upload-parse';
 import { useExportLore, useImportLore } from '../api/lore-files';
+import { useFeedback } from '../../../components/feedback';
 
 /** Files that can carry lore: World Info and lore book JSON, character cards, txt/md with lore blocks. */
 const LORE_FILES = ['.json', '.png', '.txt', '.md'];
@@ -23,7 +24,7 @@ interface Pending {
  */
 export function LoreFileActions({ storyId, entries }: { storyId: string; entries: number }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const importer = useImportLore(storyId);
   const exporter = useExportLore(storyId);
   const [reading, setReading] = useState(false);

@@ -6,7 +6,7 @@ import {
   type LoreEntry,
   type LoreSettings,
 } from '@taleloom/contracts';
-import { Alert, App, Button, Collapse, Empty, Form, Input, InputNumber, Popconfirm, Skeleton, Space, Switch, Tag, Typography } from 'antd';
+import { Alert, Button, Collapse, Empty, Form, Input, InputNumber, Popconfirm, Skeleton, Space, Switch, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
@@ -18,11 +18,12 @@ import { useUpdateLoreEntry } from '../api/update-lore-entry';
 import { useUpdateLoreSettings } from '../api/update-lore-settings';
 import { LoreEntryForm, type LoreEntryValues } from './lore-entry-form';
 import { LoreFileActions } from './lore-file-actions';
+import { useFeedback } from '../../../components/feedback';
 
 /** The story's lore entries: search, add, edit, duplicate, enable or disable, delete; and the lore settings. */
 export function LorePanel({ storyId }: { storyId: string }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const lore = useLore(storyId);
   const create = useCreateLoreEntry(storyId);
   const update = useUpdateLoreEntry(storyId);
@@ -148,7 +149,7 @@ export function LorePanel({ storyId }: { storyId: string }) {
 // Each number is saved when it is left (or Enter is pressed).
 function LoreSettingsForm({ storyId, settings }: { storyId: string; settings: LoreSettings }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const update = useUpdateLoreSettings(storyId);
   const field = (name: keyof LoreSettings, max: number) => (
     <Form.Item label={t(`lore.settings.${name}`)} extra={t(`lore.settings.${name}Hint`)}>

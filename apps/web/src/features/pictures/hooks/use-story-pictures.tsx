@@ -1,9 +1,9 @@
 import type { StoryData, StoryPicture } from '@taleloom/contracts';
-import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { usePictures } from '../api/get-pictures';
 import { useDrawPicture } from '../api/request-picture';
 import { StoryPictureFigure } from '../components/story-picture';
+import { useFeedback } from '../../../components/feedback';
 
 type OnError = (error: unknown) => void;
 
@@ -14,7 +14,7 @@ type OnError = (error: unknown) => void;
  */
 export function useStoryPictures(story: Pick<StoryData, 'id' | 'isOwner' | 'settings_camera_switch'>) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const pictures = usePictures(story.id);
   const draw = useDrawPicture(story.id);
   const drawing = draw.isPending ? draw.variables : null;

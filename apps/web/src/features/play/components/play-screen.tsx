@@ -12,7 +12,7 @@ import {
   type StoryPicture,
   type UpdateStoryDto,
 } from '@taleloom/contracts';
-import { App, Button, ConfigProvider, Typography } from 'antd';
+import { Button, ConfigProvider, Typography } from 'antd';
 import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
@@ -31,6 +31,7 @@ import { StoryNotes } from './story-notes';
 import { StoryText } from './story-text';
 import { TurnCard } from './turn-card';
 import '../play.css';
+import { useFeedback } from '../../../components/feedback';
 
 type Patch = Omit<UpdateStoryDto, 'language'>;
 
@@ -105,7 +106,7 @@ export function PlayScreen(props: PlayScreenProps) {
   const { title, onSave, onLocalChange, publishMenu, recordButton, exportMenu, taskButton, loreButton, branchesButton, onBranchFrom, customModels, renderModelSelector, pictures } = props;
   const story = useMemo(() => withTextDefaults(props.story), [props.story]);
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const height = useWindowHeight();
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [editing, setEditing] = useState(false);

@@ -1,6 +1,6 @@
 import { CheckCircleFilled, CrownOutlined, GiftOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { DAILY_CHECK_IN_POWER, ROYALTY_PERCENT } from '@taleloom/contracts';
-import { App, Button, Modal, Progress } from 'antd';
+import { Button, Modal, Progress } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
@@ -10,6 +10,7 @@ import { getErrorMessage } from '../../../lib/error-message';
 import { useCheckInMutation } from '../api/check-in';
 import { useCheckInStatusQuery } from '../api/get-check-in-status';
 import './power.css';
+import { useFeedback } from '../../../components/feedback';
 
 function checkInFailure(error: unknown, t: TFunction): string {
   const failed = t('power.dialog.checkInFailed');
@@ -31,7 +32,7 @@ interface PowerDialogProps {
 /** "Get power" (spec section 2, stories screen): daily check-in, invitation, royalties, publishing. */
 export function PowerDialog({ open, onClose, publishButton }: PowerDialogProps) {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const status = useCheckInStatusQuery(open);
   const checkIn = useCheckInMutation();
   const checkedIn = status.data?.dailyCheckinStatus === true;

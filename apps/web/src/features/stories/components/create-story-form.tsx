@@ -9,7 +9,7 @@ import {
   type LoreBookInput,
   type PlayMode,
 } from '@taleloom/contracts';
-import { App, Button, Collapse, Form, Input, Select, Tooltip, Typography } from 'antd';
+import { Button, Collapse, Form, Input, Select, Tooltip, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -17,6 +17,7 @@ import { isApiClientError } from '../../../lib/api-client';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useCreateStory } from '../api/create-story';
 import './stories.css';
+import { useFeedback } from '../../../components/feedback';
 
 interface CreateStoryValues {
   name?: string;
@@ -43,7 +44,7 @@ export interface PrologueField {
  */
 export function CreateStoryForm({ renderUpload }: { renderUpload?: (field: PrologueField) => ReactNode } = {}) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const navigate = useNavigate();
   const [form] = Form.useForm<CreateStoryValues>();
   const create = useCreateStory();

@@ -1,12 +1,13 @@
 import { DownOutlined, GlobalOutlined } from '@ant-design/icons';
 import type { StoryData } from '@taleloom/contracts';
-import { App, Button, Dropdown } from 'antd';
+import { Button, Dropdown } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { usePublishStory } from '../api/publish-story';
 import { useUnpublishStory } from '../api/unpublish-story';
 import { ShareDialog } from './share-dialog';
+import { useFeedback } from '../../../components/feedback';
 
 /**
  * The play toolbar's publish control (spec section 4 "Story permission"): a private story is
@@ -14,7 +15,7 @@ import { ShareDialog } from './share-dialog';
  */
 export function PublishMenu({ story }: { story: StoryData }) {
   const { t } = useTranslation();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
   const publish = usePublishStory(story.id);
   const unpublish = useUnpublishStory(story.id);
   const [sharing, setSharing] = useState(false);

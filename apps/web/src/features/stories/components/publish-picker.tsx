@@ -1,6 +1,6 @@
 import type { StoryListItem } from '@taleloom/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Empty, Modal, Spin, Typography, type ButtonProps } from 'antd';
+import { Button, Empty, Modal, Spin, Typography, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -9,6 +9,7 @@ import { useStories } from '../api/get-stories';
 import { publishStory, visibilityChanged } from '../api/publish-story';
 import { formatStoryTitle } from '../utils/story-format';
 import './stories.css';
+import { useFeedback } from '../../../components/feedback';
 
 // Enough of my newest stories to choose from in a dialog.
 const PICK_PAGE_SIZE = 50;
@@ -32,7 +33,7 @@ export function PublishPicker() {
 
 function PickDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const stories = useStories({ square: false, pageSize: PICK_PAGE_SIZE, search: '' });

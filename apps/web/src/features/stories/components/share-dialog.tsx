@@ -1,8 +1,9 @@
 import { CheckOutlined, CopyOutlined } from '@ant-design/icons';
-import { App, Button, Input, Modal, QRCode, Space } from 'antd';
+import { Button, Input, Modal, QRCode, Space } from 'antd';
 import { Component, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { COPY_ICON_RESET_MS, shareLink } from '../utils/story-format';
+import { useFeedback } from '../../../components/feedback';
 
 interface ShareDialogProps {
   storyId: string;
@@ -13,7 +14,7 @@ interface ShareDialogProps {
 /** The share dialog: the story's link with a copy button, and its QR code (200 wide, no margin). */
 export function ShareDialog({ storyId, open, onClose }: ShareDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [copied, setCopied] = useState(false);
   const link = shareLink(window.location.origin, storyId);
 

@@ -1,4 +1,3 @@
-import { App } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -7,6 +6,7 @@ import { getErrorMessage } from '../../../lib/error-message';
 import { checkStory } from '../api/check-story';
 import { useClonePublicStory } from '../api/clone-public-story';
 import { CLONE_REDIRECT_DELAY_MS, decideOpen } from '../utils/story-format';
+import { useFeedback } from '../../../components/feedback';
 
 export type OpenPhase = 'checking' | 'ready' | 'cloning' | 'cloned' | 'refused';
 
@@ -16,7 +16,7 @@ export type OpenPhase = 'checking' | 'ready' | 'cloning' | 'cloned' | 'refused';
  */
 export function useOpenStory(id: string | null): OpenPhase {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const navigate = useNavigate();
   const clone = useClonePublicStory();
   const [phase, setPhase] = useState<OpenPhase>('checking');

@@ -1,11 +1,11 @@
 import type { StoryListItem } from '@taleloom/contracts';
-import { App } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useCloneStory } from '../api/clone-story';
 import { needsCloneBeforePlay, type StoryTab } from '../utils/story-format';
+import { useFeedback } from '../../../components/feedback';
 
 /**
  * The start button: go to /play. From my list a story with a restore point is cloned first and the
@@ -13,7 +13,7 @@ import { needsCloneBeforePlay, type StoryTab } from '../utils/story-format';
  */
 export function useStartStory(tab: StoryTab) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const navigate = useNavigate();
   const clone = useCloneStory();
   const [startingId, setStartingId] = useState<string | null>(null);

@@ -1,6 +1,6 @@
 import { CheckCircleFilled, CheckOutlined, CloseCircleOutlined, ExclamationCircleOutlined } from '@ant-design/icons';
 import { ErrorCode, SCORE_DIALOG_CLOSE_MS, type TaskGroup } from '@taleloom/contracts';
-import { Alert, App, Button, Modal, Spin } from 'antd';
+import { Alert, Button, Modal, Spin } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiClientError } from '../../../lib/api-client';
@@ -8,6 +8,7 @@ import { getErrorMessage } from '../../../lib/error-message';
 import { isNotEnoughPower, requestGetPower } from '../../../lib/get-power';
 import type { ScoreView } from '../hooks/use-task-score';
 import { EvidenceQuote } from './evidence-quote';
+import { useFeedback } from '../../../components/feedback';
 
 export interface ScoreDialogProps {
   /** The group being scored (the dialog is open while set). */
@@ -24,7 +25,7 @@ export interface ScoreDialogProps {
  */
 export function ScoreDialog({ group, view, onClose }: ScoreDialogProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
   const open = group !== null;

@@ -1,5 +1,5 @@
 import { PLAY_MODES, type PlayMode, type TaskInfo } from '@taleloom/contracts';
-import { Alert, App, Button, Empty, Modal, Select, Skeleton, Tooltip } from 'antd';
+import { Alert, Button, Empty, Modal, Select, Skeleton, Tooltip } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
@@ -8,6 +8,7 @@ import { useTasks } from '../api/get-tasks';
 import { TaskGroupView } from './task-group-view';
 import { TaskSuggestionsView } from './task-suggestions-view';
 import '../tasks.css';
+import { useFeedback } from '../../../components/feedback';
 
 export interface TaskDashboardProps {
   open: boolean;
@@ -25,7 +26,7 @@ export interface TaskDashboardProps {
  */
 export function TaskDashboard({ open, onClose, storyId, playMode, locked: lockedStory, onPlayModeChange }: TaskDashboardProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const tasks = useTasks(storyId, open);
   const [view, setView] = useState<'init' | 'task' | null>(null);
   const [page, setPage] = useState(0);

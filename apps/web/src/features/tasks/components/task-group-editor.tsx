@@ -1,12 +1,13 @@
 import { DeleteOutlined, LockOutlined, PlusOutlined } from '@ant-design/icons';
 import { TARGET_SCORES, TARGET_TYPES, TASK_TARGETS_MAX, TASK_TARGETS_MIN, type TaskGroup, type TaskTargetDto } from '@taleloom/contracts';
-import { Alert, App, Button, Input, Select, Tag, Tooltip } from 'antd';
+import { Alert, Button, Input, Select, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useUpdateTaskGroup } from '../api/update-task-group';
 import { formatTaskError, parseTaskErrors, type TaskFieldError } from '../utils/task-errors';
 import { blankLike } from '../utils/blank-like';
+import { useFeedback } from '../../../components/feedback';
 
 type EditTarget = TaskTargetDto & { completed?: boolean };
 
@@ -17,7 +18,7 @@ type EditTarget = TaskTargetDto & { completed?: boolean };
  */
 export function TaskGroupEditor({ storyId, group, onDone }: { storyId: string; group: TaskGroup; onDone: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const update = useUpdateTaskGroup(storyId);
   const [seriesName, setSeriesName] = useState(group.series_name);
   const [mainCharacter, setMainCharacter] = useState(group.main_character);

@@ -1,6 +1,6 @@
 import { CheckCircleFilled, ClockCircleOutlined, DeleteOutlined, EditOutlined, PlusOutlined, TrophyOutlined } from '@ant-design/icons';
 import type { TaskGroup, TaskInfo } from '@taleloom/contracts';
-import { App, Button, Pagination, Popconfirm, Tag, Tooltip, type ButtonProps } from 'antd';
+import { Button, Pagination, Popconfirm, Tag, Tooltip, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeleteTaskGroup } from '../api/delete-task-group';
@@ -10,6 +10,7 @@ import { GroupRelations } from './group-relations';
 import { ScoreDialog } from './score-dialog';
 import { TargetTags } from './target-tags';
 import { TaskGroupEditor } from './task-group-editor';
+import { useFeedback } from '../../../components/feedback';
 
 export interface TaskGroupViewProps {
   storyId: string;
@@ -26,7 +27,7 @@ const maxScore = (g: TaskGroup) => g.targets.reduce((sum, t) => sum + t.score, 0
 /** The dashboard's task view: one group per page with its targets, relations, edit, update score and delete. */
 export function TaskGroupView({ storyId, info, page, onPage, locked, onNewGroup, onError }: TaskGroupViewProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const remove = useDeleteTaskGroup(storyId);
   const [editing, setEditing] = useState<number | null>(null);
   const scoring = useTaskScore(storyId);

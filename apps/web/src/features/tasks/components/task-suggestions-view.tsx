@@ -1,11 +1,12 @@
 import { BulbOutlined, SwapOutlined } from '@ant-design/icons';
 import type { TaskSuggestions } from '@taleloom/contracts';
-import { App, Button, Spin, Tag } from 'antd';
+import { Button, Spin, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAddTaskGroup } from '../api/add-task-group';
 import { useTaskSuggestions } from '../hooks/use-task-suggestions';
 import { TargetTags } from './target-tags';
+import { useFeedback } from '../../../components/feedback';
 
 export interface TaskSuggestionsViewProps {
   storyId: string;
@@ -19,7 +20,7 @@ export interface TaskSuggestionsViewProps {
 /** The dashboard's init view: suggestions stream in; accept one, switch to the next set, or go back. */
 export function TaskSuggestionsView({ storyId, stored, onBack, onAccepted, onError }: TaskSuggestionsViewProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const { suggestions, streaming, retrying, start } = useTaskSuggestions(storyId, stored, onError);
   const add = useAddTaskGroup(storyId);
   const [shown, setShown] = useState(0);
