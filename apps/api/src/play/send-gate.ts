@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 
 // How many sends go their way to the provider request at once; the others wait their turn, in order.
 // Enough to keep the database busy while one send's round trip is out.
-const SEND_GATE_SLOTS = 16;
+export const SEND_GATE_SLOTS = 16;
 
 /**
  * Sends take their way up to the provider request (checks, claim, hold, prompt) in order of arrival,
