@@ -8,7 +8,7 @@ import { createServer, type AddressInfo, type Server as NetServer } from 'node:n
 // (the kernel caps it at net.core.somaxconn).
 const LISTEN_BACKLOG = 4096;
 // Listening sockets on the API's port (SO_REUSEPORT; Node.js 22.12 and later).
-const LISTENERS = 16;
+export const LISTENERS = 16;
 
 /** Whether this Node.js listens with SO_REUSEPORT (`reusePort`: 22.12 and later, 23.1 and later). */
 export function hasReusePort(version = process.versions.node): boolean {
