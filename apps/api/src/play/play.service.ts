@@ -32,7 +32,6 @@ import { TurnParking } from './turn-parking.service';
 import { TurnRunner } from './turn.runner';
 import { RunningTurns } from './running-turns';
 import { takeIds, takeViews, turnBranchOf } from './turn-takes';
-import { SendGate } from './send-gate';
 import { TurnSend, type TurnSendDeps } from './turn-send';
 import { joinParts, userTextOf, type StoryText } from './turn-text';
 import { TurnContextRepository } from './turn-context.repository';
@@ -46,7 +45,6 @@ import { TurnRepository } from './turn.repository';
 export class PlayService {
   private readonly logger = new Logger('PlayService');
   private readonly sendDeps: TurnSendDeps;
-  private readonly gate = new SendGate();
 
   constructor(
     private readonly turns: TurnRepository,
@@ -85,16 +83,7 @@ export class PlayService {
    * streamed for an unknown story or model, too-fast or concurrent sends and NOT_ENOUGH_POWER.
    */
   async send(user: AuthUser, id: string, dto: SendTurnDto, language: Language): Promise<Generation> {
-    // Its slot is freed once its provider request is out (or it ended, or it was refused).
-    const leave = await this.gate.enter();
-    let generation: Generation;
-    try {
-      generation = await new TurnSend(this.sendDeps, user, id, dto, language, leave).begin();
-    } catch (error) {
-      leave();
-      throw error;
-    }
-    void generation.done.then(leave);
+    const generation = await new TurnSend(this.sendDeps, user, id, dto, language).begin();
     // A rejoin that lands on this process follows it from memory (TurnFollow).
     this.running.add(generation, user.userID);
     return generation;

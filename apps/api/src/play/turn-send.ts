@@ -97,8 +97,6 @@ export class TurnSend {
     private readonly id: string,
     private readonly dto: SendTurnDto,
     readonly language: Language,
-    /** Frees this send's place among the sends on their way to the provider (PlayService's SendGate). */
-    readonly leaveGate: () => void = () => undefined,
   ) {
     this.storyId = toObjectId(id);
     // A turn's events carry their position: a client that lost the connection rejoins from it (TurnFollow).
@@ -238,7 +236,6 @@ export class TurnSend {
 
   /** The provider request is on its way: writes what the claim could not know yet (off the path to the first token). */
   requestSent(): void {
-    this.leaveGate();
     const fields = this.turnFields;
     if (fields) setImmediate(() => void this.write(fields).catch(() => undefined));
   }

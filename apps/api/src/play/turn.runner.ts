@@ -149,8 +149,6 @@ export class TurnRunner extends JobRunner {
       if (story.play_mode !== 'fly_free') story = { ...story, open_targets: await this.openTargets(story) };
       prompt = assemblePrompt(story, turn, model, send.summarizedChars);
       if (prompt.fold) {
-        // A fold is a provider call of its own (seconds): other sends go on meanwhile.
-        send.leaveGate();
         // Folding calls the provider too: not before the power is held.
         if (!(await this.passHold(send))) return;
         folded = { lore: [] };
