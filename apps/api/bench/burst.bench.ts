@@ -27,6 +27,7 @@
  *   BENCH_BURST_DECILES=1               prints each API round's provider-reached and first-token deciles, and the
  *                                       per-chunk p99 of the streams' 1st, 2nd-5th, 6th-20th and later chunks
  *   BENCH_BURST_BUILDS="base=bench-builds/base/main.js,new="   builds compared in the same rounds (see BUILDS)
+ *                                       a build's words may name BENCH_NODE=<path to node>: that build runs on that Node.js
  *   BENCH_BURST_RELAY=0                 without the bare relay (by default each round also sends the burst through a
  *                                       bare streaming relay, support/relay-process.ts: what a chat front end's proxy
  *                                       such as SillyTavern's does, with no accounts, stories, database or money)

@@ -2,15 +2,12 @@ import 'reflect-metadata';
 import { config as loadDotenv } from 'dotenv';
 import { resolve } from 'node:path';
 import cluster from 'node:cluster';
-import type { AddressInfo } from 'node:net';
 import { announceListening, runPrimary, workerCount } from './cluster';
 import { resolveConfig } from './config/app-config';
 import { ConfigError, validateEnv } from './config/env.validation';
 import { KeptDatabaseError, startDatabase } from './database/embedded-database';
 import { DataFolderInUseError } from './database/stand-in-journal';
-
-const LISTEN_BACKLOG = 4096;
-
+import { listenWide } from './listen';
 
 async function main(): Promise<void> {
   // .env in the repository root (or the working folder) for local runs; real deployments set variables.
@@ -42,26 +39,24 @@ async function main(): Promise<void> {
   const app = await createApp(config, database);
   // Graceful stop: finish requests, close the connection, then stop an embedded database.
   let stopping = false;
+  let stopListening: () => void = () => undefined;
   const shutdown = async (signal: NodeJS.Signals) => {
     // A worker of several gets Ctrl+C from the terminal and SIGTERM from the first process.
     if (stopping) return;
     stopping = true;
     console.log(`Received ${signal}, shutting down`);
+    stopListening();
     await app.close();
     await database.stop();
     process.exit(0);
   };
   process.once('SIGTERM', (s) => void shutdown(s));
   process.once('SIGINT', (s) => void shutdown(s));
-  // Users who open streams together (a class, a post going viral) connect at once: an accept queue
-  // longer than Node's 511 keeps the connections past it from being dropped and retried a second
-  // later (the kernel caps it at net.core.somaxconn). Nest hands these arguments to server.listen.
-  const listen = app.listen.bind(app) as unknown as (port: number, host: string, backlog: number) => Promise<unknown>;
-  await listen(env.PORT, env.HOST, LISTEN_BACKLOG);
+  const { port, stopMore } = await listenWide(app, env.PORT, env.HOST);
+  stopListening = stopMore;
   warmLater();
   const shown = env.HOST === '0.0.0.0' ? 'localhost' : env.HOST;
   // The port it got: PORT=0 asks the system for a free one (tests start apps side by side that way).
-  const { port } = app.getHttpServer().address() as AddressInfo;
   announceListening(port);
   console.log(
     `TaleLoom is running at http://${shown}:${port} (API under /api, Swagger UI at /api/docs)` +

@@ -128,7 +128,8 @@ export async function startApi(stub: Stub, database: Database, build: Build, hea
     ...build.nodeArgs,
     ...(heapDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${heapDir}`] : []),
   ];
-  const child = own(spawn(process.execPath, [...nodeArgs, build.main], {
+  // BENCH_NODE=<path> among a build's words runs it on that Node.js (e.g. Node 24 beside Node 20).
+  const child = own(spawn(build.env.BENCH_NODE ?? process.execPath, [...nodeArgs, build.main], {
     cwd: apiDir,
     env: {
       ...apiProcessEnv(port, dataDir, database.uri, LOG_LEVEL),

@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeDocx } from '../file-factories';
 import { ensureBuilt, startAppProcess, verifyLedgerCommand, type AppProcess, type NodeRuntime } from '../support/app-process';
+import { LISTENERS } from '../../src/listen';
 import { listeningDescriptors } from '../support/listening-descriptors';
 import { postEvents, textOf } from '../support/play-helpers';
 import { NODE_LINE, node24, versionOf } from './node-24';
@@ -106,8 +107,8 @@ describe(`the built API on Node.js ${NODE_LINE}: one journey through every modul
     expect(readFileSync(`/proc/${app.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(runtime.flags));
     expect(app.output).toMatch(/^Database: embedded .+ data in /m);
     expect(app.output).not.toMatch(/^\s+at /m);
-    // One listening socket, held by the process itself.
-    expect(listeningDescriptors(app.pid, Number(new URL(app.baseURL).port))).toBe(1);
+    // Node.js 24 listens with SO_REUSEPORT: LISTENERS sockets on the port, held by the process itself.
+    expect(listeningDescriptors(app.pid, Number(new URL(app.baseURL).port))).toBe(LISTENERS);
     expect((await call('GET', '/api/health')).status).toBe(200);
   });
 
