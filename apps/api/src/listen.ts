@@ -21,8 +21,11 @@ export function hasReusePort(version = process.versions.node): boolean {
  * connections over them), each handing its connections to the app's one HTTP server. libuv takes in
  * one connection per socket per turn of the event loop, and a loop busy with running streams turns
  * a few dozen times a second: 500 users connecting at once waited seconds in the kernel's queue with
- * one socket. [figure: bench:burst, same rounds]. A worker of several (API_WORKERS) listens as
- * node:cluster has it: the first process takes connections in, on a loop that does nothing else.
+ * one socket. Kept because measured (docs/performance.md, bench:burst on Node.js 24, same rounds): a
+ * burst's median first token 1.1 s earlier at 100 at once (764 against 1840 ms added) and 4.1 s earlier at
+ * 500 (2376 against 6460 ms), for a per-chunk p99 of running streams 100 to 175 ms worse. A worker of
+ * several (API_WORKERS) listens as node:cluster has it: the first process takes connections in, on a
+ * loop that does nothing else.
  * Answers the port (PORT=0: the one the system chose) and how to stop the other sockets (before the
  * app closes: no connection is taken in past the start of a stop).
  */
