@@ -215,7 +215,7 @@ function setId(userID: string): Types.ObjectId {
 }
 
 /** Where a user's model's measured status is kept (ModelsService.tracker). */
-function statusKey(userID: string, nameKey: string): string {
+export function statusKey(userID: string, nameKey: string): string {
   return `custom:${userID}:${nameKey}`;
 }
 
