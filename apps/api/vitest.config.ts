@@ -40,7 +40,8 @@ export default defineConfig({
     exclude: ['**/node_modules/**', 'test/node24/**'],
     globalSetup: ['test/global-setup.ts'],
     // Reads what the global setup provides (the database's address) into process.env for test-app.ts.
-    setupFiles: ['test/setup-database-env.ts'],
+    // setup-built-workers.ts: the app's worker threads start on the built modules while dist/ is fresh.
+    setupFiles: ['test/setup-database-env.ts', 'test/setup-built-workers.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // The workspace's contracts package as built (dist/cjs), loaded by Node like the packages around it.

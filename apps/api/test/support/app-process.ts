@@ -5,6 +5,8 @@ import { join } from 'node:path';
 
 const API_DIR = join(__dirname, '..', '..');
 const MAIN = join(API_DIR, 'dist', 'main.js');
+// Held by the one test file that builds dist/ while the others wait (ensureBuilt).
+const BUILD_LOCK = join(API_DIR, 'dist.building');
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -19,25 +21,30 @@ function newestMtime(dir: string): number {
 // How long a test file waits for another's build of dist/ (it takes about 10 s).
 const BUILD_WAIT_MS = 120_000;
 
+const fresh = () => existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestMtime(join(API_DIR, 'src'));
+
+/** dist/ is there, no older than src/, and no build is under way (a build empties dist/ first). */
+export function builtIsFresh(): boolean {
+  return fresh() && !existsSync(BUILD_LOCK);
+}
+
 /** Builds dist/ when it is missing or older than src/ (`pnpm test` builds first, so this is for a lone vitest run). */
 export function ensureBuilt(): void {
-  const fresh = () => existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestMtime(join(API_DIR, 'src'));
   // Several test files (vitest's workers) may find it stale at once: one builds, the others wait for it
   // (a build empties dist/ first, then writes it: main.js may be there before the rest).
-  const lock = join(API_DIR, 'dist.building');
-  if (fresh() && !existsSync(lock)) return;
+  if (builtIsFresh()) return;
   const deadline = Date.now() + BUILD_WAIT_MS;
   for (;;) {
     try {
-      mkdirSync(lock);
+      mkdirSync(BUILD_LOCK);
       break;
     } catch (error) {
       // Anything but another's lock (a folder this user may not write) fails here instead of waiting.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const held = statSync(lock, { throwIfNoEntry: false });
+      const held = statSync(BUILD_LOCK, { throwIfNoEntry: false });
       // Gone meanwhile: taken at the next try. A build that died (its worker killed) leaves its lock,
       // taken over once this one has waited that long.
-      if (held && Date.now() > deadline) rmSync(lock, { recursive: true, force: true });
+      if (held && Date.now() > deadline) rmSync(BUILD_LOCK, { recursive: true, force: true });
       else if (held) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
     }
   }
@@ -47,7 +54,7 @@ export function ensureBuilt(): void {
     const result = spawnSync('pnpm', ['run', 'build'], { cwd: API_DIR, encoding: 'utf8', shell: process.platform === 'win32' });
     if (result.status !== 0) throw new Error(`building the API failed:\n${result.stdout}${result.stderr}`);
   } finally {
-    rmSync(lock, { recursive: true, force: true });
+    rmSync(BUILD_LOCK, { recursive: true, force: true });
   }
 }
 
