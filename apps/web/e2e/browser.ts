@@ -126,6 +126,31 @@ export async function still(page: Page): Promise<void> {
 }
 
 /**
+ * Waits until the page has come to rest: for three frames in a row no transition or animation that
+ * ends is running (`document.getAnimations()`: a button's colour, a scroll-into-view, a growing box;
+ * a spinner's endless one does not count) and the document's size, its scroll position and the boxes
+ * of `selector`'s elements (when given) stay the same. Checked in the page each frame, so it answers
+ * as soon as the last chunk's growth and scroll, an image's placing or a colour's fade are over.
+ */
+export async function settled(page: Page, selector?: string): Promise<void> {
+  await page.evaluate(() => delete (window as unknown as { __settled?: unknown }).__settled);
+  await page.waitForFunction(
+    (sel) => {
+      const w = window as unknown as { __settled?: { key: string; frames: number } };
+      const moving = document.getAnimations().some((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity);
+      const root = document.documentElement;
+      const boxes = sel ? Array.from(document.querySelectorAll(sel), (el) => { const r = el.getBoundingClientRect(); return `${r.x},${r.y},${r.width},${r.height}`; }) : [];
+      const key = [root.scrollWidth, root.scrollHeight, window.scrollX, window.scrollY, window.innerWidth, window.innerHeight, ...boxes].join(';');
+      const last = w.__settled;
+      w.__settled = { key, frames: !moving && last?.key === key ? last.frames + 1 : 0 };
+      return w.__settled.frames >= 3;
+    },
+    selector,
+    { polling: 'raf', timeout: 10_000 },
+  );
+}
+
+/**
  * Presses something in a menu or dialog once what it is in has stopped moving. Menus slide in and
  * dialogs zoom in as they open; a press made meanwhile can go down on one item and come up on the
  * next (or off a button that grew under the pointer), and the browser then gives the click to

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, pressWhenStill } from './browser';
+import { launchBrowser, newPage, screenshot, pressWhenStill, settled } from './browser';
 import { LANGS, SIZES, type Size, TEXT, api, baseURL, escapeFrom, inViewAboveInput, longPrologue, newestTextInView, session, waitIdle, watchErrors } from './lived-in-support';
 
 describe('the web app as people live in it (issue 18), in real Chromium', () => {
@@ -126,7 +126,8 @@ describe('the web app as people live in it (issue 18), in real Chromium', () => 
           await s.page.getByTestId('story-square-button').click();
           await s.page.waitForURL(/\/stories\?tab=square$/);
           await expect.poll(() => s.page.locator('.ant-tabs-tab-active').innerText()).toBe(lang === 'en' ? 'Public story' : '公开故事');
-          await s.page.waitForTimeout(300);
+          // Once the page has come to rest (a scroll would show as a change of position).
+          await settled(s.page);
           expect(await s.page.evaluate(() => window.scrollY)).toBe(0);
           // Back returns to the story where it was left.
           await s.page.goBack();

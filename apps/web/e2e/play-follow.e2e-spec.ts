@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createStoryInBrowser, DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser } from './browser';
+import { createStoryInBrowser, DESKTOP, launchBrowser, newPage, PHONE, screenshot, settled, signUpInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -32,8 +32,8 @@ const layout = (page: Page) =>
 
 async function waitIdle(page: Page, timeout?: number) {
   await expect.poll(() => page.getByTestId('turn-continue').isEnabled(), { timeout }).toBe(true);
-  // The last chunk's growth and its scroll.
-  await page.waitForTimeout(300);
+  // The last chunk's growth and its scroll have ended.
+  await settled(page);
 }
 
 describe('the play screen keeps the reader at the newest text, the turn actions in view', () => {
@@ -56,11 +56,11 @@ describe('the play screen keeps the reader at the newest text, the turn actions 
           await page.goto(`/play?id=${storyId}`);
           await page.getByTestId('play-textarea').waitFor();
           // Seven sends (lines and continues, each saved before the next): after each the newest text
-          // ends above the input bar and every action of the turn is on screen.
+          // ends above the input bar and every action of the turn is on screen. Each is pressed at once:
+          // the page waits for the one-send-per-second rule itself (lived-in.e2e-spec.ts proves it).
           for (let n = 0; n < 7; n++) {
             const line = n % 2 === 0 ? LINES[lang][n % 3] : '';
             await page.getByTestId('play-textarea').fill(line);
-            await page.waitForTimeout(1000);
             await page.getByTestId('send-button').click();
             await page.getByTestId('turn-card').waitFor();
             await waitIdle(page);
@@ -84,7 +84,6 @@ describe('the play screen keeps the reader at the newest text, the turn actions 
           // however slowly the machine answers, and the text, the turn's actions and the picture of the
           // turn saved just before all grow the page after that.
           await page.getByTestId('play-textarea').fill(`${LINES[lang][0]} [[long]]`);
-          await page.waitForTimeout(1000);
           await page.getByTestId('send-button').click();
           // The turn is streaming (the send button is locked) before the reader scrolls up.
           await page.waitForFunction(() => (document.querySelector('[data-testid="send-button"]') as HTMLButtonElement | null)?.disabled === true);
