@@ -52,6 +52,22 @@ export async function newPage(
 }
 
 /**
+ * A clean start for the next test on a page that tests of one language and width share (opened once
+ * with `newPage`): the origin's storage emptied on a page of the app's origin that runs none of its
+ * code, so the next load is signed out and as new, only warm: a new context loads the app cold (its
+ * scripts fetched and compiled afresh, about a second of CPU and of time on 2 loaded cores), the same
+ * one from its cache. What a failure prints is this test's part of the page's trace.
+ */
+export async function freshStart(page: Page): Promise<void> {
+  await page.goto('/api/health');
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  traceOnFailure(page);
+}
+
+/**
  * Registers a new user through the API and stores the session (and language) the way the app does,
  * so the next page load is signed in without going through the login form.
  */
@@ -62,22 +78,33 @@ export async function signUpInBrowser(
   prefix: string,
   opts: { closeDailyPowerDialog?: boolean } = {},
 ): Promise<{ token: string; userID: string }> {
+  const { token, userInfo } = await signUp(page, prefix);
+  await context.addInitScript(storeSession, [token, JSON.stringify(userInfo), lang, Boolean(opts.closeDailyPowerDialog)] as const);
+  return { token, userID: userInfo.userID };
+}
+
+/** The same on a page at the app's origin (after `freshStart`): the session is stored there once, as the app stores it. */
+export async function signUpInPage(page: Page, lang: string, prefix: string, opts: { closeDailyPowerDialog?: boolean } = {}): Promise<{ token: string; userID: string }> {
+  const { token, userInfo } = await signUp(page, prefix);
+  await page.evaluate(storeSession, [token, JSON.stringify(userInfo), lang, Boolean(opts.closeDailyPowerDialog)] as const);
+  return { token, userID: userInfo.userID };
+}
+
+async function signUp(page: Page, prefix: string): Promise<{ token: string; userInfo: { userID: string } }> {
   const res = await page.request.post('/api/user/login', {
     data: { type: 'username', userName: uniqueName(prefix), password: 'secret1' },
   });
   if (res.status() !== 200) throw new Error(`sign-up answered ${res.status()}`);
-  const { token, userInfo } = (await res.json()).data;
-  await context.addInitScript(
-    ([t, u, l, quiet]) => {
-      localStorage.setItem('token', t);
-      localStorage.setItem('userInfo', u);
-      localStorage.setItem('lang', l);
-      // New users have not checked in: the daily power dialog (tested in power.e2e-spec.ts) would open.
-      if (quiet) localStorage.setItem('powerDialogClosedAt', String(Date.now()));
-    },
-    [token, JSON.stringify(userInfo), lang, Boolean(opts.closeDailyPowerDialog)] as const,
-  );
-  return { token, userID: userInfo.userID };
+  return (await res.json()).data;
+}
+
+/** Runs in the page: the session, the language and (`quiet`) the daily power dialog closed just now. */
+function storeSession([t, u, l, quiet]: readonly [string, string, string, boolean]) {
+  localStorage.setItem('token', t);
+  localStorage.setItem('userInfo', u);
+  localStorage.setItem('lang', l);
+  // New users have not checked in: the daily power dialog (tested in power.e2e-spec.ts) would open.
+  if (quiet) localStorage.setItem('powerDialogClosedAt', String(Date.now()));
 }
 
 /** Creates a story as the signed-up user (POST /api/llm with `data`) and answers its id. */
@@ -175,13 +202,24 @@ export async function openFromMenu(page: Page, trigger: string, item: string, sh
 /** A unique user name per test run. */
 export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
 
+// Each page's trace of its last API calls and errors (a shared page keeps one).
+const traces = new WeakMap<Page, string[]>();
+
 /**
  * What a failed test's page saw, printed with the failure: its API calls (sent, answered, body ended),
  * other answers of 400 and above, page errors and console errors. CI keeps no screenshots, so this is
  * what tells a flake's cause.
  */
 function traceOnFailure(page: Page): void {
-  const lines: string[] = [];
+  const known = traces.get(page);
+  const lines: string[] = known ?? [];
+  if (known) {
+    // A shared page: its trace goes on; this test prints from here.
+    lines.length = 0;
+    printOnFailure(page, lines);
+    return;
+  }
+  traces.set(page, lines);
   const add = (line: string) => {
     lines.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
     if (lines.length > 80) lines.shift();
@@ -202,6 +240,10 @@ function traceOnFailure(page: Page): void {
   page.on('console', (msg) => {
     if (msg.type() === 'error') add(`console: ${msg.text().slice(0, 300)}`);
   });
+  printOnFailure(page, lines);
+}
+
+function printOnFailure(page: Page, lines: string[]): void {
   try {
     onTestFailed(({ task }) => {
       // The error too: a try that fails and then passes on its retry is not in vitest's summary.
