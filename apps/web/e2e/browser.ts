@@ -155,7 +155,7 @@ export async function still(page: Page): Promise<void> {
 /**
  * Waits until the page has come to rest: for three frames in a row no transition or animation that
  * ends is running (`document.getAnimations()`: a button's colour, a scroll-into-view, a growing box;
- * a spinner's endless one does not count) and the document's size, its scroll position and the boxes
+ * neither a spinner's endless one nor the 2 s fading ripple of a pressed button counts) and the document's size, its scroll position and the boxes
  * of `selector`'s elements (when given) stay the same. Checked in the page each frame, so it answers
  * as soon as the last chunk's growth and scroll, an image's placing or a colour's fade are over.
  */
@@ -164,7 +164,10 @@ export async function settled(page: Page, selector?: string): Promise<void> {
   await page.waitForFunction(
     (sel) => {
       const w = window as unknown as { __settled?: { key: string; frames: number } };
-      const moving = document.getAnimations().some((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity);
+      const moving = document.getAnimations().some((a) => {
+        const target = (a.effect as KeyframeEffect | null)?.target;
+        return a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity && !target?.closest('.ant-wave');
+      });
       const root = document.documentElement;
       const boxes = sel ? Array.from(document.querySelectorAll(sel), (el) => { const r = el.getBoundingClientRect(); return `${r.x},${r.y},${r.width},${r.height}`; }) : [];
       const key = [root.scrollWidth, root.scrollHeight, window.scrollX, window.scrollY, window.innerWidth, window.innerHeight, ...boxes].join(';');
