@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, request, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { onTestFailed } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_MISSING, chromiumPath } from './chromium.cjs';
 
@@ -83,14 +83,24 @@ export async function signUpInBrowser(
   return { token, userID: userInfo.userID };
 }
 
-/** The same on a page at the app's origin (after `freshStart`): the session is stored there once, as the app stores it. */
-export async function signUpInPage(page: Page, lang: string, prefix: string, opts: { closeDailyPowerDialog?: boolean } = {}): Promise<{ token: string; userID: string }> {
-  const { token, userInfo } = await signUp(page, prefix);
+/**
+ * The same on a page at the app's origin (after `freshStart`): the session is stored there once, as the
+ * app stores it. The sign-up goes through `api`, a request context of the test's own (`apiFor`).
+ */
+export async function signUpInPage(page: Page, api: APIRequestContext, lang: string, prefix: string, opts: { closeDailyPowerDialog?: boolean } = {}): Promise<{ token: string; userID: string }> {
+  const { token, userInfo } = await signUp({ request: api }, prefix);
   await page.evaluate(storeSession, [token, JSON.stringify(userInfo), lang, Boolean(opts.closeDailyPowerDialog)] as const);
   return { token, userID: userInfo.userID };
 }
 
-async function signUp(page: Page, prefix: string): Promise<{ token: string; userInfo: { userID: string } }> {
+/**
+ * A request context for one test's API calls beside a shared page (dispose it at the test's end). The
+ * page's own (`page.request`) keeps its connections open between tests, and the app closes one after
+ * 5 s idle: a call on it from the next test met the closing (ECONNRESET, twice in a whole run).
+ */
+export const apiFor = (page: Page): Promise<APIRequestContext> => request.newContext({ baseURL: new URL(page.url()).origin });
+
+async function signUp(page: { request: APIRequestContext }, prefix: string): Promise<{ token: string; userInfo: { userID: string } }> {
   const res = await page.request.post('/api/user/login', {
     data: { type: 'username', userName: uniqueName(prefix), password: 'secret1' },
   });
@@ -108,7 +118,7 @@ function storeSession([t, u, l, quiet]: readonly [string, string, string, boolea
 }
 
 /** Creates a story as the signed-up user (POST /api/llm with `data`) and answers its id. */
-export async function createStoryInBrowser(page: Page, token: string, data: Record<string, unknown>): Promise<string> {
+export async function createStoryInBrowser(page: { request: APIRequestContext }, token: string, data: Record<string, unknown>): Promise<string> {
   const created = await page.request.post('/api/llm', { headers: { Authorization: `Bearer ${token}` }, data });
   if (created.status() !== 201) throw new Error(`creating a story answered ${created.status()}: ${await created.text()}`);
   return (await created.json()).data.id as string;

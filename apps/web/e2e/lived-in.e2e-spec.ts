@@ -199,9 +199,9 @@ describe('the web app as people live in it (issue 18), in real Chromium', () => 
 
         it(`starting a story restored from a save plays a copy of it (spec "Opening a story"), and says so ${at}`, async () => {
           const s = await session(shared, lang);
-          const saved = await s.page.request.post('/api/archive/save', { headers: api(s), data: { story_id: s.storyId, archive_index: 0 } });
+          const saved = await s.request.post('/api/archive/save', { headers: api(s), data: { story_id: s.storyId, archive_index: 0 } });
           expect(saved.ok()).toBe(true);
-          const loaded = await s.page.request.post('/api/archive/load', { headers: api(s), data: { archive_id: (await saved.json()).data._id } });
+          const loaded = await s.request.post('/api/archive/load', { headers: api(s), data: { archive_id: (await saved.json()).data._id } });
           expect(loaded.ok()).toBe(true);
           await s.page.goto('/stories');
           await s.page.getByTestId('story-badge-restorePoint').waitFor();
