@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, openFromMenu, PHONE, screenshot, uniqueName, pressWhenStill } from './browser';
+import { DESKTOP, launchBrowser, newPage, openFromMenu, PHONE, screenshot, settled, uniqueName, pressWhenStill } from './browser';
 
 const baseURL = inject('baseURL');
 // The e2e server runs the test-only captcha whose answer is fixed (see global-setup.ts).
@@ -11,6 +11,16 @@ const TEXT = {
   en: { heading: 'Story list', choose: 'Choose user', power: '100,000' },
   'zh-CN': { heading: '故事列表', choose: '选择用户', power: '100,000' },
 } as const;
+
+// A number gets one code per SMS_RESEND_SECONDS, 1 s on the test server (global-setup.ts): when each
+// number last got one, as seen here (after the server's answer, so never before the server's own time).
+const codeSentAt = new Map<string, number>();
+const codeSent = (phone: string) => codeSentAt.set(phone, Date.now());
+/** Returns once the number may get its next code: a second (and a little) after its last one. */
+async function resendAllowed(phone: string) {
+  const left = (codeSentAt.get(phone) ?? 0) + 1050 - Date.now();
+  if (left > 0) await new Promise((r) => setTimeout(r, left));
+}
 
 const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('');
 // Valid numbers (libphonenumber checks them server-side), new on every run.
@@ -37,6 +47,7 @@ async function phoneSignIn(page: Page, phone: string, shotName?: string) {
   const dev = page.getByTestId('login-dev-code');
   await dev.waitFor({ state: 'visible' });
   const code = (await dev.getAttribute('data-code'))!;
+  codeSent(phone);
   expect(code).toMatch(/^\d{6}$/);
   // The button counts down and is disabled.
   await expect.poll(() => page.getByTestId('login-send-code').isDisabled()).toBe(true);
@@ -56,6 +67,7 @@ async function api(page: Page, path: string, data: object, token?: string) {
 async function phoneAccountByApi(page: Page, phoneNum: string, countryCode: string) {
   const captcha = (await (await page.request.get('/api/captcha')).json()).data;
   const sent = await api(page, '/api/user/send-sms', { type: 'login', phoneNum, countryCode, verifyCode: CAPTCHA, captchaId: captcha.id });
+  codeSent(phoneNum);
   return api(page, '/api/user/login', { type: 'phone', phoneNum, countryCode, verifyCode: sent.devCode });
 }
 
@@ -112,13 +124,14 @@ describe('accounts in real Chromium', () => {
       const phoneAccount = await phoneAccountByApi(page, phone, '86');
       const name = uniqueName('named');
       const named = await api(page, '/api/user/login', { type: 'username', userName: name, password: 'secret1' });
-      await page.waitForTimeout(1100); // SMS_RESEND_SECONDS=1 on the test server
+      await resendAllowed(phone);
       const sent = await api(page, '/api/user/send-sms', { type: 'register', phoneNum: phone, countryCode: '86' }, named.token);
+      codeSent(phone);
       await api(page, '/api/user/bind-mobile', { phoneNum: phone, countryCode: '86', smsCode: sent.devCode }, named.token);
-      await page.waitForTimeout(1100);
 
       await page.goto('/login');
       await chooseLanguage(page, 'zh-CN');
+      await resendAllowed(phone);
       await phoneSignIn(page, phone);
       // The test id sits on antd's zero-size modal root: wait for what is inside it.
       const option = page.getByTestId('choose-user-username');
@@ -128,7 +141,8 @@ describe('accounts in real Chromium', () => {
       await screenshot(page, 'choose-user-zh-CN-phone');
       await page.keyboard.press('Escape');
       await page.mouse.click(5, 5);
-      await page.waitForTimeout(400);
+      // Looked at once the page is at rest (a closing would be a change of the dialog's box or its end).
+      await settled(page, '.ant-modal');
       expect(await option.isVisible()).toBe(true);
       expect(await page.getByTestId('choose-user-phone').innerText()).toContain(phoneAccount.userInfo.userName);
       expect(await page.getByTestId('choose-user-username').innerText()).toContain(name);
@@ -169,10 +183,12 @@ describe('accounts in real Chromium', () => {
         await page.getByTestId('bind-phone-input').waitFor({ state: 'visible' });
         await expect.poll(() => dialog.locator('.tl-country-select__value').innerText()).toBe(lang === 'en' ? '+1' : '+86');
         expect(await dialog.locator('.tl-country-select select').inputValue()).toBe(lang === 'en' ? '1' : '86');
-        await page.getByTestId('bind-phone-input').fill(lang === 'en' ? usNumber() : cnNumber());
+        const bound = lang === 'en' ? usNumber() : cnNumber();
+        await page.getByTestId('bind-phone-input').fill(bound);
         await page.getByTestId('bind-send-code').click();
         const dev = page.getByTestId('bind-dev-code');
         await dev.waitFor({ state: 'visible' });
+        codeSent(bound);
         await page.getByTestId('bind-code-input').fill((await dev.getAttribute('data-code'))!);
         await screenshot(page, `bind-phone-${lang}-${view}`);
         await page.getByTestId('bind-confirm').click();
@@ -200,7 +216,7 @@ describe('accounts in real Chromium', () => {
 
         // Reset password: the code goes to the bound phone; the old token stops working, the new one is kept.
         await openFromMenu(page, 'user-menu-trigger', 'user-menu-reset-password', page.getByTestId('reset-send-code'));
-        await page.waitForTimeout(1100); // SMS_RESEND_SECONDS=1
+        await resendAllowed(bound);
         await page.getByTestId('reset-send-code').click();
         const resetDev = page.getByTestId('reset-dev-code');
         await resetDev.waitFor({ state: 'visible' });

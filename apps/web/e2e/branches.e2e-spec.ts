@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, SCREENSHOTS, signUpInBrowser, createStoryInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, SCREENSHOTS, settled, signUpInBrowser, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -40,7 +40,7 @@ const storyText = (page: Page) =>
 // Done streaming: the turn's actions are enabled (and their colour transition has finished).
 async function waitIdle(page: Page) {
   await expect.poll(() => page.getByTestId('turn-continue').isEnabled()).toBe(true);
-  await page.waitForTimeout(300);
+  await settled(page);
 }
 
 // A finger swiping sideways across the AI part (negative: to the left, which brings the next take).
@@ -71,7 +71,7 @@ describe('alternatives (takes) and branches in real Chromium', () => {
         const shot = async (n: number, name: string) => {
           await page.mouse.move(1, viewport.height - 1);
           if (!SCREENSHOTS) return;
-          await page.waitForTimeout(500);
+          await settled(page);
           await screenshot(page, `branches/${lang}-${size}-${n}-${name}`, { fullPage: false });
         };
         const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN', viewport });
@@ -81,13 +81,13 @@ describe('alternatives (takes) and branches in real Chromium', () => {
           await page.goto(`/play?id=${storyId}`);
           await expect.poll(() => storyText(page)).toBe(T.prologue);
 
-          // A turn, then two regenerates: three takes, each kept.
+          // A turn, then two regenerates: three takes, each kept. Each regenerate is pressed at once: the
+          // page waits for the one-send-per-second rule itself (lived-in.e2e-spec.ts proves it).
           await page.getByTestId('play-textarea').fill(T.line);
           await page.getByTestId('send-button').click();
           await waitIdle(page);
           const takes = [await aiText(page)];
           for (let i = 0; i < 2; i++) {
-            await page.waitForTimeout(1000);
             await page.getByTestId('turn-regenerate').click();
             await expect.poll(() => aiText(page)).not.toBe(takes.at(-1));
             await waitIdle(page);
@@ -134,7 +134,6 @@ describe('alternatives (takes) and branches in real Chromium', () => {
           await expect.poll(() => storyText(page)).toBe(T.prologue);
 
           // Play it: a turn on the new line.
-          await page.waitForTimeout(1000);
           await page.getByTestId('play-textarea').fill(T.other);
           await page.getByTestId('send-button').click();
           await waitIdle(page);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, request, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { onTestFailed } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_MISSING, chromiumPath } from './chromium.cjs';
 
@@ -52,6 +52,22 @@ export async function newPage(
 }
 
 /**
+ * A clean start for the next test on a page that tests of one language and width share (opened once
+ * with `newPage`): the origin's storage emptied on a page of the app's origin that runs none of its
+ * code, so the next load is signed out and as new, only warm: a new context loads the app cold (its
+ * scripts fetched and compiled afresh, about a second of CPU and of time on 2 loaded cores), the same
+ * one from its cache. What a failure prints is this test's part of the page's trace.
+ */
+export async function freshStart(page: Page): Promise<void> {
+  await page.goto('/api/health');
+  await page.evaluate(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+  traceOnFailure(page);
+}
+
+/**
  * Registers a new user through the API and stores the session (and language) the way the app does,
  * so the next page load is signed in without going through the login form.
  */
@@ -62,26 +78,47 @@ export async function signUpInBrowser(
   prefix: string,
   opts: { closeDailyPowerDialog?: boolean } = {},
 ): Promise<{ token: string; userID: string }> {
+  const { token, userInfo } = await signUp(page, prefix);
+  await context.addInitScript(storeSession, [token, JSON.stringify(userInfo), lang, Boolean(opts.closeDailyPowerDialog)] as const);
+  return { token, userID: userInfo.userID };
+}
+
+/**
+ * The same on a page at the app's origin (after `freshStart`): the session is stored there once, as the
+ * app stores it. The sign-up goes through `api`, a request context of the test's own (`apiFor`).
+ */
+export async function signUpInPage(page: Page, api: APIRequestContext, lang: string, prefix: string, opts: { closeDailyPowerDialog?: boolean } = {}): Promise<{ token: string; userID: string }> {
+  const { token, userInfo } = await signUp({ request: api }, prefix);
+  await page.evaluate(storeSession, [token, JSON.stringify(userInfo), lang, Boolean(opts.closeDailyPowerDialog)] as const);
+  return { token, userID: userInfo.userID };
+}
+
+/**
+ * A request context for one test's API calls beside a shared page (dispose it at the test's end). The
+ * page's own (`page.request`) keeps its connections open between tests, and the app closes one after
+ * 5 s idle: a call on it from the next test met the closing (ECONNRESET, twice in a whole run).
+ */
+export const apiFor = (page: Page): Promise<APIRequestContext> => request.newContext({ baseURL: new URL(page.url()).origin });
+
+async function signUp(page: { request: APIRequestContext }, prefix: string): Promise<{ token: string; userInfo: { userID: string } }> {
   const res = await page.request.post('/api/user/login', {
     data: { type: 'username', userName: uniqueName(prefix), password: 'secret1' },
   });
   if (res.status() !== 200) throw new Error(`sign-up answered ${res.status()}`);
-  const { token, userInfo } = (await res.json()).data;
-  await context.addInitScript(
-    ([t, u, l, quiet]) => {
-      localStorage.setItem('token', t);
-      localStorage.setItem('userInfo', u);
-      localStorage.setItem('lang', l);
-      // New users have not checked in: the daily power dialog (tested in power.e2e-spec.ts) would open.
-      if (quiet) localStorage.setItem('powerDialogClosedAt', String(Date.now()));
-    },
-    [token, JSON.stringify(userInfo), lang, Boolean(opts.closeDailyPowerDialog)] as const,
-  );
-  return { token, userID: userInfo.userID };
+  return (await res.json()).data;
+}
+
+/** Runs in the page: the session, the language and (`quiet`) the daily power dialog closed just now. */
+function storeSession([t, u, l, quiet]: readonly [string, string, string, boolean]) {
+  localStorage.setItem('token', t);
+  localStorage.setItem('userInfo', u);
+  localStorage.setItem('lang', l);
+  // New users have not checked in: the daily power dialog (tested in power.e2e-spec.ts) would open.
+  if (quiet) localStorage.setItem('powerDialogClosedAt', String(Date.now()));
 }
 
 /** Creates a story as the signed-up user (POST /api/llm with `data`) and answers its id. */
-export async function createStoryInBrowser(page: Page, token: string, data: Record<string, unknown>): Promise<string> {
+export async function createStoryInBrowser(page: { request: APIRequestContext }, token: string, data: Record<string, unknown>): Promise<string> {
   const created = await page.request.post('/api/llm', { headers: { Authorization: `Bearer ${token}` }, data });
   if (created.status() !== 201) throw new Error(`creating a story answered ${created.status()}: ${await created.text()}`);
   return (await created.json()).data.id as string;
@@ -126,6 +163,34 @@ export async function still(page: Page): Promise<void> {
 }
 
 /**
+ * Waits until the page has come to rest: for three frames in a row no transition or animation that
+ * ends is running (`document.getAnimations()`: a button's colour, a scroll-into-view, a growing box;
+ * neither a spinner's endless one nor the 2 s fading ripple of a pressed button counts) and the document's size, its scroll position and the boxes
+ * of `selector`'s elements (when given) stay the same. Checked in the page each frame, so it answers
+ * as soon as the last chunk's growth and scroll, an image's placing or a colour's fade are over.
+ */
+export async function settled(page: Page, selector?: string): Promise<void> {
+  await page.evaluate(() => delete (window as unknown as { __settled?: unknown }).__settled);
+  await page.waitForFunction(
+    (sel) => {
+      const w = window as unknown as { __settled?: { key: string; frames: number } };
+      const moving = document.getAnimations().some((a) => {
+        const target = (a.effect as KeyframeEffect | null)?.target;
+        return a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity && !target?.closest('.ant-wave');
+      });
+      const root = document.documentElement;
+      const boxes = sel ? Array.from(document.querySelectorAll(sel), (el) => { const r = el.getBoundingClientRect(); return `${r.x},${r.y},${r.width},${r.height}`; }) : [];
+      const key = [root.scrollWidth, root.scrollHeight, window.scrollX, window.scrollY, window.innerWidth, window.innerHeight, ...boxes].join(';');
+      const last = w.__settled;
+      w.__settled = { key, frames: !moving && last?.key === key ? last.frames + 1 : 0 };
+      return w.__settled.frames >= 3;
+    },
+    selector,
+    { polling: 'raf', timeout: 10_000 },
+  );
+}
+
+/**
  * Presses something in a menu or dialog once what it is in has stopped moving. Menus slide in and
  * dialogs zoom in as they open; a press made meanwhile can go down on one item and come up on the
  * next (or off a button that grew under the pointer), and the browser then gives the click to
@@ -150,13 +215,24 @@ export async function openFromMenu(page: Page, trigger: string, item: string, sh
 /** A unique user name per test run. */
 export const uniqueName = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
 
+// Each page's trace of its last API calls and errors (a shared page keeps one).
+const traces = new WeakMap<Page, string[]>();
+
 /**
  * What a failed test's page saw, printed with the failure: its API calls (sent, answered, body ended),
  * other answers of 400 and above, page errors and console errors. CI keeps no screenshots, so this is
  * what tells a flake's cause.
  */
 function traceOnFailure(page: Page): void {
-  const lines: string[] = [];
+  const known = traces.get(page);
+  const lines: string[] = known ?? [];
+  if (known) {
+    // A shared page: its trace goes on; this test prints from here.
+    lines.length = 0;
+    printOnFailure(page, lines);
+    return;
+  }
+  traces.set(page, lines);
   const add = (line: string) => {
     lines.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
     if (lines.length > 80) lines.shift();
@@ -177,6 +253,10 @@ function traceOnFailure(page: Page): void {
   page.on('console', (msg) => {
     if (msg.type() === 'error') add(`console: ${msg.text().slice(0, 300)}`);
   });
+  printOnFailure(page, lines);
+}
+
+function printOnFailure(page: Page, lines: string[]): void {
   try {
     onTestFailed(({ task }) => {
       // The error too: a try that fails and then passes on its retry is not in vitest's summary.

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, pressWhenStill, screenshot, signUpInBrowser, still, createStoryInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, pressWhenStill, screenshot, settled, signUpInBrowser, still, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 // The local OpenAI-compatible stub; the server runs with the operator allowance for 127.0.0.1.
@@ -117,8 +117,9 @@ describe('custom models in real Chromium', () => {
         .poll(async () => (await (await page.request.get(`/api/llm?id=${storyId}`, { headers: { Authorization: `Bearer ${token}` } })).json()).data)
         .toMatchObject({ model_type: 'compatible_openai', model_name: 'my-stub' });
 
-      // A turn with it: the reasoning shows folded above the AI part and never enters the text.
-      await page.waitForTimeout(300);
+      // A turn with it: the reasoning shows folded above the AI part and never enters the text. (The
+      // list has closed and the page is at rest first.)
+      await settled(page);
       await page.getByTestId('play-textarea').fill('[[reason]] I climb the stairs.');
       await page.getByTestId('play-textarea').press('Shift+Enter');
       await expect.poll(() => page.getByTestId('turn-ai').innerText()).toMatch(/The lamp flickered and the story went on\.$/);

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, createStoryInBrowser, pressWhenStill } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, settled, signUpInBrowser, createStoryInBrowser, pressWhenStill } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -50,8 +50,9 @@ const openOverlays = (page: Page) =>
   page.evaluate((selector) => Array.from(document.querySelectorAll(selector)).filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden').length, OVERLAYS);
 
 async function look(page: Page, where: string, findings: Finding[]): Promise<void> {
-  // Opening animations end and popups are placed.
-  await page.waitForTimeout(100);
+  // Opening animations end and popups are placed: the overlays' boxes stay put for three frames, then
+  // none is moving or parked out of the window.
+  await settled(page, OVERLAYS);
   await settle(page);
   const seen = await page.evaluate((selector) => {
     const visible = (el: Element) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';

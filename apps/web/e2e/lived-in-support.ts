@@ -1,8 +1,8 @@
 // What the lived-in journeys (lived-in.e2e-spec.ts) share: their texts, a signed-in session with a
 // long story, and the checks of where things are on screen.
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
-import { DESKTOP, newPage, PHONE, signUpInBrowser, createStoryInBrowser } from './browser';
+import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { expect, inject, onTestFinished } from 'vitest';
+import { apiFor, DESKTOP, freshStart, newPage, PHONE, signUpInPage, createStoryInBrowser } from './browser';
 export const baseURL = inject('baseURL');
 
 // The web app as people live in it (issue 18): each defect a new user met, at 375 and 1280 px, in
@@ -38,21 +38,34 @@ export const TEXT = {
 export const longPrologue = (lang: Lang) =>
   Array.from({ length: 40 }, (_, i) => (lang === 'en' ? `Line ${i + 1}: the tide comes in over the old stones.` : `第${i + 1}行：潮水漫过旧石头。`)).join('\n');
 
-interface Session {
+export interface Shared {
   context: BrowserContext;
   page: Page;
-  token: string;
-  storyId: string;
 }
 
-export async function session(browser: Browser, lang: Lang, size: Size, opts: { stories?: number } = {}): Promise<Session> {
-  const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN', viewport: SIZES[size] });
-  const { token } = await signUpInBrowser(context, page, lang, 'lived', { closeDailyPowerDialog: true });
+interface Session extends Shared {
+  token: string;
+  storyId: string;
+  /** This test's request context for API calls (`apiFor`), disposed when the test ends. */
+  request: APIRequestContext;
+}
+
+/** The page that one language and width's tests share: each starts afresh on it (`freshStart`). */
+export const sharedPage = (browser: Browser, lang: Lang, size: Size): Promise<Shared> =>
+  newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN', viewport: SIZES[size] });
+
+/** A new user, signed in on the shared page (started afresh), with `stories` (one) long stories of theirs. */
+export async function session(shared: Shared, lang: Lang, opts: { stories?: number } = {}): Promise<Session> {
+  const { context, page } = shared;
+  await freshStart(page);
+  const request = await apiFor(page);
+  onTestFinished(() => request.dispose());
+  const { token } = await signUpInPage(page, request, lang, 'lived', { closeDailyPowerDialog: true });
   let storyId = '';
   for (let i = 0; i < (opts.stories ?? 1); i++) {
-    storyId = await createStoryInBrowser(page, token, { name: `${TEXT[lang].name} ${i + 1}`, prologue_and_characters: longPrologue(lang), role: 'Mara' });
+    storyId = await createStoryInBrowser({ request }, token, { name: `${TEXT[lang].name} ${i + 1}`, prologue_and_characters: longPrologue(lang), role: 'Mara' });
   }
-  return { context, page, token, storyId };
+  return { context, page, token, storyId, request };
 }
 
 export const api = (s: Session) => ({ Authorization: `Bearer ${s.token}` });

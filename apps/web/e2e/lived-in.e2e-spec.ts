@@ -1,7 +1,7 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, pressWhenStill } from './browser';
-import { LANGS, SIZES, type Size, TEXT, api, baseURL, escapeFrom, inViewAboveInput, longPrologue, newestTextInView, session, waitIdle, watchErrors } from './lived-in-support';
+import { freshStart, launchBrowser, screenshot, pressWhenStill, settled } from './browser';
+import { LANGS, SIZES, type Shared, type Size, TEXT, api, escapeFrom, inViewAboveInput, longPrologue, newestTextInView, session, sharedPage, waitIdle, watchErrors } from './lived-in-support';
 
 describe('the web app as people live in it (issue 18), in real Chromium', () => {
   let browser: Browser;
@@ -15,10 +15,18 @@ describe('the web app as people live in it (issue 18), in real Chromium', () => 
   for (const lang of LANGS) {
     for (const size of Object.keys(SIZES) as Size[]) {
       const at = `(${lang}, ${size})`;
+      // One page for this language and width, each test started afresh on it with a new user (session).
+      let shared: Shared;
+      describe(at, () => {
+        beforeAll(async () => {
+          shared = await sharedPage(browser, lang, size);
+        });
+        afterAll(async () => {
+          await shared?.context.close();
+        });
 
-      it(`new text and the turn's buttons come into view above the input; opening /play shows the newest text ${at}`, async () => {
-        const s = await session(browser, lang, size);
-        try {
+        it(`new text and the turn's buttons come into view above the input; opening /play shows the newest text ${at}`, async () => {
+          const s = await session(shared, lang);
           await s.page.goto(`/play?id=${s.storyId}`);
           await s.page.getByTestId('play-textarea').waitFor();
           // The newest text (the end of the story) is where the page opens, not under the input.
@@ -34,82 +42,79 @@ describe('the web app as people live in it (issue 18), in real Chromium', () => 
             await expect.poll(() => inViewAboveInput(s.page, id)).toBe(true);
           }
           await screenshot(s.page, `lived-in/follow-${lang}-${size}`, { fullPage: false });
-        } finally {
-          await s.context.close();
-        }
-      });
+        });
 
-      it(`regenerate, continue and send right after a turn wait for their second (with a cue) instead of failing ${at}`, async () => {
-        const s = await session(browser, lang, size);
-        try {
-          await s.page.goto(`/play?id=${s.storyId}`);
-          await s.page.getByTestId('play-textarea').waitFor();
-          const errors = await watchErrors(s.page);
+        it(`regenerate, continue and send right after a turn wait for their second (with a cue) instead of failing ${at}`, async () => {
+          const s = await session(shared, lang);
           const tooFast: string[] = [];
-          s.page.on('response', (res) => {
+          const onResponse = (res: Response) => {
             if (res.status() === 429) tooFast.push(res.url());
-          });
-          // When a send is pressed within the second after the last one began, the page says it waits
-          // (a visible cue, not an error). On a busy machine the turn itself may outlast the second:
-          // then there is nothing to wait for, and no cue to see.
-          // `sentAt` is taken just before the press: the page counts its second from the press or later (from
-          // the turn's first event), so a press the test calls early waits at least 200 ms on the page. The
-          // cue is watched for in the page from before the press (a poll from here, slow under a full run's
-          // load, could miss a short wait).
-          let sentAt = 0;
-          const press = async (action: () => Promise<void>) => {
-            const at = Date.now();
-            const early = at - sentAt < 800;
-            // The cue and the button's "Sending…" are checked together in the page, each frame: read from
-            // here after the cue showed, the button was once already past its short wait (a full run's load).
-            const cue = early
-              ? s.page.waitForFunction(
-                  () => {
-                    const queued = document.querySelector('[data-testid="send-queued"]');
-                    const button = document.querySelector('[data-testid="send-button"]');
-                    const shown = queued ? queued.getBoundingClientRect() : null;
-                    return Boolean(shown && shown.width > 0 && shown.height > 0 && /Sending…|即将发送…/.test(button?.textContent ?? ''));
-                  },
-                  null,
-                  { polling: 'raf', timeout: 10_000 },
-                )
-              : null;
-            await action();
-            if (cue) expect(await (await cue).jsonValue()).toBe(true);
-            sentAt = at;
           };
-          // Done streaming, checked each frame (a poll's interval would eat into the second).
-          const idle = () => s.page.waitForFunction(() => !(document.querySelector('[data-testid="turn-continue"]') as HTMLButtonElement | null)?.disabled, null, { polling: 'raf' });
+          s.page.on('response', onResponse);
+          try {
+            await s.page.goto(`/play?id=${s.storyId}`);
+            await s.page.getByTestId('play-textarea').waitFor();
+            const errors = await watchErrors(s.page);
+            // When a send is pressed within the second after the last one began, the page says it waits
+            // (a visible cue, not an error). On a busy machine the turn itself may outlast the second:
+            // then there is nothing to wait for, and no cue to see.
+            // `sentAt` is taken just before the press: the page counts its second from the press or later (from
+            // the turn's first event), so a press the test calls early waits at least 200 ms on the page. The
+            // cue is watched for in the page from before the press (a poll from here, slow under a full run's
+            // load, could miss a short wait).
+            let sentAt = 0;
+            const press = async (action: () => Promise<void>) => {
+              const at = Date.now();
+              const early = at - sentAt < 800;
+              // The cue and the button's "Sending…" are checked together in the page, each frame: read from
+              // here after the cue showed, the button was once already past its short wait (a full run's load).
+              const cue = early
+                ? s.page.waitForFunction(
+                    () => {
+                      const queued = document.querySelector('[data-testid="send-queued"]');
+                      const button = document.querySelector('[data-testid="send-button"]');
+                      const shown = queued ? queued.getBoundingClientRect() : null;
+                      return Boolean(shown && shown.width > 0 && shown.height > 0 && /Sending…|即将发送…/.test(button?.textContent ?? ''));
+                    },
+                    null,
+                    { polling: 'raf', timeout: 10_000 },
+                  )
+                : null;
+              await action();
+              if (cue) expect(await (await cue).jsonValue()).toBe(true);
+              sentAt = at;
+            };
+            // Done streaming, checked each frame (a poll's interval would eat into the second).
+            const idle = () => s.page.waitForFunction(() => !(document.querySelector('[data-testid="turn-continue"]') as HTMLButtonElement | null)?.disabled, null, { polling: 'raf' });
 
-          await s.page.getByTestId('play-textarea').fill(TEXT[lang].line);
-          await press(() => s.page.getByTestId('send-button').click());
-          await idle();
-          const first = await s.page.getByTestId('turn-ai').innerText();
-          // Regenerate at once: it waits, then regenerates.
-          await press(() => s.page.getByTestId('turn-regenerate').click());
-          await expect.poll(() => s.page.getByTestId('turn-ai').innerText()).not.toBe(first);
-          await idle();
-          const second = await s.page.getByTestId('turn-ai').innerText();
-          // Continue at once: the same.
-          await press(() => s.page.getByTestId('turn-continue').click());
-          await expect.poll(() => s.page.getByTestId('turn-ai').innerText()).not.toBe(second);
-          await idle();
-          // A typed line sent with Shift+Enter at once: the same.
-          const third = await s.page.getByTestId('turn-ai').innerText();
-          await s.page.getByTestId('play-textarea').fill(TEXT[lang].line);
-          await press(() => s.page.getByTestId('play-textarea').press('Shift+Enter'));
-          await expect.poll(() => s.page.getByTestId('turn-ai').innerText()).not.toBe(third);
-          await waitIdle(s.page);
-          expect(await errors()).toEqual([]);
-          expect(tooFast).toEqual([]);
-        } finally {
-          await s.context.close();
-        }
-      });
+            await s.page.getByTestId('play-textarea').fill(TEXT[lang].line);
+            await press(() => s.page.getByTestId('send-button').click());
+            await idle();
+            const first = await s.page.getByTestId('turn-ai').innerText();
+            // Regenerate at once: it waits, then regenerates.
+            await press(() => s.page.getByTestId('turn-regenerate').click());
+            await expect.poll(() => s.page.getByTestId('turn-ai').innerText()).not.toBe(first);
+            await idle();
+            const second = await s.page.getByTestId('turn-ai').innerText();
+            // Continue at once: the same.
+            await press(() => s.page.getByTestId('turn-continue').click());
+            await expect.poll(() => s.page.getByTestId('turn-ai').innerText()).not.toBe(second);
+            await idle();
+            // A typed line sent with Shift+Enter at once: the same.
+            const third = await s.page.getByTestId('turn-ai').innerText();
+            await s.page.getByTestId('play-textarea').fill(TEXT[lang].line);
+            await press(() => s.page.getByTestId('play-textarea').press('Shift+Enter'));
+            await expect.poll(() => s.page.getByTestId('turn-ai').innerText()).not.toBe(third);
+            await waitIdle(s.page);
+            expect(await errors()).toEqual([]);
+            expect(tooFast).toEqual([]);
+          } finally {
+            s.page.off('response', onResponse);
+          }
+        });
 
-      it(`the story-square button lands on the square, at its top; a story started far down a list opens at its newest text ${at}`, async () => {
-        const s = await session(browser, lang, size, { stories: 8 });
-        try {
+        it(`the story-square button lands on the square, at its top; a story started far down a list opens at its newest text ${at}`, async () => {
+          const s = await session(shared, lang, { stories: 8 });
           await s.page.goto('/stories');
           await expect.poll(() => s.page.getByTestId('story-start').count()).toBe(8);
           // The last story of a long list: the page is scrolled far down to reach it.
@@ -126,20 +131,17 @@ describe('the web app as people live in it (issue 18), in real Chromium', () => 
           await s.page.getByTestId('story-square-button').click();
           await s.page.waitForURL(/\/stories\?tab=square$/);
           await expect.poll(() => s.page.locator('.ant-tabs-tab-active').innerText()).toBe(lang === 'en' ? 'Public story' : '公开故事');
-          await s.page.waitForTimeout(300);
+          // Once the page has come to rest (a scroll would show as a change of position).
+          await settled(s.page);
           expect(await s.page.evaluate(() => window.scrollY)).toBe(0);
           // Back returns to the story where it was left.
           await s.page.goBack();
           await s.page.getByTestId('play-textarea').waitFor();
           await expect.poll(() => newestTextInView(s.page)).toBe(true);
-        } finally {
-          await s.context.close();
-        }
-      });
+        });
 
-      it(`every toolbar control is in reach without sideways scrolling, and the model's name is whole ${at}`, async () => {
-        const s = await session(browser, lang, size);
-        try {
+        it(`every toolbar control is in reach without sideways scrolling, and the model's name is whole ${at}`, async () => {
+          const s = await session(shared, lang);
           await s.page.goto(`/play?id=${s.storyId}`);
           await s.page.getByTestId('play-toolbar').waitFor();
           await expect.poll(() => s.page.locator('.tl-play-model__name').count()).toBeGreaterThan(0);
@@ -172,14 +174,11 @@ describe('the web app as people live in it (issue 18), in real Chromium', () => 
           await expect
             .poll(() => s.page.locator('.ant-select-dropdown .tl-play-model__name').allInnerTexts())
             .toEqual(['Stub model', TEXT[lang].demoModel]);
-        } finally {
-          await s.context.close();
-        }
-      });
+        });
 
-      it(`sign-in: the form is on the first screen and a wrong phone number is said once, in red ${at}`, async () => {
-        const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN', viewport: SIZES[size] });
-        try {
+        it(`sign-in: the form is on the first screen and a wrong phone number is said once, in red ${at}`, async () => {
+          const { page } = shared;
+          await freshStart(page);
           await page.goto('/login');
           const submit = page.getByTestId(lang === 'en' ? 'login-submit' : 'phone-login-submit');
           await submit.waitFor();
@@ -196,17 +195,13 @@ describe('the web app as people live in it (issue 18), in real Chromium', () => 
           await expect.poll(() => said.count()).toBe(1);
           expect(await said.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(255, 77, 79)');
           await screenshot(page, `lived-in/login-error-${lang}-${size}`, { fullPage: false });
-        } finally {
-          await context.close();
-        }
-      });
+        });
 
-      it(`starting a story restored from a save plays a copy of it (spec "Opening a story"), and says so ${at}`, async () => {
-        const s = await session(browser, lang, size);
-        try {
-          const saved = await s.page.request.post('/api/archive/save', { headers: api(s), data: { story_id: s.storyId, archive_index: 0 } });
+        it(`starting a story restored from a save plays a copy of it (spec "Opening a story"), and says so ${at}`, async () => {
+          const s = await session(shared, lang);
+          const saved = await s.request.post('/api/archive/save', { headers: api(s), data: { story_id: s.storyId, archive_index: 0 } });
           expect(saved.ok()).toBe(true);
-          const loaded = await s.page.request.post('/api/archive/load', { headers: api(s), data: { archive_id: (await saved.json()).data._id } });
+          const loaded = await s.request.post('/api/archive/load', { headers: api(s), data: { archive_id: (await saved.json()).data._id } });
           expect(loaded.ok()).toBe(true);
           await s.page.goto('/stories');
           await s.page.getByTestId('story-badge-restorePoint').waitFor();
@@ -223,14 +218,10 @@ describe('the web app as people live in it (issue 18), in real Chromium', () => 
           const missed = await said;
           if (missed) throw missed;
           await screenshot(s.page, `lived-in/restored-${lang}-${size}`, { fullPage: false });
-        } finally {
-          await s.context.close();
-        }
-      });
+        });
 
-      it(`the smaller ones: "1 turn played", a saved sign for the notes, Chinese punctuation in a composed message, a titled Markdown export ${at}`, async () => {
-        const s = await session(browser, lang, size);
-        try {
+        it(`the smaller ones: "1 turn played", a saved sign for the notes, Chinese punctuation in a composed message, a titled Markdown export ${at}`, async () => {
+          const s = await session(shared, lang);
           await s.page.goto(`/play?id=${s.storyId}`);
           await s.page.getByTestId('play-textarea').fill(TEXT[lang].line);
           await s.page.getByTestId('send-button').click();
@@ -271,9 +262,7 @@ describe('the web app as people live in it (issue 18), in real Chromium', () => 
           const md = Buffer.concat(chunks).toString('utf8');
           const prologue = longPrologue(lang).split('\n');
           expect(md.startsWith(`# ${TEXT[lang].name} 1\n\n${prologue[0]}\n\n${prologue[1]}\n\n`)).toBe(true);
-        } finally {
-          await s.context.close();
-        }
+        });
       });
     }
   }

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { DESKTOP, launchBrowser, newPage, PHONE, pressWhenStill, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, pressWhenStill, screenshot, settled, signUpInBrowser, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -99,7 +99,9 @@ describe('pictures in real Chromium: the camera illustrates the story', () => {
         await page.locator('.tl-passage').first().hover();
         await page.getByTestId('illustrate-passage').first().click();
         await expect.poll(() => img.count(), { timeout: 20_000 }).toBe(2);
-        await page.waitForTimeout(300);
+        // Both drawn and laid out: loaded, and every picture's box still for three frames.
+        await expect.poll(() => img.evaluateAll((els) => els.every((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0))).toBe(true);
+        await settled(page, '[data-testid="story-picture"]');
         // Each picture sits level with its own passage (its top within a few pixels of the passage's first
         // line), right of the text; short passages do not push a later picture down below theirs.
         const desktop = await placements(page);
@@ -111,7 +113,7 @@ describe('pictures in real Chromium: the camera illustrates the story', () => {
         await screenshot(page, `pictures-${lang}-desktop`);
         // Scrolled to the end, as after a turn: the newest picture is whole above the input bar.
         await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-        await page.waitForTimeout(200);
+        await settled(page, '[data-testid="story-picture"]');
         const input = (await page.locator('.tl-play-input').boundingBox())!;
         expect((await placements(page)).at(-1)!.bottom).toBeLessThanOrEqual(input.y);
         await screenshot(page, `pictures-${lang}-desktop-end`, { fullPage: false });
@@ -119,7 +121,7 @@ describe('pictures in real Chromium: the camera illustrates the story', () => {
 
         // A phone: pictures above their passages, nothing wider than the screen.
         await page.setViewportSize(PHONE);
-        await page.waitForTimeout(300);
+        await settled(page, '[data-testid="story-picture"]');
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         expect(width).toBeLessThanOrEqual(PHONE.width);
         // Each picture right above its own passage.

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, pressWhenStill, screenshot, signUpInBrowser, createStoryInBrowser } from './browser';
+import { DESKTOP, launchBrowser, newPage, PHONE, pressWhenStill, screenshot, settled, signUpInBrowser, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -47,7 +47,7 @@ const aiText = (page: Page) => page.getByTestId('turn-ai').innerText();
 // Done streaming: the turn's actions are enabled (and their colour transition has finished).
 async function waitIdle(page: Page) {
   await expect.poll(() => page.getByTestId('turn-continue').isEnabled()).toBe(true);
-  await page.waitForTimeout(300);
+  await settled(page);
 }
 
 async function sendLine(page: Page, line: string) {
@@ -92,15 +92,14 @@ describe('play in real Chromium: the whole turn loop', () => {
         await expect.poll(() => page.getByTestId('play-textarea').inputValue()).toBe(TEXT[lang].line);
         expect(await page.getByTestId('play-text').innerText()).toBe(TEXT[lang].prologue);
 
-        // Send again (Enter alone is a new line), then regenerate: a different reply.
+        // Send again (Enter alone is a new line), then regenerate: a different reply. Each is pressed at
+        // once: the page waits for the one-send-per-second rule itself (lived-in.e2e-spec.ts proves it).
         await page.getByTestId('play-textarea').press('Enter');
         expect(await page.getByTestId('play-textarea').inputValue()).toBe(`${TEXT[lang].line}\n`);
-        await page.waitForTimeout(1000);
         await page.getByTestId('send-button').click();
         await waitIdle(page);
         const second = await aiText(page);
         expect(second).not.toBe(first);
-        await page.waitForTimeout(1000);
         await page.getByTestId('turn-regenerate').click();
         await expect.poll(() => aiText(page)).not.toBe(second);
         await waitIdle(page);
@@ -130,7 +129,6 @@ describe('play in real Chromium: the whole turn loop', () => {
         expect((await answer.json()).data).not.toHaveProperty('main_text');
 
         // A stream that breaks off half-way keeps its text and says why.
-        await page.waitForTimeout(1000);
         await sendLine(page, TEXT[lang].failLine);
         await page.getByTestId('turn-error').waitFor();
         expect(await page.getByTestId('turn-error').innerText()).toContain(TEXT[lang].failed);

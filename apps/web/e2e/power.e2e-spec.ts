@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, uniqueName, pressWhenStill } from './browser';
+import { launchBrowser, newPage, screenshot, settled, uniqueName, pressWhenStill } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -61,9 +61,12 @@ describe('power in real Chromium', () => {
         await screenshot(page, `power-details-${lang}`);
 
         // Closed a moment ago and checked in: a reload does not open the dialog again.
+        // The page decides once it knows today's check-in (its answer), then renders: looked at once at rest.
+        const status = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/user/check-in-status' && r.ok());
         await page.reload();
         await page.getByTestId('stories-heading').waitFor({ state: 'visible' });
-        await page.waitForTimeout(1000);
+        await status;
+        await settled(page);
         expect(await dialog.isVisible()).toBe(false);
       } finally {
         await context.close();

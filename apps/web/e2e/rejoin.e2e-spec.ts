@@ -13,6 +13,8 @@ const CASES = [
 
 const aiText = (page: Page) => page.getByTestId('turn-ai').innerText();
 const count = (text: string, piece: string) => text.split(piece).length - 1;
+/** The number of the last of the 40 pieces in `text` (0: none yet). */
+const lastPiece = (text: string, piece: (i: number) => string) => Array.from({ length: 40 }, (_, i) => 40 - i).find((i) => text.includes(piece(i))) ?? 0;
 
 describe('a turn that keeps writing through a dropped connection and shows on another device (real Chromium)', () => {
   let browser: Browser;
@@ -48,6 +50,7 @@ describe('a turn that keeps writing through a dropped connection and shows on an
 
         // The connection goes away for a few seconds: the screen says it is reconnecting, in its language.
         await context.setOffline(true);
+        const cutAt = lastPiece(await aiText(page), c.piece);
         await page.getByTestId('turn-reconnecting').waitFor();
         expect(await page.getByTestId('turn-reconnecting').innerText()).toContain(c.reconnecting);
 
@@ -60,7 +63,8 @@ describe('a turn that keeps writing through a dropped connection and shows on an
         await expect.poll(() => aiText(other.page).then((t) => t.length), { timeout: 5000 }).toBeGreaterThan(first.length);
         expect(count(await aiText(other.page), c.piece(40))).toBe(0);
 
-        await page.waitForTimeout(2500);
+        // Offline while the turn goes on: until the other window has five pieces this one missed.
+        await expect.poll(async () => lastPiece(await aiText(other.page), c.piece), { timeout: 15_000 }).toBeGreaterThanOrEqual(Math.min(40, cutAt + 5));
         await context.setOffline(false);
         await page.getByTestId('turn-reconnecting').waitFor({ state: 'hidden', timeout: 10_000 });
 

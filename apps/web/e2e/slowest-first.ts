@@ -2,31 +2,32 @@ import { basename } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Seconds each browser file took in a whole `pnpm test` on 2 shared cores (three files at a time,
- * screenshots off as in CI). A fresh clone has no timing cache, so vitest orders files by size, and a
- * small but slow file started last runs alone while the other workers idle. Slowest first, the
- * workers finish together. A file not listed goes after these, in vitest's own order.
+ * Seconds each browser file took in a whole run of the suite on 2 shared cores (three files at a time,
+ * screenshots off as in CI; other work kept the load average between 10 and 18, so only the order
+ * counts). A fresh clone has no timing cache, so vitest orders files by size, and a small but slow
+ * file started last runs alone while the other workers idle. Slowest first, the workers finish
+ * together. A file not listed goes after these, in vitest's own order.
  */
 const SECONDS: Record<string, number> = {
-  'lived-in.e2e-spec.ts': 196,
-  'dialogs.e2e-spec.ts': 158,
-  'play-follow.e2e-spec.ts': 152,
-  'branches.e2e-spec.ts': 93,
-  'play.e2e-spec.ts': 82,
-  'accounts.e2e-spec.ts': 67,
-  'tour.e2e-spec.ts': 64,
-  'walking-skeleton.e2e-spec.ts': 61,
-  'lore.e2e-spec.ts': 59,
-  'files.e2e-spec.ts': 49,
-  'tasks.e2e-spec.ts': 49,
-  'stories.e2e-spec.ts': 40,
-  'custom-models.e2e-spec.ts': 38,
-  'pictures.e2e-spec.ts': 33,
-  'security.e2e-spec.ts': 33,
-  'rejoin.e2e-spec.ts': 31,
-  'play-details.e2e-spec.ts': 29,
-  'power.e2e-spec.ts': 20,
-  'first-screen.e2e-spec.ts': 4,
+  'dialogs.e2e-spec.ts': 197,
+  'lived-in.e2e-spec.ts': 195,
+  'play-follow.e2e-spec.ts': 158,
+  'branches.e2e-spec.ts': 127,
+  'accounts.e2e-spec.ts': 119,
+  'play.e2e-spec.ts': 117,
+  'tasks.e2e-spec.ts': 107,
+  'walking-skeleton.e2e-spec.ts': 101,
+  'tour.e2e-spec.ts': 96,
+  'lore.e2e-spec.ts': 92,
+  'files.e2e-spec.ts': 90,
+  'stories.e2e-spec.ts': 83,
+  'custom-models.e2e-spec.ts': 71,
+  'pictures.e2e-spec.ts': 58,
+  'security.e2e-spec.ts': 55,
+  'play-details.e2e-spec.ts': 51,
+  'rejoin.e2e-spec.ts': 44,
+  'power.e2e-spec.ts': 26,
+  'first-screen.e2e-spec.ts': 5,
 };
 
 export class SlowestFirst extends BaseSequencer {
