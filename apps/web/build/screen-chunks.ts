@@ -10,18 +10,27 @@ export interface ScreenChunks {
   together: string[];
 }
 
+// antd's components whose folder is not their name in kebab case.
+const BARREL_DIRS: Record<string, string> = { QRCode: 'qr-code' };
+
 /**
- * Fewer requests for the screens after the sign-in form. Rolldown puts code shared by a set of lazily
+ * Fewer requests for every first screen. Rolldown puts code shared by a set of lazily
  * loaded chunks (the screens, their dialogs, the menus) into a chunk per set: /stories and /play each
  * needed about twenty of them, many of a few kilobytes (antd's components, icons, the app's helpers),
  * and over HTTP/1.1 every one is a request at the phone's round trip. This names, for Rolldown's
  * `codeSplitting.groups`, a chunk per screen for the shared code it reaches through static imports
  * (`<screen>-shared`: the first screen of the list that reaches the module), and one for the code the
- * `together` screens have in common (`screens-shared`). The page's entry's code, and what only one
+ * `together` screens have in common (`screens-shared`). The libraries' code the page's entry reaches
+ * is one chunk (`entry-lib`: it was a handful of common chunks); the entry's own code, and what only one
  * lazily loaded chunk has, stay where Rolldown puts them.
+ *
+ * Reaching is counted on the module graph before tree shaking, with antd's and the icons' index modules
+ * resolved to the components the app names; other libraries' index modules (`@rc-component/util`,
+ * imported by antd's components) count whole, so `entry-lib` holds a few small helpers only a screen
+ * uses. Groups take their modules alone (`includeDependenciesRecursively: false`): a module's imports
+ * are named by their own reach, so the chunks import each other in one direction only (a screen's
+ * chunks import the entry's, never the reverse).
  */
-// antd's components whose folder is not their name in kebab case.
-const BARREL_DIRS: Record<string, string> = { QRCode: 'qr-code' };
 
 export function screenChunks(spec: ScreenChunks): { plugin: Plugin; name: (id: string) => string | null } {
   // Module id → the screens that reach it statically; filled once the module graph is complete.
@@ -89,10 +98,10 @@ export function screenChunks(spec: ScreenChunks): { plugin: Plugin; name: (id: s
 
   const name = (id: string): string | null => {
     const screens = reachedBy.get(id);
-    // The entry's code, what no screen reaches, and a screen's own code (one lazily loaded chunk reaches
-    // it, or the screen's module itself) stay put.
     // The libraries' code of the entry: one chunk (the entry's own code stays in the entry's chunks).
     if (entryCode.has(id)) return id.includes('/node_modules/') ? 'entry-lib' : null;
+    // What no screen reaches, and a screen's own code (one lazily loaded chunk reaches it, or the
+    // screen's module itself), stay put.
     if (!screens || (owners.get(id)?.size ?? 0) <= 1) return null;
     if (Object.values(spec.screens).includes(id)) return null;
     const first = screens[0] as string;
