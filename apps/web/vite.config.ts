@@ -5,6 +5,7 @@ import { defineConfig } from 'vite';
 import { antdStaticStyles } from './build/antd-styles';
 import { firstScreenPreload } from './build/first-screen-preload';
 import { precompress } from './build/precompress';
+import { screenChunks } from './build/screen-chunks';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 
@@ -13,23 +14,26 @@ const vendorGroups = [
   { name: 'vendor-react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
   { name: 'vendor-router', test: /[\\/]node_modules[\\/](react-router|react-router-dom|cookie|set-cookie-parser)[\\/]/ },
   { name: 'vendor-data', test: /[\\/]node_modules[\\/](@tanstack|i18next|react-i18next|html-parse-stringify|void-elements)[\\/]/ },
-  // The sign-in form's small pieces, shared with other screens and so each a chunk of its own (most under
-  // 2 kB): its icons, antd's input, text area, space, breakpoint and form hooks. One request instead of a
-  // dozen on the commonest first screen; the other screens need them as well.
-  {
-    name: 'form-parts',
-    // These modules alone: their own imports stay where the rest of the app has them.
-    includeDependenciesRecursively: false,
-    test: /[\\/]node_modules[\\/](@ant-design[\\/](icons[\\/]es[\\/]icons|icons-svg[\\/]es[\\/]asn)[\\/](Api|Lock|User|Mobile|Reload)Outlined\.js|antd[\\/]es[\\/](_util[\\/](statusUtils|gapSize|responsiveObserver|hooks[\\/](useForceUpdate|useSyncState))\.js|style[\\/]motion[\\/]collapse\.js|grid[\\/]hooks[\\/]useBreakpoint\.js|input[\\/](Input|TextArea|utils|hooks[\\/]useRemovePasswordTimeout|style[\\/]textarea)\.js|form[\\/](util|hooks[\\/]useForm)\.js|space[\\/])|compute-scroll-into-view[\\/]|scroll-into-view-if-needed[\\/])/,
-  },
   // The app's small shared helpers (API client, errors, storage, i18n): one chunk every screen has,
   // rather than a handful of tiny ones each with a request of its own.
   { name: 'app-lib', test: /[\\/]apps[\\/]web[\\/]src[\\/]lib[\\/]/ },
 ];
 
+// The code the screens share with each other and with their dialogs: a few chunks, not dozens.
+const shared = screenChunks({
+  screens: {
+    login: `${src}/app/routes/login.tsx`,
+    phone: `${src}/features/auth/components/phone-login-form.tsx`,
+    stories: `${src}/app/routes/stories.tsx`,
+    play: `${src}/app/routes/play.tsx`,
+  },
+  together: ['stories', 'play'],
+});
+
 export default defineConfig({
   plugins: [
     react(),
+    shared.plugin,
     antdStaticStyles({ srcDir: src, theme: () => import('./src/app/theme').then((m) => m.appTheme) }),
     firstScreenPreload({
       screens: {
@@ -60,7 +64,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
       output: {
-        codeSplitting: { groups: vendorGroups },
+        codeSplitting: { groups: [...vendorGroups, { name: shared.name, debugName: 'screens', includeDependenciesRecursively: false }] },
       },
     },
   },

@@ -8,7 +8,6 @@ import { ArchiveButton } from '../../features/archives/components/archive-button
 import { BranchesButton } from '../../features/branches/components/branches-button';
 import { useBranchFrom } from '../../features/branches/hooks/use-branch-from';
 import { useCustomModels } from '../../features/custom-models/api/get-custom-models';
-import { CustomModelDialog } from '../../features/custom-models/components/custom-model-dialog';
 import { ExportMenu } from '../../features/files/components/export-menu';
 import { LoreButton } from '../../features/lore/components/lore-button';
 import { ModelSelector } from '../../features/models/components/model-selector';
@@ -22,7 +21,11 @@ import { TaskButton } from '../../features/tasks/components/task-button';
 import { useOpenStory } from '../../features/stories/hooks/use-open-story';
 import { formatStoryTitle } from '../../features/stories/utils/story-format';
 import { getErrorMessage } from '../../lib/error-message';
+import { lazyDialog } from '../../components/lazy-dialog';
 import './screens.css';
+
+// The custom models' dialog (its form and table) loads when it is first opened.
+const CustomModelDialog = lazyDialog(() => import('../../features/custom-models/components/custom-model-dialog').then((m) => m.CustomModelDialog));
 
 // /play?id=: the stories feature opens the story (own, or a clone of a public one); play plays it.
 export function PlayRoute() {

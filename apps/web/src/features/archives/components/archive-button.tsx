@@ -2,7 +2,10 @@ import { SaveOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ArchiveDialog } from './archive-dialog';
+import { lazyDialog } from '../../../components/lazy-dialog';
+
+// The dialog's code (its table) loads when it is first opened, not with the play screen.
+const ArchiveDialog = lazyDialog(() => import('./archive-dialog').then((m) => m.ArchiveDialog));
 
 /** The toolbar's record (archive) button and its dialog. */
 export function ArchiveButton({ storyId }: { storyId: string }) {

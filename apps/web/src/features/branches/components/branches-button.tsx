@@ -2,7 +2,10 @@ import { BranchesOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BranchesDialog } from './branches-dialog';
+import { lazyDialog } from '../../../components/lazy-dialog';
+
+// The list's code loads when it is first opened, not with the play screen.
+const BranchesDialog = lazyDialog(() => import('./branches-dialog').then((m) => m.BranchesDialog));
 
 /** The play toolbar's branches button and its list (how many lines the story has shows in the list's title). */
 export function BranchesButton({ storyId, disabled }: { storyId: string; disabled: boolean }) {

@@ -22,16 +22,19 @@ import { useShowGuide } from '../hooks/use-show-guide';
 import { useTurn } from '../hooks/use-turn';
 import { ReconnectingNote } from './reconnecting-note';
 import { useWindowHeight } from '../hooks/use-window-height';
-import { EditTitleDialog } from './edit-title-dialog';
 import { PlayInput } from './play-input';
 import { PlayToolbar } from './play-toolbar';
-import { PlayTutorial } from './play-tutorial';
-import { SettingsPanel } from './settings-panel';
 import { StoryNotes } from './story-notes';
 import { StoryText } from './story-text';
 import { TurnCard } from './turn-card';
 import '../play.css';
 import { useFeedback } from '../../../components/feedback';
+import { lazyDialog } from '../../../components/lazy-dialog';
+
+// The panels the screen opens on demand: their code (the settings' form, the guide's steps) loads at the first opening.
+const SettingsPanel = lazyDialog(() => import('./settings-panel').then((m) => m.SettingsPanel));
+const PlayTutorial = lazyDialog(() => import('./play-tutorial').then((m) => m.PlayTutorial));
+const EditTitleDialog = lazyDialog(() => import('./edit-title-dialog').then((m) => m.EditTitleDialog));
 
 type Patch = Omit<UpdateStoryDto, 'language'>;
 
