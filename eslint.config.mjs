@@ -19,7 +19,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/api/**/*.ts', 'scripts/**/*.mjs', 'apps/web/bench/**/*.mjs', '**/*.config.{js,ts,mjs}', 'apps/web/e2e/**/*.ts'],
+    files: ['apps/api/**/*.ts', 'scripts/**/*.mjs', 'apps/web/bench/**/*.mjs', 'apps/web/build/**/*.mjs', '**/*.config.{js,ts,mjs}', 'apps/web/e2e/**/*.ts'],
     languageOptions: { globals: { ...globals.node } },
   },
   {

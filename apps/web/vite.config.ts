@@ -5,6 +5,7 @@ import { defineConfig } from 'vite';
 import { antdStaticStyles } from './build/antd-styles';
 import { firstScreenPreload } from './build/first-screen-preload';
 import { precompress } from './build/precompress';
+import { prerenderSignIn } from './build/prerender';
 import { screenChunks } from './build/screen-chunks';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
@@ -46,6 +47,7 @@ export default defineConfig({
       signIn: '/login',
       home: '/stories',
     }),
+    prerenderSignIn(['en', 'zh-CN']),
     precompress(),
   ],
   // A locale's strings as JSON.parse("…"): parsed several times faster than the same object as code

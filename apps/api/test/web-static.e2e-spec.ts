@@ -21,19 +21,14 @@ function writeWithVariants(path: string, body: string) {
   writeFileSync(`${path}.gz`, gzipSync(Buffer.from(body)));
 }
 
-describe('the built web app, served precompressed', () => {
+/** An app serving a web folder that `fill` writes (index.html is always there), listening on a port of its own. */
+function servingWeb(fill: (web: string) => void): { app: () => TestApp; port: () => number } {
   let t: TestApp;
   let port = 0;
-  const http = () => request(t.app.getHttpServer());
-  const fetchRaw = (path: string, acceptEncoding: string) => rawRequest(port, path, { 'Accept-Encoding': acceptEncoding });
-
   beforeAll(async () => {
     const web = mkdtempSync(join(tmpdir(), 'taleloom-web-static-'));
-    mkdirSync(join(web, 'assets'));
     writeWithVariants(join(web, 'index.html'), INDEX);
-    writeWithVariants(join(web, 'assets', 'app-1a2b.js'), APP_JS);
-    writeWithVariants(join(web, 'assets', 'app-1a2b.css'), APP_CSS);
-    writeFileSync(join(web, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    fill(web);
     t = await createTestApp({ WEB_DIST_DIR: web });
     const server = t.app.getHttpServer() as Server;
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -43,6 +38,18 @@ describe('the built web app, served precompressed', () => {
     await new Promise((done) => (t.app.getHttpServer() as Server).close(done));
     await t.close();
   });
+  return { app: () => t, port: () => port };
+}
+
+describe('the built web app, served precompressed', () => {
+  const served = servingWeb((web) => {
+    mkdirSync(join(web, 'assets'));
+    writeWithVariants(join(web, 'assets', 'app-1a2b.js'), APP_JS);
+    writeWithVariants(join(web, 'assets', 'app-1a2b.css'), APP_CSS);
+    writeFileSync(join(web, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  });
+  const http = () => request(served.app().app.getHttpServer());
+  const fetchRaw = (path: string, acceptEncoding: string) => rawRequest(served.port(), path, { 'Accept-Encoding': acceptEncoding });
 
   it('sends brotli to a browser that takes it, with the type of the file, Vary and a year of cache for a hashed asset', async () => {
     const res = await fetchRaw('/assets/app-1a2b.js', 'gzip, deflate, br, zstd');
@@ -122,5 +129,40 @@ describe('the built web app, served precompressed', () => {
     expect(pickEncoding('*;q=0', both)).toBeNull();
     expect(pickEncoding(undefined, both)).toBeNull();
     expect(pickEncoding('br', new Set(['gzip']))).toBeNull();
+  });
+});
+
+describe('the sign-in page rendered at build time, in the visitor language', () => {
+  const PAGE = (lang: string) => `<!doctype html><html lang="${lang}"><body><div id="root" inert data-prerendered="${lang}">${'<p>sign in</p>'.repeat(100)}</div></body></html>`;
+  const served = servingWeb((web) => {
+    for (const lang of ['en', 'zh-CN']) writeWithVariants(join(web, `login.${lang}.html`), PAGE(lang));
+  });
+  const port = () => served.port();
+
+  it("answers /login with the page of the chosen language (the lang cookie), else the browser's first; never cached without asking", async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ 'Accept-Language': 'zh-CN,zh;q=0.9,en;q=0.8' }, 'zh-CN'],
+      [{ 'Accept-Language': 'zh-TW' }, 'zh-CN'],
+      [{ 'Accept-Language': 'en-US,en;q=0.9' }, 'en'],
+      [{}, 'en'],
+      [{ 'Accept-Language': 'zh-CN', Cookie: 'theme=dark; lang=en' }, 'en'],
+      [{ 'Accept-Language': 'en-US', Cookie: 'lang=zh-CN' }, 'zh-CN'],
+      [{ 'Accept-Language': 'zh-CN', Cookie: 'lang=fr' }, 'zh-CN'],
+    ];
+    for (const [headers, lang] of cases) {
+      const res = await rawRequest(port(), '/login?redirect=%2Fplay', { 'Accept-Encoding': 'br', ...headers });
+      expect({ headers, status: res.status, page: brotliDecompressSync(res.body).toString() }).toEqual({ headers, status: 200, page: PAGE(lang) });
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers.etag).toBeTruthy();
+      expect(res.headers.vary).toBe('Accept-Encoding, Accept-Language, Cookie');
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    }
+  });
+
+  it('every other route still gets index.html', async () => {
+    for (const path of ['/', '/stories', '/play?id=1', '/login/extra']) {
+      const res = await rawRequest(port(), path, { 'Accept-Encoding': 'br', 'Accept-Language': 'zh-CN' });
+      expect({ path, page: brotliDecompressSync(res.body).toString() }).toEqual({ path, page: INDEX });
+    }
   });
 });

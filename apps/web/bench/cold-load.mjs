@@ -93,7 +93,8 @@ function summarize(responses) {
 // Navigation start until the login form is on screen and takes input, in the page's own clock.
 const USABLE = () => {
   const button = document.querySelector('[data-testid="login-card"] button[type="submit"]');
-  const field = document.querySelector('[data-testid="login-card"] input:not([disabled])');
+  // Not the sign-in screen rendered at build time (inert until the app renders over it).
+  const field = document.querySelector('#root:not([inert]) [data-testid="login-card"] input:not([disabled])');
   if (!button || !field) return false;
   const box = button.getBoundingClientRect();
   return box.height > 0 ? performance.now() : false;

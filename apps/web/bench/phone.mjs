@@ -58,7 +58,7 @@ function watchPage([ready, input]) {
   const check = () => {
     const shown = document.querySelector(ready);
     const field = document.querySelector(input);
-    if (shown && field && !field.disabled && shown.getBoundingClientRect().height > 0 && field.getBoundingClientRect().height > 0) {
+    if (shown && field && !field.disabled && !field.closest('[inert]') && shown.getBoundingClientRect().height > 0 && field.getBoundingClientRect().height > 0) {
       window.__usable = performance.now();
       return;
     }

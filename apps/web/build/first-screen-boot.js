@@ -18,6 +18,15 @@
   var lang = stored === 'en' || stored === 'zh-CN' ? stored : browser.toLowerCase().indexOf('zh') === 0 ? 'zh-CN' : 'en';
   var path = location.pathname === '/' ? FILES.home : location.pathname;
   if (!token && FILES.signedIn.indexOf(path) >= 0) path = FILES.signIn;
+  // The sign-in screen rendered at build time in the language the server guessed (the `lang` cookie, else
+  // the browser's): shown unless the app will show another language; then the page stays empty until it renders.
+  var clearPrerendered = function () {
+    var root = document.getElementById('root');
+    var shown = root && root.getAttribute('data-prerendered');
+    if (shown && shown !== lang) root.textContent = '';
+  };
+  if (document.getElementById('root')) clearPrerendered();
+  else document.addEventListener('readystatechange', clearPrerendered, { once: true });
   var screen = FILES.screens[path];
   var files = (FILES.languages[lang] || []).concat(screen ? screen.all.concat(screen[lang] || []) : []);
   for (var i = 0; i < files.length; i++) {

@@ -14,6 +14,14 @@ function walk(dir: string): string[] {
   });
 }
 
+/** Writes `file.br` and `file.gz` beside a text file of at least MIN_BYTES. */
+export function compressFile(file: string): void {
+  const body = readFileSync(file);
+  if (body.length < MIN_BYTES) return;
+  writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+  writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+}
+
 /**
  * Writes `file.br` (brotli, quality 11) and `file.gz` (gzip, level 9) beside every text file of the
  * build, once, at build time: the API's static server and the nginx image send them as they are with
@@ -28,13 +36,7 @@ export function precompress(): Plugin {
       outDir = join(config.root, config.build.outDir);
     },
     closeBundle() {
-      for (const file of walk(outDir)) {
-        if (!COMPRESSIBLE.test(file)) continue;
-        const body = readFileSync(file);
-        if (body.length < MIN_BYTES) continue;
-        writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
-        writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
-      }
+      for (const file of walk(outDir)) if (COMPRESSIBLE.test(file)) compressFile(file);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, openFromMenu, PHONE, screenshot, settled, uniqueName, pressWhenStill } from './browser';
+import { DESKTOP, launchBrowser, newPage, openFromMenu, openSignIn, PHONE, pressWhenStill, screenshot, settled, uniqueName } from './browser';
 
 const baseURL = inject('baseURL');
 // The e2e server runs the test-only captcha whose answer is fixed (see global-setup.ts).
@@ -96,7 +96,7 @@ describe('accounts in real Chromium', () => {
       it(`signs up by phone through the captcha and the SMS code (${lang}, ${view})`, async () => {
         const { context, page } = await accountsPage(browser, { viewport, locale: lang === 'en' ? 'en-US' : 'zh-CN' });
         try {
-          await page.goto('/login');
+          await openSignIn(page);
           await chooseLanguage(page, lang);
           // The country code follows the language: +86 for Chinese, +1 otherwise.
           await page.getByTestId('login-tab-phone').click();
@@ -129,7 +129,7 @@ describe('accounts in real Chromium', () => {
       codeSent(phone);
       await api(page, '/api/user/bind-mobile', { phoneNum: phone, countryCode: '86', smsCode: sent.devCode }, named.token);
 
-      await page.goto('/login');
+      await openSignIn(page);
       await chooseLanguage(page, 'zh-CN');
       await resendAllowed(phone);
       await phoneSignIn(page, phone);
@@ -166,7 +166,7 @@ describe('accounts in real Chromium', () => {
       try {
         const name = uniqueName('binder');
         const login = await api(page, '/api/user/login', { type: 'username', userName: name, password: 'secret1' });
-        await page.goto('/login');
+        await openSignIn(page);
         await chooseLanguage(page, lang);
         await page.evaluate(([token, info]) => {
           localStorage.setItem('token', token);

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, settled, signUpInBrowser, createStoryInBrowser, pressWhenStill } from './browser';
+import { createStoryInBrowser, DESKTOP, launchBrowser, newPage, openSignIn, PHONE, pressWhenStill, screenshot, settled, signUpInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -123,7 +123,7 @@ describe('every dialog, drawer and panel at 375 and 1280 px, in both languages',
         const at = (name: string) => `${lang}-${size}-${name}`;
         try {
           // Signed out: sign-in with both tabs and their errors.
-          await page.goto('/login');
+          await openSignIn(page);
           await page.getByTestId('login-card').waitFor();
           await look(page, at('login'), findings);
           await page.getByTestId('login-tab-phone').click();

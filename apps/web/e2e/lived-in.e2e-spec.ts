@@ -1,6 +1,6 @@
 import type { Browser, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshStart, launchBrowser, screenshot, pressWhenStill, settled } from './browser';
+import { freshStart, launchBrowser, openSignIn, pressWhenStill, screenshot, settled } from './browser';
 import { LANGS, SIZES, type Shared, type Size, TEXT, api, escapeFrom, inViewAboveInput, longPrologue, newestTextInView, session, sharedPage, waitIdle, watchErrors } from './lived-in-support';
 
 describe('the web app as people live in it (issue 18), in real Chromium', () => {
@@ -179,7 +179,7 @@ describe('the web app as people live in it (issue 18), in real Chromium', () => 
         it(`sign-in: the form is on the first screen and a wrong phone number is said once, in red ${at}`, async () => {
           const { page } = shared;
           await freshStart(page);
-          await page.goto('/login');
+          await openSignIn(page);
           const submit = page.getByTestId(lang === 'en' ? 'login-submit' : 'phone-login-submit');
           await submit.waitFor();
           // Without scrolling: the whole form of the language's default tab, its button included.

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage, screenshot, settled, uniqueName, pressWhenStill } from './browser';
+import { launchBrowser, newPage, openSignIn, pressWhenStill, screenshot, settled, uniqueName } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -28,7 +28,7 @@ describe('power in real Chromium', () => {
           data: { type: 'username', userName: uniqueName('power'), password: 'secret1' },
         });
         const { token, userInfo } = (await res.json()).data;
-        await page.goto('/login');
+        await openSignIn(page);
         await page.evaluate(
           ([t, u, l]) => {
             localStorage.setItem('token', t);

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, SCREENSHOTS, uniqueName, pressWhenStill } from './browser';
+import { DESKTOP, launchBrowser, newPage, openSignIn, PHONE, pressWhenStill, screenshot, SCREENSHOTS, uniqueName } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -58,7 +58,7 @@ describe('a tour of the main journeys in real Chromium', () => {
         const t = TEXT[lang];
         try {
           // Sign in (a new user name registers).
-          await page.goto('/login');
+          await openSignIn(page);
           await page.getByTestId('login-card').waitFor();
           await shoot(page, lang, size, '1-login');
           await fitsWidth(page);

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, uniqueName, pressWhenStill } from './browser';
+import { DESKTOP, launchBrowser, newPage, openSignIn, PHONE, pressWhenStill, screenshot, uniqueName } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -109,7 +109,7 @@ describe('walking skeleton in real Chromium', () => {
             data: { type: 'username', userName: name, password: 'secret1' },
           });
           expect(reg.status()).toBe(200);
-          await page.goto('/login');
+          await openSignIn(page);
           await chooseLanguage(page, lang);
           await registerWithUserName(page, name, 'wrong-password');
           await expect.poll(() => page.locator('.ant-message').innerText()).toContain(TEXT[lang].wrong);

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode, useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { i18n, i18nReady } from './lib/i18n';
@@ -15,13 +15,29 @@ const router = createAppRouter();
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 
+// The sign-in screen may have come rendered already (build/prerender.ts), inert: it stays on screen
+// until the app's first render replaces it (a transition: not for a loading spinner on the way), and
+// from then on the page takes input.
+const prerendered = container.hasAttribute('data-prerendered');
+function TakeOver() {
+  useLayoutEffect(() => {
+    container!.removeAttribute('inert');
+    container!.removeAttribute('data-prerendered');
+  }, []);
+  return null;
+}
+
 // The interface language's strings come first (chunks of their own, fetched beside the rest).
-void i18nReady.then(() => loadAntdLocale(i18n.language)).finally(() =>
-  createRoot(container).render(
+void i18nReady.then(() => loadAntdLocale(i18n.language)).finally(() => {
+  const root = createRoot(container);
+  const app = (
     <StrictMode>
       <AppProviders>
         <RouterProvider router={router} />
       </AppProviders>
-    </StrictMode>,
-  ),
-);
+      {prerendered && <TakeOver />}
+    </StrictMode>
+  );
+  if (prerendered) startTransition(() => root.render(app));
+  else root.render(app);
+});

@@ -60,8 +60,22 @@ export function pickEncoding(acceptEncoding: string | undefined, available: Read
   return ENCODINGS.find((e) => available.has(e.name) && ok(e.name)) ?? null;
 }
 
+// A screen's page rendered at build time, one per language (apps/web/build/prerender.ts): `login.en.html`.
+const PRERENDERED = /^\/login\.(en|zh-CN)\.html$/;
+const isPage = (urlPath: string) => urlPath === '/index.html' || PRERENDERED.test(urlPath);
+
+/**
+ * The language a page is shown in, as the app decides it (apps/web/src/lib/i18n.ts): the one the
+ * visitor chose (the app keeps it in the `lang` cookie too), else their browser's first.
+ */
+export function pageLanguage(cookie: string | undefined, acceptLanguage: string | undefined): 'en' | 'zh-CN' {
+  const chosen = /(?:^|;\s*)lang=([^;]*)/.exec(cookie ?? '')?.[1];
+  if (chosen === 'en' || chosen === 'zh-CN') return chosen;
+  return (acceptLanguage ?? '').split(',')[0]!.trim().toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+}
+
 function cacheControl(urlPath: string): string {
-  if (urlPath === '/index.html') return 'no-cache';
+  if (isPage(urlPath)) return 'no-cache';
   // Hashed file names: a new build has new names, so a year is safe.
   if (urlPath.startsWith('/assets/')) return `public, max-age=${YEAR_SECONDS}, immutable`;
   return 'public, max-age=3600';
@@ -80,7 +94,9 @@ export function serveWebApp(app: NestExpressApplication, webDir: string): void {
     if (!urlPath) return;
     res.setHeader('Cache-Control', cacheControl(urlPath));
     if (urlPath.startsWith('/assets/') && SUBRESOURCE_TYPES.has(extname(urlPath))) for (const name of DOCUMENT_ONLY_HEADERS) res.removeHeader(name);
-    if (varies) res.setHeader('Vary', 'Accept-Encoding');
+    // The sign-in page at /login differs by the visitor's language too.
+    if (PRERENDERED.test(urlPath)) res.setHeader('Vary', 'Accept-Encoding, Accept-Language, Cookie');
+    else if (varies) res.setHeader('Vary', 'Accept-Encoding');
     if (encoding) {
       res.setHeader('Content-Encoding', encoding.name);
       res.setHeader('Content-Type', TYPES[extname(urlPath)] ?? 'application/octet-stream');
@@ -99,7 +115,7 @@ export function serveWebApp(app: NestExpressApplication, webDir: string): void {
     res.locals.encoding = encoding;
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
     req.url = `${encodeURI(urlPath)}${encoding?.suffix ?? ''}${query}`;
-    (urlPath === '/index.html' ? indexFile : staticFiles)(req, res, next);
+    (isPage(urlPath) ? indexFile : staticFiles)(req, res, next);
   };
 
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -115,6 +131,10 @@ export function serveWebApp(app: NestExpressApplication, webDir: string): void {
     if (isFile && urlPath !== '/index.html') return serve(urlPath, req, res, next);
     // A missing hashed asset is a 404 (an old page asking for a file of an earlier build), never index.html.
     if (urlPath.startsWith('/assets/')) return res.status(404).type('text/plain').send('Not found');
+    if (urlPath === '/login') {
+      const page = `/login.${pageLanguage(req.headers.cookie, req.headers['accept-language'])}.html`;
+      if (existsSync(join(dir, page))) return serve(page, req, res, next);
+    }
     return serve('/index.html', req, res, next);
   });
 }

@@ -69,3 +69,36 @@ describe("index.html's first script announces the first screen's files", () => {
     }
   });
 });
+
+describe("index.html's first script and the sign-in screen rendered at build time", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    document.body.innerHTML = '';
+    localStorage.clear();
+  });
+
+  const page = (lang: string) => {
+    document.body.innerHTML = `<div id="root" inert data-prerendered="${lang}"><form><input id="userName"></form></div>`;
+    return document.getElementById('root')!;
+  };
+
+  it('keeps it when the app will show the same language, and empties the page when it will show another', () => {
+    let root = page('zh-CN');
+    boot('/login', ['zh-CN']);
+    expect(root.querySelector('#userName')).not.toBeNull();
+    root = page('en');
+    boot('/login', ['zh-CN']);
+    expect(root.innerHTML).toBe('');
+    // The stored choice decides, as in the app: the server guessed from the browser before the cookie came.
+    localStorage.setItem('lang', 'en');
+    root = page('zh-CN');
+    boot('/login', ['zh-CN']);
+    expect(root.innerHTML).toBe('');
+  });
+
+  it('leaves any other page alone', () => {
+    document.body.innerHTML = '<div id="root"><p>kept</p></div>';
+    boot('/login', ['zh-CN']);
+    expect(document.getElementById('root')!.innerHTML).toBe('<p>kept</p>');
+  });
+});

@@ -1,7 +1,7 @@
 import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { SUPPORTED_LANGUAGES, type Language } from '@taleloom/contracts';
-import { getStoredLanguage, storeLanguage } from './storage';
+import { getStoredLanguage, shareLanguage, storeLanguage } from './storage';
 
 // Each language is a chunk of its own: a page loads the one it shows (the other comes on a switch).
 const LOCALES: Record<Language, () => Promise<{ default: ResourceKey }>> = {
@@ -58,6 +58,11 @@ export const i18nReady = i18n
     react: { useSuspense: false },
   });
 applyToDocument(i18n.language);
+// A language chosen before the cookie existed: the server learns it for the next sign-in page.
+{
+  const stored = getStoredLanguage();
+  if (isLanguage(stored)) shareLanguage(stored);
+}
 
 export function getCurrentLanguage(): Language {
   return normalizeLanguage(i18n.resolvedLanguage ?? i18n.language);

@@ -28,8 +28,19 @@ export function getStoredLanguage(): string | null {
   return read(STORAGE_KEYS.lang);
 }
 
+/**
+ * Remembers the chosen language in localStorage `lang`, and in a cookie of the same name: the server
+ * sends the sign-in page already rendered in it (apps/api/src/web/serve-web-app.ts).
+ */
 export function storeLanguage(lang: Language): void {
   write(STORAGE_KEYS.lang, lang);
+  shareLanguage(lang);
+}
+
+/** The chosen language in the `lang` cookie, for a year (a choice made before the cookie existed too). */
+export function shareLanguage(lang: Language): void {
+  if (typeof document === 'undefined') return;
+  document.cookie = `${STORAGE_KEYS.lang}=${lang}; Path=/; Max-Age=${365 * 24 * 3600}; SameSite=Lax`;
 }
 
 export function getToken(): string | null {
