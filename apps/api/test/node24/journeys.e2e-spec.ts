@@ -17,7 +17,7 @@ import type {
   UpdateStoryDto,
 } from '@taleloom/contracts';
 import { ErrorCode } from '@taleloom/contracts';
-import { mkdtempSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeDocx } from '../file-factories';
@@ -61,7 +61,11 @@ describe(`the built API on Node.js ${NODE_LINE}: one journey through every modul
     ensureBuilt();
     app = await startAppProcess(env, undefined, runtime);
   }, 240_000);
-  afterAll(() => app?.stop());
+  // Its data folder goes with it (each run made one in the system's temporary folder).
+  afterAll(async () => {
+    await app?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   async function call(method: string, path: string, body?: object, auth = true): Promise<{ status: number; body: Json; bytes: Buffer; type: string }> {
     const res = await fetch(`${app.baseURL}${path}`, {
