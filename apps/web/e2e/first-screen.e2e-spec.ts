@@ -95,7 +95,25 @@ describe('the first screen stays light', () => {
         await context.close();
       }
     }
-    // Scripts on: the app renders over it, and the page takes input.
+    // Scripts on: the app renders over it whole, no loading state between, and the page takes input.
+    for (const locale of ['en-US', 'zh-CN']) {
+      const { context, page } = await newPage(browser, baseURL, { viewport: PHONE, locale });
+      try {
+        // Whether a loading state (the screen's or the phone form's) ever replaced the page on the way.
+        await context.addInitScript(() => {
+          const seen: string[] = [];
+          (window as unknown as { loadingSeen: string[] }).loadingSeen = seen;
+          new MutationObserver(() => {
+            if (document.querySelector('[data-testid="route-loading"], .tl-login-form__loading')) seen.push('loading');
+          }).observe(document, { subtree: true, childList: true });
+        });
+        await page.goto('/login');
+        await page.locator('#root:not([inert]) [data-testid="login-card"]').waitFor();
+        expect(await page.evaluate(() => (window as unknown as { loadingSeen: string[] }).loadingSeen)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
     const { context, page } = await newPage(browser, baseURL, { viewport: PHONE, locale: 'en-US' });
     try {
       await page.goto('/login');

@@ -6,7 +6,7 @@ import 'virtual:antd.css';
 import './styles/global.css';
 import { AppProviders, loadAntdLocale } from './app/providers';
 import { startFirstScreen } from './app/first-screen';
-import { createAppRouter } from './app/router';
+import { createAppRouter, preloadSignIn } from './app/router';
 
 // Before anything waits: the first screen's chunk and reads travel while the strings load.
 startFirstScreen(window.location);
@@ -16,8 +16,8 @@ const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 
 // The sign-in screen may have come rendered already (build/prerender.ts), inert: it stays on screen
-// until the app's first render replaces it (a transition: not for a loading spinner on the way), and
-// from then on the page takes input.
+// until the app's first render replaces it whole (its code loaded first, and rendered in a transition),
+// and from then on the page takes input.
 const prerendered = container.hasAttribute('data-prerendered');
 function TakeOver() {
   useLayoutEffect(() => {
@@ -28,16 +28,19 @@ function TakeOver() {
 }
 
 // The interface language's strings come first (chunks of their own, fetched beside the rest).
-void i18nReady.then(() => loadAntdLocale(i18n.language)).finally(() => {
-  const root = createRoot(container);
-  const app = (
-    <StrictMode>
-      <AppProviders>
-        <RouterProvider router={router} />
-      </AppProviders>
-      {prerendered && <TakeOver />}
-    </StrictMode>
-  );
-  if (prerendered) startTransition(() => root.render(app));
-  else root.render(app);
-});
+// Over the page rendered at build time, the screen's code too: the first render shows it whole.
+void i18nReady
+  .then(() => Promise.all([loadAntdLocale(i18n.language), prerendered ? preloadSignIn(i18n.language) : undefined]))
+  .finally(() => {
+    const root = createRoot(container);
+    const app = (
+      <StrictMode>
+        <AppProviders>
+          <RouterProvider router={router} />
+        </AppProviders>
+        {prerendered && <TakeOver />}
+      </StrictMode>
+    );
+    if (prerendered) startTransition(() => root.render(app));
+    else root.render(app);
+  });

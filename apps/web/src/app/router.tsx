@@ -4,6 +4,7 @@ import { AppLayout } from './app-layout';
 import { RequireAuth } from './require-auth';
 import { RouteError } from './route-error';
 import type { RouteHandle } from './route-handle';
+import { preloadable } from '../lib/preloadable';
 import { loadAntdRestStyles } from '../lib/antd-styles';
 
 // Every screen is its own chunk. Screens but the sign-in form come with Ant Design's other styles.
@@ -15,7 +16,16 @@ const screens = {
   '/create': () => withStyles(import('./routes/create')),
   '/202402sfact': () => withStyles(import('./routes/activity-202402sf')),
 };
-const LoginRoute = lazy(() => screens['/login']().then((m) => ({ default: m.LoginRoute })));
+const LoginRoute = preloadable(() => screens['/login']().then((m) => m.LoginRoute));
+
+/**
+ * The sign-in screen's code and that of the form it opens on in `language`, loaded: the app's first render
+ * then shows the screen at once, with no loading state between (main.tsx, over the page rendered at build time).
+ */
+export async function preloadSignIn(language: string): Promise<void> {
+  await LoginRoute.preload();
+  await (await screens['/login']()).preloadFirstForm(language);
+}
 const StoriesRoute = lazy(() => screens['/stories']().then((m) => ({ default: m.StoriesRoute })));
 const PlayRoute = lazy(() => screens['/play']().then((m) => ({ default: m.PlayRoute })));
 const CreateRoute = lazy(() => screens['/create']().then((m) => ({ default: m.CreateRoute })));

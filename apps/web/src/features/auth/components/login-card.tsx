@@ -1,5 +1,6 @@
 import type { LoginData, UserInfo } from '@taleloom/contracts';
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { preloadable } from '../../../lib/preloadable';
 import { useTranslation } from 'react-i18next';
 import { track } from '../../../lib/analytics';
 import { loadAntdRestStyles } from '../../../lib/antd-styles';
@@ -10,8 +11,11 @@ import { useFeedback } from '../../../components/feedback';
 
 // The phone form (with its country-code list) and the choose-user modal load when needed, so the
 // username tab (English) does not wait for them; the phone tab (Chinese) starts loading at once.
-const loadPhoneForm = () => import('./phone-login-form').then((m) => ({ default: m.PhoneLoginForm }));
-const PhoneLoginForm = lazy(loadPhoneForm);
+const PhoneLoginForm = preloadable(() => import('./phone-login-form').then((m) => m.PhoneLoginForm));
+const loadPhoneForm = PhoneLoginForm.preload;
+
+/** The code of the form a language's sign-in card opens on (the phone form in Chinese). */
+export const preloadFirstForm = (language: string) => (normalizeLanguage(language) === 'zh-CN' ? loadPhoneForm() : Promise.resolve());
 const ChooseUserModal = lazy(() => Promise.all([import('./choose-user-modal'), loadAntdRestStyles()]).then(([m]) => ({ default: m.ChooseUserModal })));
 
 type LoginMethod = 'phone' | 'username';
