@@ -1,4 +1,4 @@
-/* global document, localStorage, location, navigator, __FIRST_SCREEN__ -- runs in the page, from index.html */
+/* global document, localStorage, location, navigator, window, __FIRST_SCREEN__ -- runs in the page, from index.html */
 // The first script of index.html (build/first-screen-preload.ts fills FILES in): it asks at once for the
 // files the page's first screen will need after the entry has run (the screen's chunk, its style sheets,
 // the interface language's strings), so they travel beside the entry's instead of after it. It decides
@@ -19,14 +19,47 @@
   var path = location.pathname === '/' ? FILES.home : location.pathname;
   if (!token && FILES.signedIn.indexOf(path) >= 0) path = FILES.signIn;
   // The sign-in screen rendered at build time in the language the server guessed (the `lang` cookie, else
-  // the browser's): shown unless the app will show another language; then the page stays empty until it renders.
-  var clearPrerendered = function () {
+  // the browser's): shown unless the app will show another language; then the page stays empty until it
+  // renders. While it is shown, what the visitor does on it is kept for the app (src/app/carry-over.ts):
+  // each field's text by its test id, the field in focus, the tab pressed, and a submit, held back.
+  var kept = { values: {}, focus: null, tab: null, submit: false };
+  var onPage = function (event) {
+    var root = document.getElementById('root');
+    return root && root.hasAttribute('data-prerendered') && root.contains(event.target) ? event.target : null;
+  };
+  var keep = function (event) {
+    var field = onPage(event);
+    var id = field && field.getAttribute('data-testid');
+    if (id && 'value' in field) kept.values[id] = field.value;
+  };
+  var prepare = function () {
     var root = document.getElementById('root');
     var shown = root && root.getAttribute('data-prerendered');
-    if (shown && shown !== lang) root.textContent = '';
+    if (!shown) return;
+    if (shown !== lang) {
+      root.textContent = '';
+      return;
+    }
+    window.__TL_CARRY_OVER__ = kept;
+    document.addEventListener('input', keep, true);
+    document.addEventListener('change', keep, true);
+    document.addEventListener('focusin', function (event) {
+      var field = onPage(event);
+      if (field) kept.focus = field.getAttribute('data-testid');
+    }, true);
+    document.addEventListener('click', function (event) {
+      var field = onPage(event);
+      var tab = field && field.closest('[role="tab"]');
+      if (tab) kept.tab = tab.getAttribute('data-testid');
+    }, true);
+    document.addEventListener('submit', function (event) {
+      if (!onPage(event)) return;
+      event.preventDefault();
+      kept.submit = true;
+    }, true);
   };
-  if (document.getElementById('root')) clearPrerendered();
-  else document.addEventListener('readystatechange', clearPrerendered, { once: true });
+  if (document.getElementById('root')) prepare();
+  else document.addEventListener('readystatechange', prepare, { once: true });
   var screen = FILES.screens[path];
   var files = (FILES.languages[lang] || []).concat(screen ? screen.all.concat(screen[lang] || []) : []);
   for (var i = 0; i < files.length; i++) {

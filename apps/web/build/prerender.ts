@@ -15,8 +15,9 @@ export const signInPage = (lang: string) => `login.${lang}.html`;
  * as soon as the page and its style sheets have come instead of after the app's scripts have downloaded
  * and run. Measured under the phone profile (bench:phone, one run, 5 loads each, English): the sign-in
  * form's largest paint at 1.1 s against 3.1 s. The markup is the app's own (src/app/prerender.tsx,
- * rendered by build/prerender-sign-in.mjs); the page is `inert` until the app renders over it, so
- * nothing typed or pressed is lost on the way. The API serves it for /login in the visitor's language
+ * rendered by build/prerender-sign-in.mjs). Its fields take input at once: what is typed, the field in
+ * focus, a tab pressed and a submit are kept by the page's first script and carried over when the app
+ * renders over the page (src/app/carry-over.ts). The API serves it for /login in the visitor's language
  * (apps/api/src/web/serve-web-app.ts); every other path gets index.html as before.
  */
 export function prerenderSignIn(langs: readonly string[]): Plugin {
@@ -41,7 +42,7 @@ export function prerenderSignIn(langs: readonly string[]): Plugin {
           const page = index
             .replace(/<html lang="[^"]*">/, `<html lang="${lang}">`)
             .replace('</head>', `${links}  </head>`)
-            .replace('<div id="root"></div>', `<div id="root" inert data-prerendered="${lang}">${pages[lang]}</div>`);
+            .replace('<div id="root"></div>', `<div id="root" data-prerendered="${lang}">${pages[lang]}</div>`);
           if (!page.includes('data-prerendered')) this.error('pre-rendering the sign-in screen: index.html has no <div id="root"></div>');
           const file = join(outDir, signInPage(lang));
           writeFileSync(file, page);

@@ -119,12 +119,12 @@ function storeSession([t, u, l, quiet]: readonly [string, string, string, boolea
 
 /**
  * Opens the sign-in page and waits until the app has rendered it. The server sends /login rendered at
- * build time, inert (apps/web/build/prerender.ts); the app renders over it once its code has come, so a
+ * build time (apps/web/build/prerender.ts); the app renders over it once its code has come, so a
  * reading taken before then (a box, a text) could be of a node about to be replaced.
  */
 export async function openSignIn(page: Page, path = '/login'): Promise<void> {
   await page.goto(path);
-  await page.locator('#root:not([inert]) [data-testid="login-card"]').waitFor();
+  await page.locator('#root:not([data-prerendered]) [data-testid="login-card"]').waitFor();
 }
 
 /** Creates a story as the signed-up user (POST /api/llm with `data`) and answers its id. */

@@ -17,12 +17,12 @@ const BUDGET = { bytes: 279 * 1024, requests: 23 };
 
 /**
  * In the page from its first script on: the moment (ms after navigation start) the app's sign-in form's
- * button is laid out (not the one rendered at build time, inert until the app renders), checked at every
+ * button is laid out (not the page rendered at build time, which it replaces), checked at every
  * animation frame.
  */
 function watchForm() {
   const check = () => {
-    const button = document.querySelector('#root:not([inert]) [data-testid="login-card"] button[type="submit"]');
+    const button = document.querySelector('#root:not([data-prerendered]) [data-testid="login-card"] button[type="submit"]');
     if (button && button.getBoundingClientRect().height > 0) (window as unknown as { shownAt: number }).shownAt = performance.now();
     else requestAnimationFrame(check);
   };
@@ -69,7 +69,7 @@ describe('the first screen stays light', () => {
     await browser?.close();
   });
 
-  it("comes rendered in the visitor's language before any script has run, and the app takes it over", async () => {
+  it("comes rendered in the visitor's language before any script has run, and the app takes it over with what was done on it", async () => {
     // Scripts off: what a phone shows while the app's code is still on its way.
     for (const [locale, cookie, lang, submit] of [
       ['en-US', null, 'en', 'Log in / Register'],
@@ -84,8 +84,8 @@ describe('the first screen stays light', () => {
         await page.goto('/login');
         const root = page.locator('#root');
         expect({ locale, cookie, shown: await root.getAttribute('data-prerendered'), html: await page.locator('html').getAttribute('lang') }).toEqual({ locale, cookie, shown: lang, html: lang });
-        // Seen, styled, and inert: nothing typed or pressed before the app has rendered goes astray.
-        expect(await root.getAttribute('inert')).toBe('');
+        // Seen, styled, and its fields take input.
+        expect(await page.getByTestId(lang === 'en' ? 'login-username-input' : 'login-phone-input').isEditable()).toBe(true);
         // English opens on the username tab, Chinese on the phone number's.
         const button = page.getByTestId('login-card').locator('button[type="submit"]');
         expect((await button.textContent())?.trim()).toBe(submit);
@@ -108,21 +108,54 @@ describe('the first screen stays light', () => {
           }).observe(document, { subtree: true, childList: true });
         });
         await page.goto('/login');
-        await page.locator('#root:not([inert]) [data-testid="login-card"]').waitFor();
+        await page.locator('#root:not([data-prerendered]) [data-testid="login-card"]').waitFor();
         expect(await page.evaluate(() => (window as unknown as { loadingSeen: string[] }).loadingSeen)).toEqual([]);
       } finally {
         await context.close();
       }
     }
+    // The app's code held back on the way (a slow phone): what is typed on the page meanwhile, and a
+    // submit, are carried over when the app renders over it; a new user name signs up and lands.
+    const held = async (page: Page) => {
+      let release!: () => void;
+      const until = new Promise<void>((done) => (release = done));
+      await page.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+        await until;
+        await route.continue();
+      });
+      // The page's load (and DOMContentLoaded) wait for the app's code: what counts here is the page itself.
+      await page.goto('/login', { waitUntil: 'commit' });
+      await page.getByTestId('login-username-input').waitFor();
+      expect(await page.locator('#root').getAttribute('data-prerendered')).toBe('en');
+      return release;
+    };
     const { context, page } = await newPage(browser, baseURL, { viewport: PHONE, locale: 'en-US' });
     try {
-      await page.goto('/login');
-      await page.getByTestId('login-username-input').fill('someone');
-      expect(await page.locator('#root').evaluate((el) => [el.hasAttribute('inert'), el.hasAttribute('data-prerendered')])).toEqual([false, false]);
-      expect(await page.getByTestId('login-username-input').inputValue()).toBe('someone');
-      expect(await page.getByTestId('login-card').count()).toBe(1);
+      const release = await held(page);
+      const name = `early${Date.now().toString(36)}`;
+      await page.getByTestId('login-username-input').fill(name);
+      await page.getByTestId('login-password-input').fill('secret1');
+      await page.getByTestId('login-password-input').press('Enter');
+      // Still the page rendered at build time: the submit was held, nothing left the page.
+      expect(page.url()).toMatch(/\/login$/);
+      release();
+      await page.waitForURL(/\/stories/);
+      const signedIn = await page.evaluate(() => JSON.parse(localStorage.getItem('userInfo') ?? '{}') as { userName?: string });
+      expect(signedIn.userName).toBe(name);
     } finally {
       await context.close();
+    }
+    // Typed, not submitted: the app's form has the text, the field its focus.
+    const again = await newPage(browser, baseURL, { viewport: PHONE, locale: 'en-US' });
+    try {
+      const release = await held(again.page);
+      await again.page.getByTestId('login-username-input').fill('halfway');
+      release();
+      await again.page.locator('#root:not([data-prerendered]) [data-testid="login-card"]').waitFor();
+      expect(await again.page.getByTestId('login-username-input').inputValue()).toBe('halfway');
+      expect(await again.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('login-username-input');
+    } finally {
+      await again.context.close();
     }
   });
 

@@ -5,6 +5,7 @@ import { i18n, i18nReady } from './lib/i18n';
 import 'virtual:antd.css';
 import './styles/global.css';
 import { AppProviders, loadAntdLocale } from './app/providers';
+import { carryOver } from './app/carry-over';
 import { startFirstScreen } from './app/first-screen';
 import { createAppRouter, preloadSignIn } from './app/router';
 
@@ -15,14 +16,14 @@ const router = createAppRouter();
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 
-// The sign-in screen may have come rendered already (build/prerender.ts), inert: it stays on screen
-// until the app's first render replaces it whole (its code loaded first, and rendered in a transition),
-// and from then on the page takes input.
+// The sign-in screen may have come rendered already (build/prerender.ts): it stays on screen until the
+// app's first render replaces it whole (its code loaded first, and rendered in a transition), and what
+// was typed or pressed on it meanwhile is carried over to the app's at that commit.
 const prerendered = container.hasAttribute('data-prerendered');
 function TakeOver() {
   useLayoutEffect(() => {
-    container!.removeAttribute('inert');
     container!.removeAttribute('data-prerendered');
+    carryOver();
   }, []);
   return null;
 }

@@ -75,12 +75,14 @@ describe("index.html's first script and the sign-in screen rendered at build tim
     vi.restoreAllMocks();
     document.body.innerHTML = '';
     localStorage.clear();
+    delete (window as unknown as { __TL_CARRY_OVER__?: unknown }).__TL_CARRY_OVER__;
   });
 
   const page = (lang: string) => {
-    document.body.innerHTML = `<div id="root" inert data-prerendered="${lang}"><form><input id="userName"></form></div>`;
+    document.body.innerHTML = `<div id="root" data-prerendered="${lang}"><form><input id="userName" data-testid="login-username-input"><button role="tab" data-testid="login-tab-phone" type="button">Phone</button><button type="submit">Go</button></form></div>`;
     return document.getElementById('root')!;
   };
+  const kept = () => (window as unknown as { __TL_CARRY_OVER__?: unknown }).__TL_CARRY_OVER__;
 
   it('keeps it when the app will show the same language, and empties the page when it will show another', () => {
     let root = page('zh-CN');
@@ -94,6 +96,28 @@ describe("index.html's first script and the sign-in screen rendered at build tim
     root = page('zh-CN');
     boot('/login', ['zh-CN']);
     expect(root.innerHTML).toBe('');
+  });
+
+  it('keeps what is typed, focused, pressed and submitted on it, for the app, until the app has rendered', () => {
+    const root = page('en');
+    boot('/login', ['en']);
+    const field = root.querySelector('input')!;
+    field.focus();
+    field.value = 'mara';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    (root.querySelector('[role="tab"]') as HTMLButtonElement).click();
+    const submit = new Event('submit', { bubbles: true, cancelable: true });
+    root.querySelector('form')!.dispatchEvent(submit);
+    expect(submit.defaultPrevented).toBe(true);
+    expect(kept()).toEqual({ values: { 'login-username-input': 'mara' }, focus: 'login-username-input', tab: 'login-tab-phone', submit: true });
+    // The app has rendered (the attribute goes): nothing more is kept, nothing held.
+    root.removeAttribute('data-prerendered');
+    field.value = 'later';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    const later = new Event('submit', { bubbles: true, cancelable: true });
+    root.querySelector('form')!.dispatchEvent(later);
+    expect(later.defaultPrevented).toBe(false);
+    expect((kept() as { values: Record<string, string> }).values).toEqual({ 'login-username-input': 'mara' });
   });
 
   it('leaves any other page alone', () => {
