@@ -8,7 +8,7 @@ import { compressFile } from './precompress';
 const SCRIPT = new URL('./prerender-sign-in.mjs', import.meta.url);
 
 /** The page of a pre-rendered screen in one language: `login.en.html`, `login.zh-CN.html`. */
-export const signInPage = (lang: string) => `login.${lang}.html`;
+const signInPage = (lang: string) => `login.${lang}.html`;
 
 /**
  * The sign-in screen's HTML written into the page at build time, once per language, so a phone shows it
@@ -18,7 +18,7 @@ export const signInPage = (lang: string) => `login.${lang}.html`;
  * rendered by build/prerender-sign-in.mjs). Its fields take input at once: what is typed, the field in
  * focus, a tab pressed and a submit are kept by the page's first script and carried over when the app
  * renders over the page (src/app/carry-over.ts). The API serves it for /login in the visitor's language
- * (apps/api/src/web/serve-web-app.ts); every other path gets index.html as before.
+ * (apps/api/src/web/serve-web-app.ts); every other path gets index.html.
  */
 export function prerenderSignIn(langs: readonly string[]): Plugin {
   let outDir = 'dist';

@@ -1,4 +1,4 @@
-// The sign-in screen rendered to HTML at build time, once per language (build/prerender-login.ts runs
+// The sign-in screen rendered to HTML at build time, once per language (build/prerender-sign-in.mjs runs
 // it under Node with a DOM stand-in): the page shows it the moment the HTML and its style sheets have
 // come, while the app's scripts still travel. It is the same tree the app renders at /login (providers,
 // layout, route), so it looks the same; the app then renders over it.

@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { LoginCard } from '../../features/auth/components/login-card';
-
-export { preloadFirstForm } from '../../features/auth/components/login-card';
 import { LoginHero } from '../../features/auth/components/login-hero';
 import { track } from '../../lib/analytics';
 import { loadAntdRestStyles } from '../../lib/antd-styles';
 import { resolvePostLoginPath } from '../../lib/login-path';
 import './login.css';
+
+export { preloadFirstForm } from '../../features/auth/components/login-card';
 
 export function LoginRoute() {
   const [searchParams] = useSearchParams();
