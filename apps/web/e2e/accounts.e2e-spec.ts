@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, openFromMenu, openSignIn, PHONE, pressWhenStill, screenshot, settled, uniqueName } from './browser';
+import { DESKTOP, journeyPairs, launchBrowser, newPage, openFromMenu, openSignIn, PHONE, pressWhenStill, screenshot, settled, uniqueName } from './browser';
 
 const baseURL = inject('baseURL');
 // The e2e server runs the test-only captcha whose answer is fixed (see global-setup.ts).
@@ -88,33 +88,28 @@ describe('accounts in real Chromium', () => {
     await browser?.close();
   });
 
-  for (const lang of ['en', 'zh-CN'] as const) {
-    for (const [view, viewport] of [
-      ['desktop', DESKTOP],
-      ['phone', PHONE],
-    ] as const) {
-      it(`signs up by phone through the captcha and the SMS code (${lang}, ${view})`, async () => {
-        const { context, page } = await accountsPage(browser, { viewport, locale: lang === 'en' ? 'en-US' : 'zh-CN' });
-        try {
-          await openSignIn(page);
-          await chooseLanguage(page, lang);
-          // The country code follows the language: +86 for Chinese, +1 otherwise.
-          await page.getByTestId('login-tab-phone').click();
-          // A native select under its label: the label shows the code, the select holds it.
-          const select = page.locator('[data-testid="phone-login-form"] .tl-country-select');
-          await expect.poll(() => select.locator('.tl-country-select__value').innerText()).toBe(lang === 'en' ? '+1' : '+86');
-          expect(await select.locator('select').inputValue()).toBe(lang === 'en' ? '1' : '86');
-          await phoneSignIn(page, lang === 'en' ? usNumber() : cnNumber(), `login-phone-${lang}-${view}`);
-          await page.waitForURL(/\/stories$/);
-          await expect.poll(() => page.getByTestId('stories-heading').innerText()).toBe(TEXT[lang].heading);
-          // A new number registers with the first-binding reward.
-          await page.getByTestId('user-menu-trigger').click();
-          await expect.poll(() => page.getByTestId('user-menu-power-value').innerText()).toContain(TEXT[lang].power);
-        } finally {
-          await context.close();
-        }
-      });
-    }
+  for (const { lang, size: view, viewport } of journeyPairs('en-phone')) {
+    it(`signs up by phone through the captcha and the SMS code (${lang}, ${view})`, async () => {
+      const { context, page } = await accountsPage(browser, { viewport, locale: lang === 'en' ? 'en-US' : 'zh-CN' });
+      try {
+        await openSignIn(page);
+        await chooseLanguage(page, lang);
+        // The country code follows the language: +86 for Chinese, +1 otherwise.
+        await page.getByTestId('login-tab-phone').click();
+        // A native select under its label: the label shows the code, the select holds it.
+        const select = page.locator('[data-testid="phone-login-form"] .tl-country-select');
+        await expect.poll(() => select.locator('.tl-country-select__value').innerText()).toBe(lang === 'en' ? '+1' : '+86');
+        expect(await select.locator('select').inputValue()).toBe(lang === 'en' ? '1' : '86');
+        await phoneSignIn(page, lang === 'en' ? usNumber() : cnNumber(), `login-phone-${lang}-${view}`);
+        await page.waitForURL(/\/stories$/);
+        await expect.poll(() => page.getByTestId('stories-heading').innerText()).toBe(TEXT[lang].heading);
+        // A new number registers with the first-binding reward.
+        await page.getByTestId('user-menu-trigger').click();
+        await expect.poll(() => page.getByTestId('user-menu-power-value').innerText()).toContain(TEXT[lang].power);
+      } finally {
+        await context.close();
+      }
+    });
   }
 
   it('asks which account to use when the number has a phone account and a username account; the modal cannot be closed', async () => {

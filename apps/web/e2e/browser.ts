@@ -9,6 +9,28 @@ export const SCREENSHOT_DIR = fileURLToPath(new URL('./screenshots', import.meta
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 375, height: 740 };
 
+export type Lang = 'en' | 'zh-CN';
+export type Size = 'desktop' | 'phone';
+export interface Pair {
+  lang: Lang;
+  size: Size;
+  viewport: { width: number; height: number };
+}
+
+/**
+ * The language and width pairs a journey walks: both languages and both widths, in two of the four
+ * pairs. A journey file names which two: `'en-desktop'` (English at 1280 px, Chinese at 375 px) or
+ * `'en-phone'` (English at 375 px, Chinese at 1280 px); the files share them out so the suite walks all
+ * four. Every dialog, drawer and panel still opens in all four pairs (dialogs.e2e-spec.ts), which is
+ * where a longer English label at 375 px or a Chinese one at 1280 px would show. `E2E_ALL_PAIRS=1` walks
+ * every journey in all four.
+ */
+export function journeyPairs(english: 'en-desktop' | 'en-phone'): Pair[] {
+  const pair = (lang: Lang, size: Size): Pair => ({ lang, size, viewport: size === 'desktop' ? DESKTOP : PHONE });
+  if (process.env.E2E_ALL_PAIRS === '1') return [pair('en', 'desktop'), pair('en', 'phone'), pair('zh-CN', 'desktop'), pair('zh-CN', 'phone')];
+  return english === 'en-desktop' ? [pair('en', 'desktop'), pair('zh-CN', 'phone')] : [pair('en', 'phone'), pair('zh-CN', 'desktop')];
+}
+
 /**
  * Debian's Chromium driven by playwright-core (no browser download), with the flags this network needs
  * (plus `extraArgs`); playwright gives each launch a fresh user-data-dir of its own.

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, still, createStoryInBrowser } from './browser';
+import { DESKTOP, journeyPairs, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser, still, createStoryInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -52,8 +52,7 @@ describe('lore in real Chromium: add an entry, mention its keyword, see it fire 
   });
 
   for (const lang of ['en', 'zh-CN'] as const satisfies readonly Lang[]) {
-    for (const viewport of [DESKTOP, PHONE]) {
-      const size = viewport === DESKTOP ? 'desktop' : 'phone';
+    for (const { size, viewport } of journeyPairs('en-phone').filter((p) => p.lang === lang)) {
       it(`adds an entry that fires when its keyword is sent (${lang}, ${viewport.width} px)`, async () => {
         const L = TEXT[lang];
         const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN', viewport });

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createStoryInBrowser, DESKTOP, launchBrowser, newPage, PHONE, pressWhenStill, screenshot, signUpInBrowser } from './browser';
+import { createStoryInBrowser, journeyPairs, launchBrowser, newPage, pressWhenStill, screenshot, signUpInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -19,8 +19,7 @@ describe('play screen details: an opaque top bar, a settings panel under it, the
   });
 
   for (const lang of ['en', 'zh-CN'] as const) {
-    for (const viewport of [PHONE, DESKTOP]) {
-      const size = viewport === PHONE ? 'phone' : 'desktop';
+    for (const { size, viewport } of journeyPairs('en-phone').filter((p) => p.lang === lang)) {
       it(`${lang}, ${viewport.width} px`, async () => {
         const { context, page } = await newPage(browser, baseURL, { viewport, locale: lang === 'en' ? 'en-US' : 'zh-CN', showGuide: true });
         try {

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createStoryInBrowser, DESKTOP, launchBrowser, newPage, PHONE, screenshot, settled, signUpInBrowser } from './browser';
+import { createStoryInBrowser, journeyPairs, launchBrowser, newPage, screenshot, settled, signUpInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -61,8 +61,7 @@ describe('the play screen keeps the reader at the newest text, the turn actions 
   });
 
   for (const lang of ['en', 'zh-CN'] as const satisfies Lang[]) {
-    for (const viewport of [PHONE, DESKTOP]) {
-      const size = viewport === PHONE ? 'phone' : 'desktop';
+    for (const { size, viewport } of journeyPairs('en-desktop').filter((p) => p.lang === lang)) {
       it(`follows every send and keeps undo/regenerate/edit/save/continue in view; stops following when the reader scrolls up (${lang}, ${viewport.width} px)`, async () => {
         const { context, page } = await newPage(browser, baseURL, { viewport, locale: lang === 'en' ? 'en-US' : 'zh-CN' });
         try {

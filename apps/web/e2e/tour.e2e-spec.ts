@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, openSignIn, PHONE, pressWhenStill, screenshot, SCREENSHOTS, uniqueName } from './browser';
+import { DESKTOP, journeyPairs, launchBrowser, newPage, openSignIn, PHONE, pressWhenStill, screenshot, SCREENSHOTS, uniqueName } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -48,87 +48,85 @@ describe('a tour of the main journeys in real Chromium', () => {
     await browser?.close();
   });
 
-  for (const lang of ['en', 'zh-CN'] as const) {
-    for (const size of ['desktop', 'phone'] as const) {
-      it(`signs in, creates, plays, publishes and shares (${lang}, ${size})`, async () => {
-        // In English at desktop width the whole journey is pressed through the menus' and dialogs'
-        // animations, as most people see them (every other walk runs with reduced motion: browser.ts).
-        const motion = lang === 'en' && size === 'desktop' ? 'no-preference' : 'reduce';
-        const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN', viewport: SIZES[size], reducedMotion: motion });
-        const t = TEXT[lang];
-        try {
-          // Sign in (a new user name registers).
-          await openSignIn(page);
-          await page.getByTestId('login-card').waitFor();
-          await shoot(page, lang, size, '1-login');
-          await fitsWidth(page);
-          await page.getByTestId('login-tab-username').click();
-          await page.getByTestId('login-username-input').fill(uniqueName('tour'));
-          await page.getByTestId('login-password-input').fill('secret1');
-          await page.getByTestId('login-submit').click();
+  for (const { lang, size } of journeyPairs('en-desktop')) {
+    it(`signs in, creates, plays, publishes and shares (${lang}, ${size})`, async () => {
+      // In English at desktop width the whole journey is pressed through the menus' and dialogs'
+      // animations, as most people see them (every other walk runs with reduced motion: browser.ts).
+      const motion = lang === 'en' && size === 'desktop' ? 'no-preference' : 'reduce';
+      const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN', viewport: SIZES[size], reducedMotion: motion });
+      const t = TEXT[lang];
+      try {
+        // Sign in (a new user name registers).
+        await openSignIn(page);
+        await page.getByTestId('login-card').waitFor();
+        await shoot(page, lang, size, '1-login');
+        await fitsWidth(page);
+        await page.getByTestId('login-tab-username').click();
+        await page.getByTestId('login-username-input').fill(uniqueName('tour'));
+        await page.getByTestId('login-password-input').fill('secret1');
+        await page.getByTestId('login-submit').click();
 
-          // A new user is offered the daily power; the list of their (no) stories goes to the square.
-          await page.waitForURL(/\/stories/);
-          await page.getByTestId('power-dialog').waitFor();
-          await shoot(page, lang, size, '2-daily-power');
-          await pressWhenStill(page, 'power-check-in');
-          await expect.poll(() => page.getByTestId('power-check-in').isDisabled()).toBe(true);
-          await page.keyboard.press('Escape');
-          await page.getByTestId('power-dialog').waitFor({ state: 'hidden' });
-          await shoot(page, lang, size, '3-stories');
-          await fitsWidth(page);
+        // A new user is offered the daily power; the list of their (no) stories goes to the square.
+        await page.waitForURL(/\/stories/);
+        await page.getByTestId('power-dialog').waitFor();
+        await shoot(page, lang, size, '2-daily-power');
+        await pressWhenStill(page, 'power-check-in');
+        await expect.poll(() => page.getByTestId('power-check-in').isDisabled()).toBe(true);
+        await page.keyboard.press('Escape');
+        await page.getByTestId('power-dialog').waitFor({ state: 'hidden' });
+        await shoot(page, lang, size, '3-stories');
+        await fitsWidth(page);
 
-          // Create a story.
-          await page.getByTestId('stories-new').click();
-          await page.waitForURL(/\/create$/);
-          await page.getByTestId('create-name').fill(t.name);
-          await page.getByTestId('create-prologue').fill(t.prologue);
-          await page.getByTestId('create-role').fill(t.role);
-          await shoot(page, lang, size, '4-create');
-          await fitsWidth(page);
-          await page.getByTestId('create-submit').click();
-          await page.waitForURL(/\/play\?id=/);
+        // Create a story.
+        await page.getByTestId('stories-new').click();
+        await page.waitForURL(/\/create$/);
+        await page.getByTestId('create-name').fill(t.name);
+        await page.getByTestId('create-prologue').fill(t.prologue);
+        await page.getByTestId('create-role').fill(t.role);
+        await shoot(page, lang, size, '4-create');
+        await fitsWidth(page);
+        await page.getByTestId('create-submit').click();
+        await page.waitForURL(/\/play\?id=/);
 
-          // Play a turn: the reply streams in; save it into the story.
-          await expect.poll(() => page.getByTestId('play-title').innerText()).toBe(t.name);
-          await page.getByTestId('play-textarea').fill(t.line);
-          await page.getByTestId('send-button').click();
-          await page.getByTestId('turn-card').waitFor();
-          await expect.poll(() => page.getByTestId('turn-continue').isEnabled()).toBe(true);
-          await expect.poll(async () => (await page.getByTestId('turn-ai').innerText()).length).toBeGreaterThan(10);
-          await shoot(page, lang, size, '5-play-turn');
-          await fitsWidth(page);
-          await page.getByTestId('turn-save').click();
-          await page.getByTestId('turn-card').waitFor({ state: 'detached' });
-          await expect.poll(() => page.getByTestId('play-text').innerText()).toContain(t.line);
+        // Play a turn: the reply streams in; save it into the story.
+        await expect.poll(() => page.getByTestId('play-title').innerText()).toBe(t.name);
+        await page.getByTestId('play-textarea').fill(t.line);
+        await page.getByTestId('send-button').click();
+        await page.getByTestId('turn-card').waitFor();
+        await expect.poll(() => page.getByTestId('turn-continue').isEnabled()).toBe(true);
+        await expect.poll(async () => (await page.getByTestId('turn-ai').innerText()).length).toBeGreaterThan(10);
+        await shoot(page, lang, size, '5-play-turn');
+        await fitsWidth(page);
+        await page.getByTestId('turn-save').click();
+        await page.getByTestId('turn-card').waitFor({ state: 'detached' });
+        await expect.poll(() => page.getByTestId('play-text').innerText()).toContain(t.line);
 
-          // The story settings.
-          await page.getByTestId('toolbar-settings').click();
-          await page.getByTestId('settings-panel').waitFor();
-          await shoot(page, lang, size, '6-settings');
-          await page.keyboard.press('Escape');
-          await page.getByTestId('settings-panel').waitFor({ state: 'hidden' });
+        // The story settings.
+        await page.getByTestId('toolbar-settings').click();
+        await page.getByTestId('settings-panel').waitFor();
+        await shoot(page, lang, size, '6-settings');
+        await page.keyboard.press('Escape');
+        await page.getByTestId('settings-panel').waitFor({ state: 'hidden' });
 
-          // Publish (confirmed), then share by link and QR code.
-          await page.getByTestId('publish-button').click();
-          await pressWhenStill(page, page.locator('.ant-modal-confirm-btns .ant-btn-primary'));
-          await page.getByTestId('publish-menu').waitFor({ state: 'visible' });
-          await page.getByTestId('publish-menu').click();
-          await pressWhenStill(page, 'publish-share');
-          await page.getByTestId('share-qr').waitFor();
-          await shoot(page, lang, size, '7-share');
-          await page.keyboard.press('Escape');
+        // Publish (confirmed), then share by link and QR code.
+        await page.getByTestId('publish-button').click();
+        await pressWhenStill(page, page.locator('.ant-modal-confirm-btns .ant-btn-primary'));
+        await page.getByTestId('publish-menu').waitFor({ state: 'visible' });
+        await page.getByTestId('publish-menu').click();
+        await pressWhenStill(page, 'publish-share');
+        await page.getByTestId('share-qr').waitFor();
+        await shoot(page, lang, size, '7-share');
+        await page.keyboard.press('Escape');
 
-          // The square shows it.
-          await page.goto('/stories');
-          await page.getByTestId('stories-tab-public').click();
-          await expect.poll(() => page.getByTestId('story-item').filter({ hasText: t.name }).count()).toBeGreaterThan(0);
-          await shoot(page, lang, size, '8-square');
-          await fitsWidth(page);
-        } finally {
-          await context.close();
-        }
-      });
-    }
+        // The square shows it.
+        await page.goto('/stories');
+        await page.getByTestId('stories-tab-public').click();
+        await expect.poll(() => page.getByTestId('story-item').filter({ hasText: t.name }).count()).toBeGreaterThan(0);
+        await shoot(page, lang, size, '8-square');
+        await fitsWidth(page);
+      } finally {
+        await context.close();
+      }
+    });
   }
 });

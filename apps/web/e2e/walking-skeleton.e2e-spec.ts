@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, newPage, openSignIn, PHONE, pressWhenStill, screenshot, uniqueName } from './browser';
+import { journeyPairs, launchBrowser, newPage, openSignIn, pressWhenStill, screenshot, uniqueName } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -47,10 +47,7 @@ describe('walking skeleton in real Chromium', () => {
 
   for (const lang of ['en', 'zh-CN'] as const) {
     describe(`in ${lang}`, () => {
-      for (const [viewName, viewport] of [
-        ['desktop', DESKTOP],
-        ['phone', PHONE],
-      ] as const) {
+      for (const { size: viewName, viewport } of journeyPairs('en-phone').filter((p) => p.lang === lang)) {
         it(`registers, lands on the story list, keeps the language across reloads and logs out (${viewName})`, async () => {
           const { context, page } = await newPage(browser, baseURL, { viewport });
           try {

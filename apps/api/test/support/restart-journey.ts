@@ -11,7 +11,8 @@ import { postEvents, textOf } from './play-helpers';
 // fresh DATA_DIR, no MONGODB_URI: the on-disk embedded database), stopped and started again between
 // every two steps, alternately with SIGTERM (Ctrl+C) and SIGKILL (a crash). After each restart:
 // - everything every user can read is read back exactly as it was before the stop;
-// - every earlier step still works (its probe runs again, on data written before the restarts);
+// - the step just taken still works (its probe), and after the last SIGTERM and the last SIGKILL every
+//   earlier step does too (every probe runs again, on data written before the restarts);
 // - while the app is stopped, `verify:ledger` on DATA_DIR finds every balance equal to its ledger.
 // Generation costs power (demo model, pictures) so holds, settlements and royalties are on disk too.
 // The journeys (test/restart-journey-*.e2e-spec.ts) each run on a data folder and app of their own, in
@@ -309,10 +310,17 @@ export function restartJourney(name: string) {
   }
 
 
-  /** One test a step: run it, restart (SIGTERM and SIGKILL in turn), read everything back, run every probe so far. */
+  /**
+   * One test a step: run it, restart (SIGTERM and SIGKILL in turn), read everything back, run its probe.
+   * After each of the last two restarts (one SIGTERM, one SIGKILL) every step's probe runs again, on data
+   * written before all the restarts: each earlier step is proven to survive both kinds of stop with
+   * everything that came after it, once each, not after every restart (that grew with the square of the
+   * steps).
+   */
   function steps(list: JourneyStep[]): void {
     for (const [i, step] of list.entries()) {
-      it(`${i + 1}. ${step.name}, then ${i % 2 === 0 ? 'SIGTERM' : 'SIGKILL'} and start again: all read back, all earlier steps still work`, async () => {
+      const all = i >= list.length - 2;
+      it(`${i + 1}. ${step.name}, then ${i % 2 === 0 ? 'SIGTERM' : 'SIGKILL'} and start again: all read back, ${all ? 'every step so far still works' : 'it still works'}`, async () => {
         await step.run();
         probes.push({ step: step.name, prober: step.prober, run: step.probe });
         await quiet();
@@ -320,7 +328,7 @@ export function restartJourney(name: string) {
         await restart();
         expect(await readEverything()).toEqual(before);
         const byProber = new Map<string, typeof probes>();
-        for (const probe of probes) byProber.set(probe.prober, [...(byProber.get(probe.prober) ?? []), probe]);
+        for (const probe of all ? probes : probes.slice(-1)) byProber.set(probe.prober, [...(byProber.get(probe.prober) ?? []), probe]);
         await Promise.all(
           [...byProber.values()].map(async (mine) => {
             for (const probe of mine) {
