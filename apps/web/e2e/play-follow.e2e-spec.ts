@@ -80,7 +80,7 @@ describe('the play screen keeps the reader at the newest text, the turn actions 
             // A picture of an earlier turn may come in at any moment (its caption grows the page): the
             // page follows in the frame after it, so a read between the two may see the page not yet
             // followed. Read until it is at its end (the following is what is checked), then the rest.
-            await expect.poll(async () => (await layout(page)).gap, `send ${n + 1}: at the page's end`).toBeLessThanOrEqual(2);
+            await expect.poll(async () => (await layout(page)).gap, { message: `send ${n + 1}: at the page's end` }).toBeLessThanOrEqual(2);
             const at = await layout(page);
             expect(at.aiBottom!, `send ${n + 1}: the new text above the input`).toBeLessThanOrEqual(at.inputTop! + 1);
             expect(at.actionsTop!, `send ${n + 1}: the actions on screen`).toBeGreaterThanOrEqual(0);
