@@ -47,8 +47,8 @@ export default defineConfig({
     // The workspace's contracts package as built (dist/cjs), loaded by Node like the packages around it.
     server: { deps: { external: [/\/packages\/contracts\/dist\//] } },
     // Three worker processes on 2 cores: the files wait on the apps they start as processes, on restarts
-    // and on the one-send-per-second rule, and with two workers the cores sat idle (a whole run: 226 s
-    // with three against 274 s with two, same machine, same hour). Each loads Nest, mongoose, the MongoDB
+    // and on the one-send-per-second rule, and with two workers the cores sat 17 % idle (a whole run:
+    // 226 s and 5 % idle with three, 247 s with two, in one hour). Each loads Nest, mongoose, the MongoDB
     // driver and the app's modules once and runs its files one after another: every test builds its app
     // from an explicit config (createTestApp), so files share the loaded modules, not state.
     pool: 'forks',
