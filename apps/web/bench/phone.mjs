@@ -73,6 +73,7 @@ const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.tim
 async function load(browser, app, user, screen, lang, profileName, { trace = false } = {}) {
   const profile = PROFILES[profileName];
   const context = await browser.newContext({ baseURL: app.baseURL, viewport: profile.viewport, locale: lang === 'en' ? 'en-US' : 'zh-CN' });
+  let tracing = false;
   try {
     if (screen.signedIn) {
       const u = user(app);
@@ -103,6 +104,7 @@ async function load(browser, app, user, screen, lang, profileName, { trace = fal
     });
     if (trace) {
       await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+      tracing = true;
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
       await cdp.send('Profiler.start');
@@ -115,6 +117,7 @@ async function load(browser, app, user, screen, lang, profileName, { trace = fal
     await page.waitForTimeout(profileName === 'phone' ? 1500 : 300);
     const lcpMs = await page.evaluate(() => window.__lcp);
     const traced = trace ? await browser.stopTracing() : null;
+    tracing = false;
     const first = responses.filter((r) => !new URL(r.url).pathname.startsWith('/api/'));
     return {
       usableMs,
@@ -124,7 +127,25 @@ async function load(browser, app, user, screen, lang, profileName, { trace = fal
       breakdown: traced ? mainThread(JSON.parse(traced.toString('utf8')), cpuProfile, usableMs, app.baseURL) : null,
     };
   } finally {
+    // A load that failed while traced leaves the browser's trace running: a retry could not start its own.
+    if (tracing) await browser.stopTracing().catch(() => undefined);
     await context.close();
+  }
+}
+
+/**
+ * One load, tried once more when the screen did not become usable within 60 s (a machine loaded by other
+ * work stalls a throttled page now and then): a whole run no longer ends on one such load. The stall is
+ * said in the output, and a second one ends the run.
+ */
+async function loadOrRetry(...args) {
+  try {
+    return await load(...args);
+  } catch (error) {
+    if (!/Timeout/i.test(error.message)) throw error;
+    const [, app, , screen, lang, profile] = args;
+    console.warn(`${app.label} ${screen.name} ${lang} (${profile}): not usable within 60 s; loading it once more`);
+    return load(...args);
   }
 }
 
@@ -220,7 +241,7 @@ async function main() {
         for (const profile of ['phone', 'desktop']) {
           const runs = new Map(apps.map((a) => [a, []]));
           // Alternating the builds load by load: both see the same moments of a shared machine.
-          for (let i = 0; i < RUNS; i++) for (const app of apps) runs.get(app).push(await load(browser, app, user, screen, lang, profile));
+          for (let i = 0; i < RUNS; i++) for (const app of apps) runs.get(app).push(await loadOrRetry(browser, app, user, screen, lang, profile));
           for (const app of apps) {
             const rs = runs.get(app);
             const row = {
@@ -242,7 +263,7 @@ async function main() {
           }
         }
         for (const app of apps) {
-          const t = await load(browser, app, user, screen, lang, 'phone', { trace: true });
+          const t = await loadOrRetry(browser, app, user, screen, lang, 'phone', { trace: true });
           results.traces.push({ build: app.label, screen: screen.name, lang, ...t.breakdown });
         }
       }
