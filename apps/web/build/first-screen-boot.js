@@ -1,4 +1,4 @@
-/* global document, localStorage, location, navigator, window, __FIRST_SCREEN__ -- runs in the page, from index.html */
+/* global document, localStorage, location, navigator, URLSearchParams, window, __FIRST_SCREEN__ -- runs in the page, from index.html */
 // The first script of index.html (build/first-screen-preload.ts fills FILES in): it asks at once for the
 // files the page's first screen will need after the entry has run (the screen's chunk, its style sheets,
 // the interface language's strings), so they travel beside the entry's instead of after it. It decides
@@ -41,6 +41,16 @@
       return;
     }
     window.__TL_CARRY_OVER__ = kept;
+    // An invitation link's code (/login?invite_code=…) is in the page's invite fields at once, as the app
+    // puts it there (src/app/routes/login.tsx); what the visitor types over it is kept as any text is.
+    var code = null;
+    try {
+      code = new URLSearchParams(location.search).get('invite_code');
+    } catch {
+      // No URLSearchParams: the app fills the field in when it renders.
+    }
+    var invites = code ? root.querySelectorAll('input[data-testid$="invite-input"]') : [];
+    for (var j = 0; j < invites.length; j++) if (!invites[j].value) invites[j].value = code;
     document.addEventListener('input', keep, true);
     document.addEventListener('change', keep, true);
     document.addEventListener('focusin', function (event) {

@@ -116,7 +116,7 @@ describe('the first screen stays light', () => {
     }
     // The app's code held back on the way (a slow phone): what is typed on the page meanwhile, and a
     // submit, are carried over when the app renders over it; a new user name signs up and lands.
-    const held = async (page: Page) => {
+    const held = async (page: Page, path = '/login') => {
       let release!: () => void;
       const until = new Promise<void>((done) => (release = done));
       await page.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
@@ -124,7 +124,7 @@ describe('the first screen stays light', () => {
         await route.continue();
       });
       // The page's load (and DOMContentLoaded) wait for the app's code: what counts here is the page itself.
-      await page.goto('/login', { waitUntil: 'commit' });
+      await page.goto(path, { waitUntil: 'commit' });
       await page.getByTestId('login-username-input').waitFor();
       expect(await page.locator('#root').getAttribute('data-prerendered')).toBe('en');
       return release;
@@ -156,6 +156,18 @@ describe('the first screen stays light', () => {
       expect(await again.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('login-username-input');
     } finally {
       await again.context.close();
+    }
+    // An invitation link: its code is in the page's invite field before the app has come, and stays.
+    const invited = await newPage(browser, baseURL, { viewport: PHONE, locale: 'en-US' });
+    try {
+      const release = await held(invited.page, '/login?invite_code=FRIEND1');
+      await expect.poll(() => invited.page.getByTestId('login-invite-input').inputValue()).toBe('FRIEND1');
+      expect(await invited.page.locator('#root').getAttribute('data-prerendered')).toBe('en');
+      release();
+      await invited.page.locator('#root:not([data-prerendered]) [data-testid="login-card"]').waitFor();
+      expect(await invited.page.getByTestId('login-invite-input').inputValue()).toBe('FRIEND1');
+    } finally {
+      await invited.context.close();
     }
   });
 
