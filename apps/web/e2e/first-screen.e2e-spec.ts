@@ -182,7 +182,10 @@ describe('the first screen stays light', () => {
         const cdp = await context.newCDPSession(page);
         await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
         await page.goto('/login');
-        await page.getByTestId('login-card').locator('button[type="submit"]').waitFor();
+        // The app's form, rendered over the page made at build time (whose elements it replaces: a style
+        // read from one of those, once gone, is empty).
+        const submit = page.locator('#root:not([data-prerendered]) [data-testid="login-card"] button[type="submit"]');
+        await submit.waitFor();
         // Chinese opens on the phone tab (country code, captcha, SMS code), English on the username tab.
         await expect.poll(() => page.getByTestId(`login-tab-${tab}`).getAttribute('aria-selected')).toBe('true');
         if (tab === 'phone') await page.getByTestId('captcha-image').locator('img').waitFor();
@@ -195,7 +198,7 @@ describe('the first screen stays light', () => {
             .filter((rule) => rule instanceof CSSStyleRule && Array.from(rule.style).some((property) => !property.startsWith('--')))
             .map((rule) => rule.cssText.slice(0, 80)),
         );
-        const button = await page.getByTestId('login-card').locator('button[type="submit"]').evaluate((b) => getComputedStyle(b).backgroundColor);
+        const button = await submit.evaluate((b) => getComputedStyle(b).backgroundColor);
         const files = await firstScreen(page);
         // What the first script announced (the screen's chunk, its sheets, the strings) is what the form
         // needed: each was asked for before it showed, none in vain.
