@@ -41,6 +41,11 @@
       return;
     }
     window.__TL_CARRY_OVER__ = kept;
+    // This script is async: the page may have been shown, and typed into, before it ran. What is in its
+    // fields and which has the focus now count as if they had been seen.
+    var typed = root.querySelectorAll('input[data-testid], textarea[data-testid]');
+    for (var k = 0; k < typed.length; k++) if (typed[k].value !== typed[k].defaultValue) kept.values[typed[k].getAttribute('data-testid')] = typed[k].value;
+    if (root.contains(document.activeElement) && document.activeElement.hasAttribute('data-testid')) kept.focus = document.activeElement.getAttribute('data-testid');
     // An invitation link's code (/login?invite_code=…) is in the page's invite fields at once, as the app
     // puts it there (src/app/routes/login.tsx); what the visitor types over it is kept as any text is.
     var code = null;

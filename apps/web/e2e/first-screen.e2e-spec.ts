@@ -157,6 +157,27 @@ describe('the first screen stays light', () => {
     } finally {
       await again.context.close();
     }
+    // Typed before the page's first script ran (it is async: on a slow network the page shows first): the
+    // text and the focus are still carried over.
+    const early = await newPage(browser, baseURL, { viewport: PHONE, locale: 'en-US' });
+    try {
+      let releaseBoot!: () => void;
+      const boot = new Promise<void>((done) => (releaseBoot = done));
+      await early.page.route(/\/assets\/first-screen-[^/]*\.js$/, async (route) => {
+        await boot;
+        await route.continue();
+      });
+      const release = await held(early.page);
+      await early.page.getByTestId('login-username-input').fill('before-script');
+      releaseBoot();
+      await early.page.waitForFunction(() => '__TL_CARRY_OVER__' in window);
+      release();
+      await early.page.locator('#root:not([data-prerendered]) [data-testid="login-card"]').waitFor();
+      expect(await early.page.getByTestId('login-username-input').inputValue()).toBe('before-script');
+      expect(await early.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('login-username-input');
+    } finally {
+      await early.context.close();
+    }
     // An invitation link: its code is in the page's invite field before the app has come, and stays.
     const invited = await newPage(browser, baseURL, { viewport: PHONE, locale: 'en-US' });
     try {
