@@ -27,10 +27,12 @@
     var root = document.getElementById('root');
     return root && root.hasAttribute('data-prerendered') && root.contains(event.target) ? event.target : null;
   };
-  var keep = function (event) {
-    var field = onPage(event);
+  var store = function (field) {
     var id = field && field.getAttribute('data-testid');
     if (id && 'value' in field) kept.values[id] = field.value;
+  };
+  var keep = function (event) {
+    store(onPage(event));
   };
   var prepare = function () {
     var root = document.getElementById('root');
@@ -44,7 +46,7 @@
     // This script is async: the page may have been shown, and typed into, before it ran. What is in its
     // fields and which has the focus now count as if they had been seen.
     var typed = root.querySelectorAll('input[data-testid], textarea[data-testid]');
-    for (var k = 0; k < typed.length; k++) if (typed[k].value !== typed[k].defaultValue) kept.values[typed[k].getAttribute('data-testid')] = typed[k].value;
+    for (var k = 0; k < typed.length; k++) if (typed[k].value !== typed[k].defaultValue) store(typed[k]);
     if (root.contains(document.activeElement) && document.activeElement.hasAttribute('data-testid')) kept.focus = document.activeElement.getAttribute('data-testid');
     // An invitation link's code (/login?invite_code=…) is in the page's invite fields at once, as the app
     // puts it there (src/app/routes/login.tsx); what the visitor types over it is kept as any text is.

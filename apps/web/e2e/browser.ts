@@ -139,6 +139,9 @@ function storeSession([t, u, l, quiet]: readonly [string, string, string, boolea
   if (quiet) localStorage.setItem('powerDialogClosedAt', String(Date.now()));
 }
 
+/** The app's sign-in card, once it has rendered over the page made at build time (openSignIn). */
+export const APP_SIGN_IN = '#root:not([data-prerendered]) [data-testid="login-card"]';
+
 /**
  * Opens the sign-in page and waits until the app has rendered it. The server sends /login rendered at
  * build time (apps/web/build/prerender.ts); the app renders over it once its code has come, so a
@@ -146,7 +149,7 @@ function storeSession([t, u, l, quiet]: readonly [string, string, string, boolea
  */
 export async function openSignIn(page: Page, path = '/login'): Promise<void> {
   await page.goto(path);
-  await page.locator('#root:not([data-prerendered]) [data-testid="login-card"]').waitFor();
+  await page.locator(APP_SIGN_IN).waitFor();
 }
 
 /** Creates a story as the signed-up user (POST /api/llm with `data`) and answers its id. */

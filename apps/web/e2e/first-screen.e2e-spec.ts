@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage, PHONE, screenshot } from './browser';
+import { APP_SIGN_IN, launchBrowser, newPage, PHONE, screenshot } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -15,18 +15,32 @@ const baseURL = inject('baseURL');
 // requests, so a screen that grows by a chunk or a library fails here.
 const BUDGET = { bytes: 279 * 1024, requests: 23 };
 
+/** The app's sign-in button (not the one of the page made at build time, which it replaces). */
+const APP_SUBMIT = `${APP_SIGN_IN} button[type="submit"]`;
+
 /**
  * In the page from its first script on: the moment (ms after navigation start) the app's sign-in form's
  * button is laid out (not the page rendered at build time, which it replaces), checked at every
  * animation frame.
  */
-function watchForm() {
+function watchForm(submit: string) {
   const check = () => {
-    const button = document.querySelector('#root:not([data-prerendered]) [data-testid="login-card"] button[type="submit"]');
+    const button = document.querySelector(submit);
     if (button && button.getBoundingClientRect().height > 0) (window as unknown as { shownAt: number }).shownAt = performance.now();
     else requestAnimationFrame(check);
   };
   requestAnimationFrame(check);
+}
+
+/** Holds back the page's requests for `url` until the answered function is called (a slow network). */
+async function hold(page: Page, url: RegExp): Promise<() => void> {
+  let release!: () => void;
+  const until = new Promise<void>((done) => (release = done));
+  await page.route(url, async (route) => {
+    await until;
+    await route.continue();
+  });
+  return release;
 }
 
 /**
@@ -108,7 +122,7 @@ describe('the first screen stays light', () => {
           }).observe(document, { subtree: true, childList: true });
         });
         await page.goto('/login');
-        await page.locator('#root:not([data-prerendered]) [data-testid="login-card"]').waitFor();
+        await page.locator(APP_SIGN_IN).waitFor();
         expect(await page.evaluate(() => (window as unknown as { loadingSeen: string[] }).loadingSeen)).toEqual([]);
       } finally {
         await context.close();
@@ -117,20 +131,30 @@ describe('the first screen stays light', () => {
     // The app's code held back on the way (a slow phone): what is typed on the page meanwhile, and a
     // submit, are carried over when the app renders over it; a new user name signs up and lands.
     const held = async (page: Page, path = '/login') => {
-      let release!: () => void;
-      const until = new Promise<void>((done) => (release = done));
-      await page.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
-        await until;
-        await route.continue();
-      });
+      const release = await hold(page, /\/assets\/index-[^/]*\.js$/);
       // The page's load (and DOMContentLoaded) wait for the app's code: what counts here is the page itself.
       await page.goto(path, { waitUntil: 'commit' });
       await page.getByTestId('login-username-input').waitFor();
       expect(await page.locator('#root').getAttribute('data-prerendered')).toBe('en');
       return release;
     };
-    const { context, page } = await newPage(browser, baseURL, { viewport: PHONE, locale: 'en-US' });
-    try {
+    // Each case on a fresh phone page in English.
+    const onPage = async (run: (page: Page) => Promise<void>) => {
+      const { context, page } = await newPage(browser, baseURL, { viewport: PHONE, locale: 'en-US' });
+      try {
+        await run(page);
+      } finally {
+        await context.close();
+      }
+    };
+    // Once the app has come: the app's form has the text, the field its focus.
+    const carriedOver = async (page: Page, release: () => void, text: string) => {
+      release();
+      await page.locator(APP_SIGN_IN).waitFor();
+      expect(await page.getByTestId('login-username-input').inputValue()).toBe(text);
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('login-username-input');
+    };
+    await onPage(async (page) => {
       const release = await held(page);
       const name = `early${Date.now().toString(36)}`;
       await page.getByTestId('login-username-input').fill(name);
@@ -142,54 +166,31 @@ describe('the first screen stays light', () => {
       await page.waitForURL(/\/stories/);
       const signedIn = await page.evaluate(() => JSON.parse(localStorage.getItem('userInfo') ?? '{}') as { userName?: string });
       expect(signedIn.userName).toBe(name);
-    } finally {
-      await context.close();
-    }
-    // Typed, not submitted: the app's form has the text, the field its focus.
-    const again = await newPage(browser, baseURL, { viewport: PHONE, locale: 'en-US' });
-    try {
-      const release = await held(again.page);
-      await again.page.getByTestId('login-username-input').fill('halfway');
-      release();
-      await again.page.locator('#root:not([data-prerendered]) [data-testid="login-card"]').waitFor();
-      expect(await again.page.getByTestId('login-username-input').inputValue()).toBe('halfway');
-      expect(await again.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('login-username-input');
-    } finally {
-      await again.context.close();
-    }
-    // Typed before the page's first script ran (it is async: on a slow network the page shows first): the
-    // text and the focus are still carried over.
-    const early = await newPage(browser, baseURL, { viewport: PHONE, locale: 'en-US' });
-    try {
-      let releaseBoot!: () => void;
-      const boot = new Promise<void>((done) => (releaseBoot = done));
-      await early.page.route(/\/assets\/first-screen-[^/]*\.js$/, async (route) => {
-        await boot;
-        await route.continue();
-      });
-      const release = await held(early.page);
-      await early.page.getByTestId('login-username-input').fill('before-script');
+    });
+    // Typed, not submitted.
+    await onPage(async (page) => {
+      const release = await held(page);
+      await page.getByTestId('login-username-input').fill('halfway');
+      await carriedOver(page, release, 'halfway');
+    });
+    // Typed before the page's first script ran (it is async: on a slow network the page shows first).
+    await onPage(async (page) => {
+      const releaseBoot = await hold(page, /\/assets\/first-screen-[^/]*\.js$/);
+      const release = await held(page);
+      await page.getByTestId('login-username-input').fill('before-script');
       releaseBoot();
-      await early.page.waitForFunction(() => '__TL_CARRY_OVER__' in window);
-      release();
-      await early.page.locator('#root:not([data-prerendered]) [data-testid="login-card"]').waitFor();
-      expect(await early.page.getByTestId('login-username-input').inputValue()).toBe('before-script');
-      expect(await early.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('login-username-input');
-    } finally {
-      await early.context.close();
-    }
+      await page.waitForFunction(() => '__TL_CARRY_OVER__' in window);
+      await carriedOver(page, release, 'before-script');
+    });
     // An invitation link: its code is in the page's invite field before the app has come, and stays.
-    const invited = await newPage(browser, baseURL, { viewport: PHONE, locale: 'en-US' });
-    try {
-      const release = await held(invited.page, '/login?invite_code=FRIEND1');
-      await expect.poll(() => invited.page.getByTestId('login-invite-input').inputValue()).toBe('FRIEND1');
-      expect(await invited.page.locator('#root').getAttribute('data-prerendered')).toBe('en');
+    await onPage(async (page) => {
+      const release = await held(page, '/login?invite_code=FRIEND1');
+      await expect.poll(() => page.getByTestId('login-invite-input').inputValue()).toBe('FRIEND1');
+      expect(await page.locator('#root').getAttribute('data-prerendered')).toBe('en');
       release();
-      await invited.page.locator('#root:not([data-prerendered]) [data-testid="login-card"]').waitFor();
-      expect(await invited.page.getByTestId('login-invite-input').inputValue()).toBe('FRIEND1');
-    } finally {
-      await invited.context.close();
-    }
+      await page.locator(APP_SIGN_IN).waitFor();
+      expect(await page.getByTestId('login-invite-input').inputValue()).toBe('FRIEND1');
+    });
   });
 
   for (const [lang, locale, tab] of [
@@ -199,13 +200,13 @@ describe('the first screen stays light', () => {
     it(`a cold /login in ${lang} at 375 px: under ${BUDGET.bytes / 1024} kB in ${BUDGET.requests} requests, form and captcha shown`, async () => {
       const { context, page } = await newPage(browser, baseURL, { viewport: PHONE, locale });
       try {
-        await context.addInitScript(watchForm);
+        await context.addInitScript(watchForm, APP_SUBMIT);
         const cdp = await context.newCDPSession(page);
         await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
         await page.goto('/login');
         // The app's form, rendered over the page made at build time (whose elements it replaces: a style
         // read from one of those, once gone, is empty).
-        const submit = page.locator('#root:not([data-prerendered]) [data-testid="login-card"] button[type="submit"]');
+        const submit = page.locator(APP_SUBMIT);
         await submit.waitFor();
         // Chinese opens on the phone tab (country code, captcha, SMS code), English on the username tab.
         await expect.poll(() => page.getByTestId(`login-tab-${tab}`).getAttribute('aria-selected')).toBe('true');
