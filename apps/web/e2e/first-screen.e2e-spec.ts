@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { APP_SIGN_IN, launchBrowser, newPage, PHONE, screenshot } from './browser';
+import { APP_SIGN_IN, createStoryInBrowser, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser } from './browser';
 
 const baseURL = inject('baseURL');
 
@@ -41,6 +41,15 @@ async function hold(page: Page, url: RegExp): Promise<() => void> {
     await route.continue();
   });
   return release;
+}
+
+/** In the page from its first script on: whether the route's loading spinner was ever in the page. */
+function watchSpinner() {
+  const w = window as unknown as { spinnerShown: boolean };
+  w.spinnerShown = false;
+  new MutationObserver(() => {
+    if (document.querySelector('[data-testid="route-loading"]')) w.spinnerShown = true;
+  }).observe(document, { childList: true, subtree: true });
 }
 
 /**
@@ -191,6 +200,36 @@ describe('the first screen stays light', () => {
       await page.locator(APP_SIGN_IN).waitFor();
       expect(await page.getByTestId('login-invite-input').inputValue()).toBe('FRIEND1');
     });
+  });
+
+  it('a signed-in screen opened cold shows itself on the first render, with my stories asked for once, before the app ran', async () => {
+    const { context, page } = await newPage(browser, baseURL, { viewport: PHONE, locale: 'zh-CN' });
+    try {
+      const { token } = await signUpInBrowser(context, page, 'zh-CN', 'fs');
+      const storyId = await createStoryInBrowser(page, token, { name: '冷启动', prologue_and_characters: '雨夜，旧书店里只剩一盏灯。', role: '店主' });
+      await context.addInitScript(watchSpinner);
+      // My first page of stories, as the screen asks for it: asked once (the early read answers the screen).
+      const lists: string[] = [];
+      page.on('request', (r) => {
+        if (new URL(r.url()).pathname === '/api/user/story-list') lists.push(new URL(r.url()).search);
+      });
+      // The app's code held back: the list is asked for by the page's first script's module, not the screen.
+      const release = await hold(page, /\/assets\/stories-[^/]*\.js$/);
+      await page.goto('/stories');
+      await expect.poll(() => lists).toEqual(['?page=1&pageSize=12']);
+      release();
+      await page.getByTestId('stories-new').waitFor();
+      await expect.poll(() => page.getByTestId('story-item').count()).toBe(1);
+      expect(lists).toEqual(['?page=1&pageSize=12']);
+      expect(await page.evaluate(() => (window as unknown as { spinnerShown: boolean }).spinnerShown)).toBe(false);
+
+      await page.goto(`/play?id=${storyId}`);
+      await page.getByTestId('play-textarea').waitFor();
+      expect(await page.getByTestId('play-text').textContent()).toContain('旧书店');
+      expect(await page.evaluate(() => (window as unknown as { spinnerShown: boolean }).spinnerShown)).toBe(false);
+    } finally {
+      await context.close();
+    }
   });
 
   for (const [lang, locale, tab] of [

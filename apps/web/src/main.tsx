@@ -10,7 +10,7 @@ import { startFirstScreen } from './app/first-screen';
 import { createAppRouter, preloadSignIn } from './app/router';
 
 // Before anything waits: the first screen's chunk and reads travel while the strings load.
-startFirstScreen(window.location);
+const firstScreen = startFirstScreen(window.location);
 
 const router = createAppRouter();
 const container = document.getElementById('root');
@@ -28,10 +28,11 @@ function TakeOver() {
   return null;
 }
 
-// The interface language's strings come first (chunks of their own, fetched beside the rest).
-// Over the page rendered at build time, the screen's code too: the first render shows it whole.
+// The interface language's strings and the first screen's code come first (chunks of their own,
+// fetched beside the rest): the first render shows the screen whole, not a spinner, then the screen a
+// render later. Over the page rendered at build time, the sign-in form's code too.
 void i18nReady
-  .then(() => Promise.all([loadAntdLocale(i18n.language), prerendered ? preloadSignIn(i18n.language) : undefined]))
+  .then(() => Promise.all([loadAntdLocale(i18n.language), firstScreen, prerendered ? preloadSignIn(i18n.language) : undefined]))
   .finally(() => {
     const root = createRoot(container);
     const app = (

@@ -5,6 +5,7 @@ import { getModelList } from '../features/models/api/get-model-list';
 import { getPictures } from '../features/pictures/api/get-pictures';
 import { getPendingTurn } from '../features/play/api/get-pending-turn';
 import { checkStory } from '../features/stories/api/check-story';
+import { STORY_PAGE_SIZE, getStories } from '../features/stories/api/get-stories';
 import { getStory } from '../features/stories/api/get-story';
 import { getTaskStatus } from '../features/tasks/api/get-task-status';
 import { apiClient } from '../lib/api-client';
@@ -36,8 +37,22 @@ describe('the first screen reads', () => {
     ]);
     expect(new Set(firstScreenReads('/play', `?id=${encodeURIComponent(id)}`))).toEqual(new Set(asked));
     // Other screens start the session's read only; /play without an id nothing of a story.
-    expect(firstScreenReads('/stories', '')).toEqual(['/api/user/user-info']);
+    expect(firstScreenReads('/create', '')).toEqual(['/api/user/user-info']);
     expect(firstScreenReads('/play', '')).toEqual(['/api/user/user-info']);
+  });
+
+  it("starts exactly the reads /stories makes as it opens: my first page, and the square's first page on its tab", async () => {
+    const asked: string[] = [];
+    mockFetch((url) => {
+      asked.push(url);
+      return ok(url.includes('story-list') ? { list: [], pagination: { page: 1, pageSize: STORY_PAGE_SIZE, total: 0, hasMore: false } } : {});
+    });
+    const first = { pageSize: STORY_PAGE_SIZE, search: '', page: 1 };
+    await Promise.all([getUserInfo(), getStories({ ...first, square: false })]);
+    expect(firstScreenReads('/stories', '')).toEqual(asked);
+    expect(firstScreenReads('/', '')).toEqual(asked);
+    await getStories({ ...first, square: true });
+    expect(firstScreenReads('/stories', '?tab=square')).toEqual(asked);
   });
 
   it('answers each read once from the early request, then asks the server again', async () => {

@@ -1,3 +1,4 @@
+import { STORY_LIST_PATH, STORY_PAGE_SIZE, storyListQuery } from '../features/stories/api/get-stories';
 import { buildUrl } from '../lib/api-client';
 import { startEarlyReads } from '../lib/early-reads';
 import { getToken } from '../lib/storage';
@@ -9,6 +10,12 @@ import { preloadScreen } from './router';
  */
 export function firstScreenReads(pathname: string, search: string): string[] {
   const reads = [buildUrl('/user/user-info')];
+  if (pathname === '/stories' || pathname === '/') {
+    // The first page of my stories (it decides the new-story button), and of the square on its tab.
+    const page = (square: boolean) => buildUrl(STORY_LIST_PATH, storyListQuery({ square, pageSize: STORY_PAGE_SIZE, search: '', page: 1 }));
+    reads.push(page(false));
+    if (new URLSearchParams(search).get('tab') === 'square') reads.push(page(true));
+  }
   if (pathname === '/play') {
     const id = new URLSearchParams(search).get('id');
     if (id) {
@@ -27,9 +34,17 @@ export function firstScreenReads(pathname: string, search: string): string[] {
   return reads;
 }
 
-/** The page's first screen: its chunk, and (signed in) its reads, started at once. */
-export function startFirstScreen(location: Pick<Location, 'pathname' | 'search'>): void {
-  preloadScreen(location.pathname);
+// Screens that need a signed-in user: signed out, the app shows the sign-in screen (require-auth.tsx).
+const SIGNED_IN = ['/stories', '/play', '/create'];
+
+/**
+ * The page's first screen: its code, and (signed in) its reads, started at once. Resolves when the code
+ * of the screen the app will show has come (`/` shows /stories; signed out, a signed-in screen shows the
+ * sign-in screen).
+ */
+export function startFirstScreen(location: Pick<Location, 'pathname' | 'search'>): Promise<unknown> {
   const token = getToken();
   if (token) startEarlyReads(firstScreenReads(location.pathname, location.search), token);
+  const pathname = location.pathname === '/' ? '/stories' : location.pathname;
+  return preloadScreen(!token && SIGNED_IN.includes(pathname) ? '/login' : pathname);
 }

@@ -1,4 +1,3 @@
-import { lazy } from 'react';
 import { createBrowserRouter, Navigate, useParams, type RouteObject } from 'react-router-dom';
 import { AppLayout } from './app-layout';
 import { RequireAuth } from './require-auth';
@@ -26,19 +25,26 @@ export async function preloadSignIn(language: string): Promise<void> {
   await LoginRoute.preload();
   await (await screens['/login']()).preloadFirstForm(language);
 }
-const StoriesRoute = lazy(() => screens['/stories']().then((m) => ({ default: m.StoriesRoute })));
-const PlayRoute = lazy(() => screens['/play']().then((m) => ({ default: m.PlayRoute })));
-const CreateRoute = lazy(() => screens['/create']().then((m) => ({ default: m.CreateRoute })));
-const ActivityRoute = lazy(() => screens['/202402sfact']().then((m) => ({ default: m.ActivityRoute })));
-const NotFoundRoute = lazy(() => withStyles(import('./routes/not-found')).then((m) => ({ default: m.NotFoundRoute })));
+const StoriesRoute = preloadable(() => screens['/stories']().then((m) => m.StoriesRoute));
+const PlayRoute = preloadable(() => screens['/play']().then((m) => m.PlayRoute));
+const CreateRoute = preloadable(() => screens['/create']().then((m) => m.CreateRoute));
+const ActivityRoute = preloadable(() => screens['/202402sfact']().then((m) => m.ActivityRoute));
+const NotFoundRoute = preloadable(() => withStyles(import('./routes/not-found')).then((m) => m.NotFoundRoute));
+const routeScreens: Record<string, { preload: () => Promise<unknown> } | undefined> = {
+  '/login': LoginRoute,
+  '/stories': StoriesRoute,
+  '/play': PlayRoute,
+  '/create': CreateRoute,
+  '/202402sfact': ActivityRoute,
+};
 
 /**
- * Starts loading the chunk of the screen at `pathname` (the page's first screen: fetched beside the
- * strings instead of after the first render). The screen's lazy component gets the same module.
+ * Loads the code of the screen at `pathname` (the page's first screen: fetched beside the strings
+ * instead of after the first render). main.tsx renders once it has come, so the first render shows the
+ * screen itself: with React.lazy it showed the route's spinner, then the screen a render later.
  */
-export function preloadScreen(pathname: string): void {
-  const load = (screens as Record<string, (() => Promise<unknown>) | undefined>)[pathname];
-  void load?.().catch(() => undefined);
+export function preloadScreen(pathname: string): Promise<unknown> {
+  return routeScreens[pathname]?.preload().catch(() => undefined) ?? Promise.resolve();
 }
 
 /** /i/{code}: an invitation link opens the login screen with the code filled in. */

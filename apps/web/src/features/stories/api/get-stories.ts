@@ -9,16 +9,22 @@ export interface StoryListParams {
   search: string;
 }
 
+/** Stories a page of the stories screen shows. */
+export const STORY_PAGE_SIZE = 12;
+
+export const STORY_LIST_PATH = '/user/story-list';
+
+/** The query of one page of the story list (also what the first screen asks for early: first-screen.ts). */
+export const storyListQuery = (params: StoryListParams & { page: number }) => ({
+  public: params.square ? 'true' : undefined,
+  page: params.page,
+  pageSize: params.pageSize,
+  search: params.search.trim() || undefined,
+});
+
 /** `GET /api/user/story-list`: one page of my stories, or of the square with `public=true`. */
 export async function getStories(params: StoryListParams & { page: number }): Promise<StoryListData> {
-  const response = await apiClient.get<ApiSuccess<StoryListData>>('/user/story-list', {
-    query: {
-      public: params.square ? 'true' : undefined,
-      page: params.page,
-      pageSize: params.pageSize,
-      search: params.search.trim() || undefined,
-    },
-  });
+  const response = await apiClient.get<ApiSuccess<StoryListData>>(STORY_LIST_PATH, { query: storyListQuery(params) });
   return response.data;
 }
 

@@ -4,10 +4,10 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { getSession } from '../../../lib/storage';
-import { useStories } from '../api/get-stories';
+import { STORY_PAGE_SIZE, useStories } from '../api/get-stories';
 import { useStartStory } from '../hooks/use-start-story';
 import { EMPTY_MINE_SWITCH_DELAY_MS, type StoryTab } from '../utils/story-format';
-import { STORY_PAGE_SIZE, StoryList, type StoryView } from './story-list';
+import { StoryList, type StoryView } from './story-list';
 import './stories.css';
 
 interface StoriesScreenProps {

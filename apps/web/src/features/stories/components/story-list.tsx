@@ -3,11 +3,10 @@ import { Alert, Button, Empty, Skeleton } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
-import { useStories } from '../api/get-stories';
+import { STORY_PAGE_SIZE, useStories } from '../api/get-stories';
 import type { StoryTab } from '../utils/story-format';
 import { StoryCard } from './story-card';
 
-export const STORY_PAGE_SIZE = 12;
 export type StoryView = 'single' | 'grid';
 
 interface StoryListProps {
