@@ -13,10 +13,10 @@ import {
   MinLength,
   validateSync,
 } from 'class-validator';
+import { DEFAULT_DATA_DIR, DEFAULT_EMBEDDED_DATABASE, EMBEDDED_DATABASE_MODES, MONGODB_URI_MESSAGE, MONGODB_URI_PATTERN } from './database-settings';
 import { crossCheck } from './env.cross-checks';
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
-export const EMBEDDED_DATABASE_MODES = ['auto', 'memory-server', 'stand-in'] as const;
 export const DEMO_MODEL_MODES = ['auto', 'on', 'off'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 // `outbox` keeps codes in memory for tests; `fixed` is a captcha whose answer is known (browser tests).
@@ -59,16 +59,16 @@ export class EnvironmentVariables {
 
   // A MongoDB connection string; when empty the API starts an embedded database.
   @IsOptional()
-  @Matches(/^mongodb(\+srv)?:\/\/.+/, { message: 'MONGODB_URI must start with mongodb:// or mongodb+srv://' })
+  @Matches(MONGODB_URI_PATTERN, { message: MONGODB_URI_MESSAGE })
   MONGODB_URI?: string;
 
   @IsIn(EMBEDDED_DATABASE_MODES)
-  EMBEDDED_DATABASE: (typeof EMBEDDED_DATABASE_MODES)[number] = 'auto';
+  EMBEDDED_DATABASE: (typeof EMBEDDED_DATABASE_MODES)[number] = DEFAULT_EMBEDDED_DATABASE;
 
   // Where the embedded database, generated secrets and other local state live.
   @IsString()
   @MinLength(1)
-  DATA_DIR = '.data';
+  DATA_DIR = DEFAULT_DATA_DIR;
 
   // At least 32 characters; when empty, one is generated and kept in DATA_DIR.
   @IsOptional()

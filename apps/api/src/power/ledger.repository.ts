@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { ErrorCode } from '@taleloom/contracts';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Model, Types, type mongo } from 'mongoose';
 import { AppException } from '../common/app-exception';
 import { BatchedReads } from '../common/batched-reads';
@@ -9,6 +9,7 @@ import { bulkWritesTo, everyModified, type BatchedWrites } from '../common/batch
 import { isDuplicateKey } from '../common/database-errors';
 import { UserBalances, type BalanceView } from '../users/user-balance.repository';
 import { LedgerEntry, type LedgerEntryState } from './ledger-entry.schema';
+import { ledgerEntryIdBytes } from './ledger-entry-id';
 
 /** Points where tests make the process "die" (see PowerService.faults). */
 export type FaultStep =
@@ -78,8 +79,7 @@ export class LedgerRepository {
 
   /** The entry id of a movement: the same (user, namespace, key) always gives the same id. */
   static entryId(userID: Types.ObjectId | string, namespace: string, key: string): Types.ObjectId {
-    const digest = createHash('sha256').update(`${String(userID)}\u0000${namespace}\u0000${key}`).digest();
-    return new Types.ObjectId(digest.subarray(0, 12));
+    return new Types.ObjectId(ledgerEntryIdBytes(userID, namespace, key));
   }
 
   fault(step: FaultStep, entry: LedgerEntry): void {

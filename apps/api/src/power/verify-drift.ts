@@ -1,8 +1,8 @@
 // The checks `verify:ledger` runs beside balance == ledger: holds nothing runs any more, and the
-// square's counters against their records. Read-only, on the collections by name (a command: it runs
-// beside the app or with the app stopped), so it imports no feature.
-import { Types, type mongo } from 'mongoose';
-import { LedgerRepository } from './ledger.repository';
+// square's counters against their records. Read-only, on the collections by name through the MongoDB
+// driver (a command: it runs beside the app or with the app stopped), so it imports no feature.
+import { ObjectId, type Db, type Document } from 'mongodb';
+import { ledgerEntryIdBytes } from './ledger-entry-id';
 
 /** A hold still open whose paid action no longer runs (or never ran). */
 export interface StrayHold {
@@ -34,7 +34,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Open holds whose action does not run: a send's hold (key `generation:<id>`) whose story's turn is
  * not running that generation, or any hold older than a paid action may run.
  */
-export async function strayHolds(db: mongo.Db): Promise<StrayHold[]> {
+export async function strayHolds(db: Db): Promise<StrayHold[]> {
   const first = await strayNow(db);
   if (first.length === 0) return [];
   await sleep(RECHECK_MS);
@@ -42,25 +42,25 @@ export async function strayHolds(db: mongo.Db): Promise<StrayHold[]> {
   return first.filter((h) => again.has(h.holdID));
 }
 
-async function strayNow(db: mongo.Db): Promise<StrayHold[]> {
+async function strayNow(db: Db): Promise<StrayHold[]> {
   const entries = db.collection('ledger_entries');
   const now = Date.now();
   const stray: StrayHold[] = [];
   for await (const hold of entries.find({ kind: 'hold', state: 'applied', closed: { $ne: true } })) {
-    const holdID = String(hold._id instanceof Types.ObjectId ? hold._id.toHexString() : hold._id);
+    const holdID = String(hold._id instanceof ObjectId ? hold._id.toHexString() : hold._id);
     // Closed already (the hold's `closed` hint is written after its closing entry).
-    if (await entries.findOne({ _id: LedgerRepository.entryId(hold.userID as string, 'close', holdID) }, { projection: { _id: 1 } })) continue;
+    if (await entries.findOne({ _id: new ObjectId(ledgerEntryIdBytes(hold.userID as string, 'close', holdID)) }, { projection: { _id: 1 } })) continue;
     const why = await whyStray(db, hold, now);
     if (why) stray.push({ holdID, userID: hold.userID as string, key: hold.key as string, points: -(hold.points as number), why });
   }
   return stray;
 }
 
-async function whyStray(db: mongo.Db, hold: mongo.Document, now: number): Promise<string | null> {
+async function whyStray(db: Db, hold: Document, now: number): Promise<string | null> {
   const key = String(hold.key);
   if (key.startsWith(GENERATION_HOLD)) {
     const storyID = hold.storyInfo?.storyID as string | undefined;
-    const turn = storyID && Types.ObjectId.isValid(storyID) ? await db.collection('play_turns').findOne({ _id: new Types.ObjectId(storyID) }) : null;
+    const turn = storyID && ObjectId.isValid(storyID) ? await db.collection('play_turns').findOne({ _id: new ObjectId(storyID) }) : null;
     if (!turn) return 'no turn';
     if (turn.state === 'generating' && `${GENERATION_HOLD}${turn.generationId}` === key) return null;
     return turn.state === 'generating' ? 'its turn runs another generation' : `its turn is ${String(turn.state)}`;
@@ -69,7 +69,7 @@ async function whyStray(db: mongo.Db, hold: mongo.Document, now: number): Promis
 }
 
 interface CountedStory {
-  _id: Types.ObjectId;
+  _id: ObjectId;
   userID?: string;
   lineage?: string[];
   rounds?: number;
@@ -86,7 +86,7 @@ interface CountedStory {
  * being counted); rounds and characters = the sums of the own counters of the clones that credit it
  * (every clone with the story in its lineage, owned by someone else).
  */
-export async function counterDrifts(db: mongo.Db): Promise<CounterDrift[]> {
+export async function counterDrifts(db: Db): Promise<CounterDrift[]> {
   const first = await countersNow(db);
   if (first.length === 0) return [];
   await sleep(RECHECK_MS);
@@ -96,7 +96,7 @@ export async function counterDrifts(db: mongo.Db): Promise<CounterDrift[]> {
   return again.filter((d) => still.has(key(d)) && first.some((f) => key(f) === key(d)));
 }
 
-async function countersNow(db: mongo.Db): Promise<CounterDrift[]> {
+async function countersNow(db: Db): Promise<CounterDrift[]> {
   const projection = { userID: 1, lineage: 1, rounds: 1, addedChars: 1, unique_user_count: 1, penetration_story_total_rounds: 1, additional_story_count: 1, playerDue: 1 };
   const stories = await db.collection<CountedStory>('stories').find({}, { projection }).toArray();
   const byId = new Map(stories.map((s) => [s._id.toHexString(), s]));

@@ -5,8 +5,8 @@
 import { config as loadDotenv } from 'dotenv';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import mongoose, { Types, type mongo } from 'mongoose';
-import { validateEnv } from '../config/env.validation';
+import { MongoClient, ObjectId, type Db } from 'mongodb';
+import { databaseSettings, DatabaseSettingError } from '../config/database-settings';
 import { DATA_FOLDERS, startDatabase, type DatabaseHandle } from '../database/embedded-database';
 import { DataFolderInUseError } from '../database/stand-in-journal';
 import { counterDrifts, strayHolds, type CounterDrift, type StrayHold } from './verify-drift';
@@ -29,7 +29,7 @@ export interface LedgerReport {
 }
 
 interface UserRow {
-  _id: Types.ObjectId;
+  _id: ObjectId;
   userName?: string;
   points?: number;
   powerApplied?: string[];
@@ -41,7 +41,7 @@ interface UserRow {
  * looked at again, alone, so a movement running meanwhile is not reported as drift. Then the holds
  * nothing runs any more and the square's counters against their records (verify-drift.ts).
  */
-export async function verifyLedger(db: mongo.Db): Promise<LedgerReport> {
+export async function verifyLedger(db: Db): Promise<LedgerReport> {
   const entries = db.collection('ledger_entries');
   const users = db.collection<UserRow>('users');
   const sums = new Map<string, number>();
@@ -75,17 +75,17 @@ export function isClean(report: LedgerReport): boolean {
 }
 
 // Entries the balance took whose mark has not been written yet.
-async function inFlight(db: mongo.Db, user: UserRow): Promise<number> {
+async function inFlight(db: Db, user: UserRow): Promise<number> {
   if (!user.powerApplied?.length) return 0;
   const rows = await db
     .collection('ledger_entries')
-    .find({ _id: { $in: user.powerApplied.map((id) => new Types.ObjectId(id)) }, state: 'pending' }, { projection: { points: 1 } })
+    .find({ _id: { $in: user.powerApplied.map((id) => new ObjectId(id)) }, state: 'pending' }, { projection: { points: 1 } })
     .toArray();
   return rows.reduce((sum, r) => sum + (r.points as number), 0);
 }
 
 // One user, read before and after its entries; a changed balance means a movement ran: try again.
-async function recheck(db: mongo.Db, userID: Types.ObjectId): Promise<LedgerDrift | null> {
+async function recheck(db: Db, userID: ObjectId): Promise<LedgerDrift | null> {
   let last: LedgerDrift | null = null;
   for (let attempt = 0; attempt < 3; attempt++) {
     const projection = { userName: 1, points: 1, powerApplied: 1 };
@@ -128,13 +128,13 @@ async function main(): Promise<number> {
   const database = await openDatabase();
   if (!database) return 2;
   try {
-    const connection = await mongoose.createConnection(database.uri, { serverSelectionTimeoutMS: 5000 }).asPromise();
+    const client = await new MongoClient(database.uri, { serverSelectionTimeoutMS: 5000 }).connect();
     try {
-      const report = await verifyLedger(connection.db!);
+      const report = await verifyLedger(client.db());
       console.log(formatReport(report));
       return isClean(report) ? 0 : 1;
     } finally {
-      await connection.close();
+      await client.close();
     }
   } finally {
     await database.stop();
@@ -143,7 +143,7 @@ async function main(): Promise<number> {
 
 // MONGODB_URI, else the embedded database the app keeps in DATA_DIR (the same bootstrap as `pnpm start`).
 async function openDatabase(): Promise<DatabaseHandle | null> {
-  const env = validateEnv(process.env);
+  const env = databaseSettings(process.env);
   if (env.MONGODB_URI) return startDatabase({ uri: env.MONGODB_URI });
   const dataDir = resolve(process.cwd(), env.DATA_DIR);
   if (!existsSync(join(dataDir, DATA_FOLDERS.standIn)) && !existsSync(join(dataDir, DATA_FOLDERS.mongod))) {
@@ -157,7 +157,7 @@ if (require.main === module) {
   main().then(
     (code) => process.exit(code),
     (error: unknown) => {
-      console.error(error instanceof DataFolderInUseError ? error.message : error);
+      console.error(error instanceof DataFolderInUseError || error instanceof DatabaseSettingError ? error.message : error);
       process.exit(2);
     },
   );
