@@ -21,9 +21,8 @@ export interface Pair {
  * The language and width pairs a journey walks: both languages and both widths, in two of the four
  * pairs. A journey file names which two: `'en-desktop'` (English at 1280 px, Chinese at 375 px) or
  * `'en-phone'` (English at 375 px, Chinese at 1280 px); the files share them out so the suite walks all
- * four. Every dialog, drawer and panel still opens in all four pairs (dialogs.e2e-spec.ts), which is
- * where a longer English label at 375 px or a Chinese one at 1280 px would show. `E2E_ALL_PAIRS=1` walks
- * every journey in all four.
+ * four. The dialogs walk (dialogs.e2e-spec.ts) shares its two parts out the same way. `E2E_ALL_PAIRS=1`
+ * walks every journey and both parts of the dialogs walk in all four.
  */
 export function journeyPairs(english: 'en-desktop' | 'en-phone'): Pair[] {
   const pair = (lang: Lang, size: Size): Pair => ({ lang, size, viewport: size === 'desktop' ? DESKTOP : PHONE });

@@ -1,14 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createStoryInBrowser, DESKTOP, launchBrowser, newPage, openSignIn, PHONE, pressWhenStill, screenshot, settled, signUpInBrowser } from './browser';
+import { createStoryInBrowser, journeyPairs, launchBrowser, newPage, openSignIn, pressWhenStill, screenshot, settled, signUpInBrowser, type Lang } from './browser';
 
 const baseURL = inject('baseURL');
 
-// Every dialog, drawer, menu and panel, opened the way a person opens it, at 375 px and 1280 px in
-// both languages: nothing scrolls sideways (the page or any box in it), no overlay sticks out of the
+// Every dialog, drawer, menu and panel, opened the way a person opens it, at 375 px and 1280 px and in
+// both languages (PARTS below): nothing scrolls sideways (the page or any box in it), no overlay sticks out of the
 // window, and its text uses the language's own punctuation (no ASCII colon beside Chinese, no Chinese
 // punctuation or quote with a stray space in English). Each is a screenshot in screenshots/dialogs/.
-const SIZES = { phone: PHONE, desktop: DESKTOP } as const;
 
 interface Finding {
   where: string;
@@ -106,6 +105,167 @@ async function close(page: Page) {
   await settle(page);
 }
 
+interface Walk {
+  context: BrowserContext;
+  page: Page;
+  lang: Lang;
+  at: (name: string) => string;
+  findings: Finding[];
+}
+
+const storyFor = (lang: Lang) => ({
+  name: lang === 'en' ? 'The quiet harbour' : '安静的港口',
+  prologue_and_characters: lang === 'en' ? 'Ada mends a net.' : '阿达在补渔网。',
+  role: 'Ada',
+});
+
+/** Signed out, the sign-in screen and the language menu; signed in, the stories screen, its dialogs and the user menu's, and the create screen. */
+async function signInAndStories({ context, page, lang, at, findings }: Walk): Promise<void> {
+  // Signed out: sign-in with both tabs and their errors.
+  await openSignIn(page);
+  await page.getByTestId('login-card').waitFor();
+  await look(page, at('login'), findings);
+  await page.getByTestId('login-tab-phone').click();
+  await page.getByTestId('login-phone-input').fill('12');
+  await page.getByTestId('phone-login-submit').click();
+  await look(page, at('login-phone-errors'), findings);
+  // The menu is a chunk of its own, loaded on this first press: it opens when it has come.
+  await page.getByTestId('language-menu-trigger').click();
+  await page.getByTestId('language-option-en').waitFor();
+  await look(page, at('language-menu'), findings);
+  await close(page);
+
+  // Signed in, with a story: the stories screen as a reader of one sees it.
+  const { token } = await signUpInBrowser(context, page, lang, 'dialogs', { closeDailyPowerDialog: true });
+  await createStoryInBrowser(page, token, storyFor(lang));
+
+  await page.goto('/stories');
+  await page.getByTestId('stories-heading').waitFor();
+  await look(page, at('stories'), findings);
+  await page.getByTestId('stories-get-power').click();
+  await page.getByTestId('power-check-in').waitFor();
+  await look(page, at('power'), findings);
+  await close(page);
+  await page.getByTestId('stories-tab-public').click();
+  await look(page, at('square'), findings);
+  for (const [item, name] of [
+    ['user-menu-account', 'account'],
+    ['user-menu-power', 'power-details'],
+    ['user-menu-invite', 'invite'],
+    ['user-menu-bind-phone', 'bind-phone'],
+  ] as const) {
+    await page.getByTestId('user-menu-trigger').click();
+    await page.getByTestId(item).waitFor();
+    if (name === 'account') await look(page, at('user-menu'), findings);
+    await pressWhenStill(page, item);
+    await page.locator('.ant-modal-container').filter({ visible: true }).first().waitFor();
+    await look(page, at(name), findings);
+    await close(page);
+  }
+
+  await page.goto('/create');
+  await page.getByTestId('create-form').waitFor();
+  await look(page, at('create'), findings);
+
+}
+
+/** The play screen: a turn, and every panel and dialog of its toolbar and menus. */
+async function playScreen({ context, page, lang, at, findings }: Walk): Promise<void> {
+  const { token } = await signUpInBrowser(context, page, lang, 'dialogs', { closeDailyPowerDialog: true });
+  const storyId = await createStoryInBrowser(page, token, storyFor(lang));
+  await page.goto(`/play?id=${storyId}`);
+  await page.getByTestId('play-textarea').fill(lang === 'en' ? 'Ada looks up.' : '阿达抬起头。');
+  await page.getByTestId('send-button').click();
+  await expect.poll(() => page.getByTestId('turn-continue').isEnabled()).toBe(true);
+  await look(page, at('play-turn'), findings);
+  await page.getByTestId('turn-save').click();
+  await page.getByTestId('turn-card').waitFor({ state: 'detached' });
+
+  await page.getByTestId('toolbar-settings').click();
+  await page.getByTestId('settings-panel').waitFor();
+  await look(page, at('settings'), findings);
+  await close(page);
+  await page.getByTestId('toolbar-archive').click();
+  await page.getByTestId('archive-save').waitFor();
+  await look(page, at('archive'), findings);
+  await close(page);
+  await page.getByTestId('toolbar-task').click();
+  await page.getByTestId('tasks-play-mode').waitFor();
+  await look(page, at('tasks'), findings);
+  await close(page);
+  await page.request.post(`/api/lore/${storyId}/entries`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { title: lang === 'en' ? 'The pier' : '码头', keys: [lang === 'en' ? 'pier' : '码头'], content: lang === 'en' ? 'The pier is old.' : '码头很旧。' },
+  });
+  await page.getByTestId('toolbar-lore').click();
+  await page.getByTestId('lore-panel').waitFor();
+  await expect.poll(() => page.getByTestId('lore-entry').count()).toBe(1);
+  await look(page, at('lore'), findings);
+  await page.getByTestId('lore-add').click();
+  await page.getByTestId('lore-form-title').waitFor();
+  await look(page, at('lore-entry'), findings);
+  await close(page);
+  // Importing a lore file into a story with entries (one, made above) asks whether to add or replace.
+  const worldInfo = { entries: { '0': { uid: 0, key: ['gull'], comment: 'Gull', content: 'Gulls circle the pier.' } } };
+  await page.locator('.tl-lore__files input[type=file]').setInputFiles({ name: 'world.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(worldInfo)) });
+  await page.getByTestId('lore-import-append').waitFor();
+  await look(page, at('lore-import'), findings);
+  await page.getByTestId('lore-import-append').click();
+  await expect.poll(() => page.getByTestId('lore-entry').count()).toBe(2);
+  await page.getByTestId('lore-tab-context').click();
+  await page.getByTestId('context-inspector').waitFor();
+  await look(page, at('lore-context'), findings);
+  await close(page);
+  await page.getByTestId('toolbar-export').click();
+  await page.getByTestId('export-markdown').waitFor();
+  await look(page, at('export'), findings);
+  await close(page);
+  // Branches: "branch from here" asks first (cancelled here), and the list.
+  await page.getByTestId('branch-from-passage').first().click();
+  await page.getByTestId('branch-fork-ok').waitFor();
+  await look(page, at('branch-from-here'), findings);
+  await close(page);
+  await page.getByTestId('toolbar-branches').click();
+  await page.getByTestId('branch-list').waitFor();
+  await look(page, at('branches'), findings);
+  await close(page);
+  await page.getByTestId('title-edit').click();
+  await page.getByTestId('title-input').waitFor();
+  await look(page, at('edit-title'), findings);
+  await close(page);
+  await page.getByTestId('model-selector').click();
+  await page.getByTestId('model-selector-manage').waitFor();
+  await look(page, at('models'), findings);
+  await pressWhenStill(page, 'model-selector-manage');
+  await pressWhenStill(page, 'custom-model-add');
+  await page.getByTestId('custom-model-name').waitFor();
+  await look(page, at('custom-model'), findings);
+  await close(page);
+  await page.getByTestId('publish-button').click();
+  await page.locator('.ant-modal-confirm-btns .ant-btn-primary').waitFor();
+  await look(page, at('publish'), findings);
+  await pressWhenStill(page, page.locator('.ant-modal-confirm-btns .ant-btn-primary'));
+  await page.getByTestId('publish-menu').click();
+  await pressWhenStill(page, 'publish-share');
+  await page.getByTestId('share-qr').waitFor();
+  await look(page, at('share'), findings);
+  await close(page);
+  await page.getByTestId('toolbar-edit').click();
+  await page.getByTestId('edit-textarea').waitFor();
+  await look(page, at('edit-text'), findings);
+}
+
+/**
+ * Each part of the walk in two of the four language and width pairs, as the journeys (journeyPairs): every
+ * dialog at both widths and in both languages, and the two parts together in all four. The play screen's
+ * dialogs, the most, go in English at 375 px (the longest labels on the narrowest screen); the sign-in
+ * screen in Chinese at 375 px (most readers' first screen). `E2E_ALL_PAIRS=1` walks both parts in all four.
+ */
+const PARTS: { name: string; english: 'en-desktop' | 'en-phone'; walk: (w: Walk) => Promise<void> }[] = [
+  { name: 'sign-in, the stories screen and the user menu', english: 'en-desktop', walk: signInAndStories },
+  { name: 'the play screen', english: 'en-phone', walk: playScreen },
+];
+
 describe('every dialog, drawer and panel at 375 and 1280 px, in both languages', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -115,138 +275,13 @@ describe('every dialog, drawer and panel at 375 and 1280 px, in both languages',
     await browser?.close();
   });
 
-  for (const lang of ['en', 'zh-CN'] as const) {
-    for (const size of ['phone', 'desktop'] as const) {
-      it(`opens each, and each fits and reads right (${lang}, ${size})`, async () => {
-        const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN', viewport: SIZES[size] });
+  for (const part of PARTS) {
+    for (const { lang, size, viewport } of journeyPairs(part.english)) {
+      it(`opens each of ${part.name}, and each fits and reads right (${lang}, ${size})`, async () => {
+        const { context, page } = await newPage(browser, baseURL, { locale: lang === 'en' ? 'en-US' : 'zh-CN', viewport });
         const findings: Finding[] = [];
-        const at = (name: string) => `${lang}-${size}-${name}`;
         try {
-          // Signed out: sign-in with both tabs and their errors.
-          await openSignIn(page);
-          await page.getByTestId('login-card').waitFor();
-          await look(page, at('login'), findings);
-          await page.getByTestId('login-tab-phone').click();
-          await page.getByTestId('login-phone-input').fill('12');
-          await page.getByTestId('phone-login-submit').click();
-          await look(page, at('login-phone-errors'), findings);
-          // The menu is a chunk of its own, loaded on this first press: it opens when it has come.
-          await page.getByTestId('language-menu-trigger').click();
-          await page.getByTestId('language-option-en').waitFor();
-          await look(page, at('language-menu'), findings);
-          await close(page);
-
-          const { token } = await signUpInBrowser(context, page, lang, 'dialogs', { closeDailyPowerDialog: true });
-          const storyId = await createStoryInBrowser(page, token, { name: lang === 'en' ? 'The quiet harbour' : '安静的港口', prologue_and_characters: lang === 'en' ? 'Ada mends a net.' : '阿达在补渔网。', role: 'Ada' });
-
-          await page.goto('/stories');
-          await page.getByTestId('stories-heading').waitFor();
-          await look(page, at('stories'), findings);
-          await page.getByTestId('stories-get-power').click();
-          await page.getByTestId('power-check-in').waitFor();
-          await look(page, at('power'), findings);
-          await close(page);
-          await page.getByTestId('stories-tab-public').click();
-          await look(page, at('square'), findings);
-          for (const [item, name] of [
-            ['user-menu-account', 'account'],
-            ['user-menu-power', 'power-details'],
-            ['user-menu-invite', 'invite'],
-            ['user-menu-bind-phone', 'bind-phone'],
-          ] as const) {
-            await page.getByTestId('user-menu-trigger').click();
-            await page.getByTestId(item).waitFor();
-            if (name === 'account') await look(page, at('user-menu'), findings);
-            await pressWhenStill(page, item);
-            await page.locator('.ant-modal-container').filter({ visible: true }).first().waitFor();
-            await look(page, at(name), findings);
-            await close(page);
-          }
-
-          await page.goto('/create');
-          await page.getByTestId('create-form').waitFor();
-          await look(page, at('create'), findings);
-
-          await page.goto(`/play?id=${storyId}`);
-          await page.getByTestId('play-textarea').fill(lang === 'en' ? 'Ada looks up.' : '阿达抬起头。');
-          await page.getByTestId('send-button').click();
-          await expect.poll(() => page.getByTestId('turn-continue').isEnabled()).toBe(true);
-          await look(page, at('play-turn'), findings);
-          await page.getByTestId('turn-save').click();
-          await page.getByTestId('turn-card').waitFor({ state: 'detached' });
-
-          await page.getByTestId('toolbar-settings').click();
-          await page.getByTestId('settings-panel').waitFor();
-          await look(page, at('settings'), findings);
-          await close(page);
-          await page.getByTestId('toolbar-archive').click();
-          await page.getByTestId('archive-save').waitFor();
-          await look(page, at('archive'), findings);
-          await close(page);
-          await page.getByTestId('toolbar-task').click();
-          await page.getByTestId('tasks-play-mode').waitFor();
-          await look(page, at('tasks'), findings);
-          await close(page);
-          await page.request.post(`/api/lore/${storyId}/entries`, {
-            headers: { Authorization: `Bearer ${token}` },
-            data: { title: lang === 'en' ? 'The pier' : '码头', keys: [lang === 'en' ? 'pier' : '码头'], content: lang === 'en' ? 'The pier is old.' : '码头很旧。' },
-          });
-          await page.getByTestId('toolbar-lore').click();
-          await page.getByTestId('lore-panel').waitFor();
-          await expect.poll(() => page.getByTestId('lore-entry').count()).toBe(1);
-          await look(page, at('lore'), findings);
-          await page.getByTestId('lore-add').click();
-          await page.getByTestId('lore-form-title').waitFor();
-          await look(page, at('lore-entry'), findings);
-          await close(page);
-          // Importing a lore file into a story with entries (one, made above) asks whether to add or replace.
-          const worldInfo = { entries: { '0': { uid: 0, key: ['gull'], comment: 'Gull', content: 'Gulls circle the pier.' } } };
-          await page.locator('.tl-lore__files input[type=file]').setInputFiles({ name: 'world.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(worldInfo)) });
-          await page.getByTestId('lore-import-append').waitFor();
-          await look(page, at('lore-import'), findings);
-          await page.getByTestId('lore-import-append').click();
-          await expect.poll(() => page.getByTestId('lore-entry').count()).toBe(2);
-          await page.getByTestId('lore-tab-context').click();
-          await page.getByTestId('context-inspector').waitFor();
-          await look(page, at('lore-context'), findings);
-          await close(page);
-          await page.getByTestId('toolbar-export').click();
-          await page.getByTestId('export-markdown').waitFor();
-          await look(page, at('export'), findings);
-          await close(page);
-          // Branches: "branch from here" asks first (cancelled here), and the list.
-          await page.getByTestId('branch-from-passage').first().click();
-          await page.getByTestId('branch-fork-ok').waitFor();
-          await look(page, at('branch-from-here'), findings);
-          await close(page);
-          await page.getByTestId('toolbar-branches').click();
-          await page.getByTestId('branch-list').waitFor();
-          await look(page, at('branches'), findings);
-          await close(page);
-          await page.getByTestId('title-edit').click();
-          await page.getByTestId('title-input').waitFor();
-          await look(page, at('edit-title'), findings);
-          await close(page);
-          await page.getByTestId('model-selector').click();
-          await page.getByTestId('model-selector-manage').waitFor();
-          await look(page, at('models'), findings);
-          await pressWhenStill(page, 'model-selector-manage');
-          await pressWhenStill(page, 'custom-model-add');
-          await page.getByTestId('custom-model-name').waitFor();
-          await look(page, at('custom-model'), findings);
-          await close(page);
-          await page.getByTestId('publish-button').click();
-          await page.locator('.ant-modal-confirm-btns .ant-btn-primary').waitFor();
-          await look(page, at('publish'), findings);
-          await pressWhenStill(page, page.locator('.ant-modal-confirm-btns .ant-btn-primary'));
-          await page.getByTestId('publish-menu').click();
-          await pressWhenStill(page, 'publish-share');
-          await page.getByTestId('share-qr').waitFor();
-          await look(page, at('share'), findings);
-          await close(page);
-          await page.getByTestId('toolbar-edit').click();
-          await page.getByTestId('edit-textarea').waitFor();
-          await look(page, at('edit-text'), findings);
+          await part.walk({ context, page, lang, at: (name) => `${lang}-${size}-${name}`, findings });
         } finally {
           await context.close();
         }

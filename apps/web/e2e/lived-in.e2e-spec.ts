@@ -18,7 +18,7 @@ describe('the web app as people live in it (issue 18), in real Chromium', () => 
       // One page for this language and width, each test started afresh on it with a new user (session).
       let shared: Shared;
       // The journeys walk two of the four pairs (journeyPairs); the checks of what fits on the first
-      // screen and in the toolbar run in all four, as the dialogs do.
+      // screen and in the toolbar run in all four.
       const walk = journeyPairs('en-desktop').some((p) => p.lang === lang && p.size === size);
       describe(at, () => {
         beforeAll(async () => {
