@@ -78,12 +78,16 @@
   if (document.getElementById('root')) prepare();
   else document.addEventListener('readystatechange', prepare, { once: true });
   var screen = FILES.screens[path];
-  var files = (FILES.languages[lang] || []).concat(screen ? screen.all.concat(screen[lang] || []) : []);
+  var strings = FILES.languages[lang] || [];
+  var files = strings.concat(screen ? screen.all.concat(screen[lang] || []) : []);
+  // A signed-in screen's own files at low priority: the entry's come first and run while these travel.
+  var later = FILES.signedIn.indexOf(path) >= 0;
   for (var i = 0; i < files.length; i++) {
     var link = document.createElement('link');
     var css = /\.css$/.test(files[i]);
     link.rel = css ? 'preload' : 'modulepreload';
     if (css) link.as = 'style';
+    if (later && i >= strings.length) link.fetchPriority = 'low';
     link.crossOrigin = '';
     link.href = files[i];
     document.head.appendChild(link);

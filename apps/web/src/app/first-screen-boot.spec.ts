@@ -52,6 +52,17 @@ describe("index.html's first script announces the first screen's files", () => {
     expect(boot('/create', ['en']).map((l) => l.href)).toEqual(['/assets/en.js']);
   });
 
+  it("a signed-in screen's own files come at low priority, after the entry's; the strings and the sign-in screen's do not", () => {
+    const priorities = () => Array.from(document.head.querySelectorAll('link')).map((l) => `${new URL(l.href).pathname} ${(l as HTMLLinkElement & { fetchPriority?: string }).fetchPriority || 'auto'}`);
+    boot('/login', ['zh-CN']);
+    expect(priorities().filter((l) => !l.endsWith(' auto'))).toEqual([]);
+    localStorage.setItem('token', 't');
+    boot('/play', ['en']);
+    expect(priorities()).toEqual(['/assets/en.js auto', '/assets/play.js low']);
+    boot('/', ['zh-CN']);
+    expect(priorities()).toEqual(['/assets/zh-CN.js auto', '/assets/zh_CN.js auto', '/assets/stories.js low']);
+  });
+
   it('picks the language as the app does: the stored choice, else the browser', () => {
     for (const [stored, languages] of [
       [null, ['zh-CN']],
