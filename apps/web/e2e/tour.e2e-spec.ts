@@ -74,6 +74,9 @@ describe('a tour of the main journeys in real Chromium', () => {
         await expect.poll(() => page.getByTestId('power-check-in').isDisabled()).toBe(true);
         await page.keyboard.press('Escape');
         await page.getByTestId('power-dialog').waitFor({ state: 'hidden' });
+        // The empty list has gone to the square (a second after it came), so the page is at rest before
+        // the next press: a press during the switch once landed on nothing (a CI retry).
+        await page.waitForURL(/[?&]tab=square/);
         await shoot(page, lang, size, '3-stories');
         await fitsWidth(page);
 
