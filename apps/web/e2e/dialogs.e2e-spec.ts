@@ -113,6 +113,15 @@ interface Walk {
   findings: Finding[];
 }
 
+/** Opens what `trigger` opens, waits for `shown` in it, looks at it as `name`, and closes it. */
+async function peek({ page, at, findings }: Walk, trigger: string, shown: string, name: string, { first = false } = {}): Promise<void> {
+  const button = page.getByTestId(trigger);
+  await (first ? button.first() : button).click();
+  await page.getByTestId(shown).waitFor();
+  await look(page, at(name), findings);
+  await close(page);
+}
+
 const storyFor = (lang: Lang) => ({
   name: lang === 'en' ? 'The quiet harbour' : '安静的港口',
   prologue_and_characters: lang === 'en' ? 'Ada mends a net.' : '阿达在补渔网。',
@@ -120,7 +129,8 @@ const storyFor = (lang: Lang) => ({
 });
 
 /** Signed out, the sign-in screen and the language menu; signed in, the stories screen, its dialogs and the user menu's, and the create screen. */
-async function signInAndStories({ context, page, lang, at, findings }: Walk): Promise<void> {
+async function signInAndStories(walk: Walk): Promise<void> {
+  const { context, page, lang, at, findings } = walk;
   // Signed out: sign-in with both tabs and their errors.
   await openSignIn(page);
   await page.getByTestId('login-card').waitFor();
@@ -130,10 +140,7 @@ async function signInAndStories({ context, page, lang, at, findings }: Walk): Pr
   await page.getByTestId('phone-login-submit').click();
   await look(page, at('login-phone-errors'), findings);
   // The menu is a chunk of its own, loaded on this first press: it opens when it has come.
-  await page.getByTestId('language-menu-trigger').click();
-  await page.getByTestId('language-option-en').waitFor();
-  await look(page, at('language-menu'), findings);
-  await close(page);
+  await peek(walk, 'language-menu-trigger', 'language-option-en', 'language-menu');
 
   // Signed in, with a story: the stories screen as a reader of one sees it.
   const { token } = await signUpInBrowser(context, page, lang, 'dialogs', { closeDailyPowerDialog: true });
@@ -142,10 +149,7 @@ async function signInAndStories({ context, page, lang, at, findings }: Walk): Pr
   await page.goto('/stories');
   await page.getByTestId('stories-heading').waitFor();
   await look(page, at('stories'), findings);
-  await page.getByTestId('stories-get-power').click();
-  await page.getByTestId('power-check-in').waitFor();
-  await look(page, at('power'), findings);
-  await close(page);
+  await peek(walk, 'stories-get-power', 'power-check-in', 'power');
   await page.getByTestId('stories-tab-public').click();
   await look(page, at('square'), findings);
   for (const [item, name] of [
@@ -170,7 +174,8 @@ async function signInAndStories({ context, page, lang, at, findings }: Walk): Pr
 }
 
 /** The play screen: a turn, and every panel and dialog of its toolbar and menus. */
-async function playScreen({ context, page, lang, at, findings }: Walk): Promise<void> {
+async function playScreen(walk: Walk): Promise<void> {
+  const { context, page, lang, at, findings } = walk;
   const { token } = await signUpInBrowser(context, page, lang, 'dialogs', { closeDailyPowerDialog: true });
   const storyId = await createStoryInBrowser(page, token, storyFor(lang));
   await page.goto(`/play?id=${storyId}`);
@@ -181,18 +186,9 @@ async function playScreen({ context, page, lang, at, findings }: Walk): Promise<
   await page.getByTestId('turn-save').click();
   await page.getByTestId('turn-card').waitFor({ state: 'detached' });
 
-  await page.getByTestId('toolbar-settings').click();
-  await page.getByTestId('settings-panel').waitFor();
-  await look(page, at('settings'), findings);
-  await close(page);
-  await page.getByTestId('toolbar-archive').click();
-  await page.getByTestId('archive-save').waitFor();
-  await look(page, at('archive'), findings);
-  await close(page);
-  await page.getByTestId('toolbar-task').click();
-  await page.getByTestId('tasks-play-mode').waitFor();
-  await look(page, at('tasks'), findings);
-  await close(page);
+  await peek(walk, 'toolbar-settings', 'settings-panel', 'settings');
+  await peek(walk, 'toolbar-archive', 'archive-save', 'archive');
+  await peek(walk, 'toolbar-task', 'tasks-play-mode', 'tasks');
   await page.request.post(`/api/lore/${storyId}/entries`, {
     headers: { Authorization: `Bearer ${token}` },
     data: { title: lang === 'en' ? 'The pier' : '码头', keys: [lang === 'en' ? 'pier' : '码头'], content: lang === 'en' ? 'The pier is old.' : '码头很旧。' },
@@ -201,10 +197,7 @@ async function playScreen({ context, page, lang, at, findings }: Walk): Promise<
   await page.getByTestId('lore-panel').waitFor();
   await expect.poll(() => page.getByTestId('lore-entry').count()).toBe(1);
   await look(page, at('lore'), findings);
-  await page.getByTestId('lore-add').click();
-  await page.getByTestId('lore-form-title').waitFor();
-  await look(page, at('lore-entry'), findings);
-  await close(page);
+  await peek(walk, 'lore-add', 'lore-form-title', 'lore-entry');
   // Importing a lore file into a story with entries (one, made above) asks whether to add or replace.
   const worldInfo = { entries: { '0': { uid: 0, key: ['gull'], comment: 'Gull', content: 'Gulls circle the pier.' } } };
   await page.locator('.tl-lore__files input[type=file]').setInputFiles({ name: 'world.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(worldInfo)) });
@@ -212,27 +205,12 @@ async function playScreen({ context, page, lang, at, findings }: Walk): Promise<
   await look(page, at('lore-import'), findings);
   await page.getByTestId('lore-import-append').click();
   await expect.poll(() => page.getByTestId('lore-entry').count()).toBe(2);
-  await page.getByTestId('lore-tab-context').click();
-  await page.getByTestId('context-inspector').waitFor();
-  await look(page, at('lore-context'), findings);
-  await close(page);
-  await page.getByTestId('toolbar-export').click();
-  await page.getByTestId('export-markdown').waitFor();
-  await look(page, at('export'), findings);
-  await close(page);
+  await peek(walk, 'lore-tab-context', 'context-inspector', 'lore-context');
+  await peek(walk, 'toolbar-export', 'export-markdown', 'export');
   // Branches: "branch from here" asks first (cancelled here), and the list.
-  await page.getByTestId('branch-from-passage').first().click();
-  await page.getByTestId('branch-fork-ok').waitFor();
-  await look(page, at('branch-from-here'), findings);
-  await close(page);
-  await page.getByTestId('toolbar-branches').click();
-  await page.getByTestId('branch-list').waitFor();
-  await look(page, at('branches'), findings);
-  await close(page);
-  await page.getByTestId('title-edit').click();
-  await page.getByTestId('title-input').waitFor();
-  await look(page, at('edit-title'), findings);
-  await close(page);
+  await peek(walk, 'branch-from-passage', 'branch-fork-ok', 'branch-from-here', { first: true });
+  await peek(walk, 'toolbar-branches', 'branch-list', 'branches');
+  await peek(walk, 'title-edit', 'title-input', 'edit-title');
   await page.getByTestId('model-selector').click();
   await page.getByTestId('model-selector-manage').waitFor();
   await look(page, at('models'), findings);
