@@ -7,6 +7,7 @@ import { firstScreenPreload } from './build/first-screen-preload';
 import { precompress } from './build/precompress';
 import { prerenderSignIn } from './build/prerender';
 import { screenChunks } from './build/screen-chunks';
+import { HOME, SIGN_IN, SIGNED_IN } from './src/app/screen-paths';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 
@@ -43,9 +44,9 @@ export default defineConfig({
         '/play': { all: [`${src}/app/routes/play.tsx`, /antd-rest[^/]*\.css$/] },
       },
       languages: { en: [`${src}/locales/en.json`], 'zh-CN': [`${src}/locales/zh-CN.json`, /[\\/]antd[\\/](es[\\/])?locale[\\/]zh_CN\.js$/] },
-      signedIn: ['/stories', '/play', '/create'],
-      signIn: '/login',
-      home: '/stories',
+      signedIn: SIGNED_IN,
+      signIn: SIGN_IN,
+      home: HOME,
     }),
     prerenderSignIn(['en', 'zh-CN']),
     precompress(),

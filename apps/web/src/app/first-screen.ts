@@ -3,6 +3,7 @@ import { buildUrl } from '../lib/api-client';
 import { startEarlyReads } from '../lib/early-reads';
 import { getToken } from '../lib/storage';
 import { preloadScreen } from './router';
+import { screenAt, SIGN_IN, SIGNED_IN } from './screen-paths';
 
 /**
  * The reads a screen makes as it opens, by path: what main.tsx starts before the first render (see
@@ -10,13 +11,14 @@ import { preloadScreen } from './router';
  */
 export function firstScreenReads(pathname: string, search: string): string[] {
   const reads = [buildUrl('/user/user-info')];
-  if (pathname === '/stories' || pathname === '/') {
+  const screen = screenAt(pathname);
+  if (screen === '/stories') {
     // The first page of my stories (it decides the new-story button), and of the square on its tab.
     const page = (square: boolean) => buildUrl(STORY_LIST_PATH, storyListQuery({ square, pageSize: STORY_PAGE_SIZE, search: '', page: 1 }));
     reads.push(page(false));
     if (new URLSearchParams(search).get('tab') === 'square') reads.push(page(true));
   }
-  if (pathname === '/play') {
+  if (screen === '/play') {
     const id = new URLSearchParams(search).get('id');
     if (id) {
       const one = encodeURIComponent(id);
@@ -34,9 +36,6 @@ export function firstScreenReads(pathname: string, search: string): string[] {
   return reads;
 }
 
-// Screens that need a signed-in user: signed out, the app shows the sign-in screen (require-auth.tsx).
-const SIGNED_IN = ['/stories', '/play', '/create'];
-
 /**
  * The page's first screen: its code, and (signed in) its reads, started at once. Resolves when the code
  * of the screen the app will show has come (`/` shows /stories; signed out, a signed-in screen shows the
@@ -45,6 +44,6 @@ const SIGNED_IN = ['/stories', '/play', '/create'];
 export function startFirstScreen(location: Pick<Location, 'pathname' | 'search'>): Promise<unknown> {
   const token = getToken();
   if (token) startEarlyReads(firstScreenReads(location.pathname, location.search), token);
-  const pathname = location.pathname === '/' ? '/stories' : location.pathname;
-  return preloadScreen(!token && SIGNED_IN.includes(pathname) ? '/login' : pathname);
+  const screen = screenAt(location.pathname);
+  return preloadScreen(!token && SIGNED_IN.includes(screen) ? SIGN_IN : screen);
 }

@@ -2,6 +2,7 @@ import { createBrowserRouter, Navigate, useParams, type RouteObject } from 'reac
 import { AppLayout } from './app-layout';
 import { RequireAuth } from './require-auth';
 import { RouteError } from './route-error';
+import { HOME } from './screen-paths';
 import type { RouteHandle } from './route-handle';
 import { preloadable } from '../lib/preloadable';
 import { loadAntdRestStyles } from '../lib/antd-styles';
@@ -44,7 +45,7 @@ const routeScreens: Record<string, { preload: () => Promise<unknown> } | undefin
  * screen itself: with React.lazy it showed the route's spinner, then the screen a render later.
  */
 export function preloadScreen(pathname: string): Promise<unknown> {
-  return routeScreens[pathname]?.preload().catch(() => undefined) ?? Promise.resolve();
+  return routeScreens[pathname]?.preload() ?? Promise.resolve();
 }
 
 /** /i/{code}: an invitation link opens the login screen with the code filled in. */
@@ -60,7 +61,7 @@ export const routes: RouteObject[] = [
     element: <AppLayout />,
     errorElement: <RouteError />,
     children: [
-      { index: true, element: <Navigate to="/stories" replace /> },
+      { index: true, element: <Navigate to={HOME} replace /> },
       { path: 'login', element: <LoginRoute />, handle: handle('nav.login') },
       { path: 'i/:code', element: <InviteRedirect /> },
       { path: '202402sfact', element: <ActivityRoute />, handle: handle('nav.activity') },
