@@ -14,10 +14,14 @@ export interface DatabaseSettings {
   DATA_DIR: string;
 }
 
-/** A wrong database setting, said in one sentence as the app's start-up says it. */
+/** A wrong setting in one sentence, as the app's start-up says it (validateEnv) and `verify:ledger` too. */
+export const invalidSetting = (name: string, value: unknown, reason: string): string =>
+  `Configuration variable ${name} is invalid (got ${JSON.stringify(value)}): ${reason}.`;
+
+/** A wrong database setting. */
 export class DatabaseSettingError extends Error {
   constructor(name: string, value: string, reason: string) {
-    super(`Configuration variable ${name} is invalid (got ${JSON.stringify(value)}): ${reason}.`);
+    super(invalidSetting(name, value, reason));
   }
 }
 

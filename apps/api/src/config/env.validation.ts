@@ -13,7 +13,7 @@ import {
   MinLength,
   validateSync,
 } from 'class-validator';
-import { DEFAULT_DATA_DIR, DEFAULT_EMBEDDED_DATABASE, EMBEDDED_DATABASE_MODES, MONGODB_URI_MESSAGE, MONGODB_URI_PATTERN } from './database-settings';
+import { DEFAULT_DATA_DIR, DEFAULT_EMBEDDED_DATABASE, EMBEDDED_DATABASE_MODES, invalidSetting, MONGODB_URI_MESSAGE, MONGODB_URI_PATTERN } from './database-settings';
 import { crossCheck } from './env.cross-checks';
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
@@ -347,10 +347,7 @@ export function validateEnv(raw: Record<string, unknown>): EnvironmentVariables 
   const env = plainToInstance(EnvironmentVariables, cleaned, { exposeDefaultValues: true });
   const errors = validateSync(env, { skipMissingProperties: false });
   if (errors.length > 0) {
-    const sentences = errors.map((e) => {
-      const reasons = Object.values(e.constraints ?? {}).join('; ');
-      return `Configuration variable ${e.property} is invalid (got ${JSON.stringify(e.value)}): ${reasons}.`;
-    });
+    const sentences = errors.map((e) => invalidSetting(e.property, e.value, Object.values(e.constraints ?? {}).join('; ')));
     throw new ConfigError(sentences.join('\n'));
   }
   const problems = crossCheck(env);
