@@ -43,14 +43,17 @@ async function hold(page: Page, url: RegExp): Promise<() => void> {
   return release;
 }
 
-/** In the page from its first script on: whether the route's loading spinner was ever in the page. */
-function watchSpinner() {
-  const w = window as unknown as { spinnerShown: boolean };
-  w.spinnerShown = false;
+/** In the page from its first script on: a note each time a loading state (`selector`) is in the page. */
+function watchLoading(selector: string) {
+  const seen: string[] = [];
+  (window as unknown as { loadingSeen: string[] }).loadingSeen = seen;
   new MutationObserver(() => {
-    if (document.querySelector('[data-testid="route-loading"]')) w.spinnerShown = true;
+    if (document.querySelector(selector)) seen.push('loading');
   }).observe(document, { childList: true, subtree: true });
 }
+
+/** The loading states seen so far (watchLoading). */
+const loadingSeen = (page: Page) => page.evaluate(() => (window as unknown as { loadingSeen: string[] }).loadingSeen);
 
 /**
  * What the first screen asked for, by the page's own resource timing: the page and every file requested
@@ -123,16 +126,10 @@ describe('the first screen stays light', () => {
       const { context, page } = await newPage(browser, baseURL, { viewport: PHONE, locale });
       try {
         // Whether a loading state (the screen's or the phone form's) ever replaced the page on the way.
-        await context.addInitScript(() => {
-          const seen: string[] = [];
-          (window as unknown as { loadingSeen: string[] }).loadingSeen = seen;
-          new MutationObserver(() => {
-            if (document.querySelector('[data-testid="route-loading"], .tl-login-form__loading')) seen.push('loading');
-          }).observe(document, { subtree: true, childList: true });
-        });
+        await context.addInitScript(watchLoading, '[data-testid="route-loading"], .tl-login-form__loading');
         await page.goto('/login');
         await page.locator(APP_SIGN_IN).waitFor();
-        expect(await page.evaluate(() => (window as unknown as { loadingSeen: string[] }).loadingSeen)).toEqual([]);
+        expect(await loadingSeen(page)).toEqual([]);
       } finally {
         await context.close();
       }
@@ -207,7 +204,7 @@ describe('the first screen stays light', () => {
     try {
       const { token } = await signUpInBrowser(context, page, 'zh-CN', 'fs');
       const storyId = await createStoryInBrowser(page, token, { name: '冷启动', prologue_and_characters: '雨夜，旧书店里只剩一盏灯。', role: '店主' });
-      await context.addInitScript(watchSpinner);
+      await context.addInitScript(watchLoading, '[data-testid="route-loading"]');
       // My first page of stories, as the screen asks for it: asked once (the early read answers the screen).
       const lists: string[] = [];
       page.on('request', (r) => {
@@ -221,12 +218,12 @@ describe('the first screen stays light', () => {
       await page.getByTestId('stories-new').waitFor();
       await expect.poll(() => page.getByTestId('story-item').count()).toBe(1);
       expect(lists).toEqual(['?page=1&pageSize=12']);
-      expect(await page.evaluate(() => (window as unknown as { spinnerShown: boolean }).spinnerShown)).toBe(false);
+      expect(await loadingSeen(page)).toEqual([]);
 
       await page.goto(`/play?id=${storyId}`);
       await page.getByTestId('play-textarea').waitFor();
       expect(await page.getByTestId('play-text').textContent()).toContain('旧书店');
-      expect(await page.evaluate(() => (window as unknown as { spinnerShown: boolean }).spinnerShown)).toBe(false);
+      expect(await loadingSeen(page)).toEqual([]);
     } finally {
       await context.close();
     }
