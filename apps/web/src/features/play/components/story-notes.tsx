@@ -1,7 +1,8 @@
 import { CheckOutlined, LoadingOutlined } from '@ant-design/icons';
-import { Collapse, Input, Typography } from 'antd';
+import { Collapse, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { GrowingTextArea } from '../../../components/growing-text-area';
 
 interface NoteProps {
   value: string;
@@ -23,11 +24,11 @@ function NoteArea({ value, placeholder, disabled, testId, onSave }: NoteProps) {
   }, [value, editing]);
   return (
     <>
-      <Input.TextArea
+      <GrowingTextArea
         value={draft}
         placeholder={placeholder}
         disabled={disabled}
-        autoSize={{ minRows: 2, maxRows: 8 }}
+        minRows={2} maxRows={8}
         data-testid={testId}
         onFocus={() => setEditing(true)}
         onChange={(e) => {

@@ -1,8 +1,9 @@
 import { placePictures, rebaseText, type StoryPicture } from '@taleloom/contracts';
-import { Button, Input, Space } from 'antd';
+import { Button, Space } from 'antd';
 import { Fragment, useEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { passageIconVars } from './passage-icons';
+import { GrowingTextArea } from '../../../components/growing-text-area';
 
 // A novel-length text is shown from its end; earlier parts load on request (fast to open).
 const TAIL_CHARS = 30_000;
@@ -142,10 +143,10 @@ export function StoryText(props: {
             {t('play.showEarlier', { count: editFrom })}
           </Button>
         ) : null}
-        <Input.TextArea
+        <GrowingTextArea
           value={draft}
           onChange={(e) => setDraft(e.target.value)}
-          autoSize={{ minRows: 10, maxRows: 30 }}
+          minRows={10} maxRows={30}
           aria-label={t('play.editText')}
           data-testid="edit-textarea"
         />
