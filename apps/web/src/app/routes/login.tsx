@@ -3,7 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { LoginCard } from '../../features/auth/components/login-card';
 import { LoginHero } from '../../features/auth/components/login-hero';
 import { track } from '../../lib/analytics';
-import { loadAntdRestStyles } from '../../lib/antd-styles';
+import { loadAntdRestStylesWhenIdle } from '../../lib/antd-styles';
 import { resolvePostLoginPath } from '../../lib/login-path';
 import './login.css';
 
@@ -19,8 +19,7 @@ export function LoginRoute() {
   const loadRestStyles = useCallback(() => {
     if (restRequested.current) return;
     restRequested.current = true;
-    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
-    idle(() => void loadAntdRestStyles());
+    loadAntdRestStylesWhenIdle();
   }, []);
 
   useEffect(() => {
