@@ -2,6 +2,7 @@ import { GiftOutlined, MobileOutlined, ThunderboltFilled } from '@ant-design/ico
 import { FIRST_PHONE_BIND_POWER, INVITE_REWARD_POWER, type UserInfo } from '@taleloom/contracts';
 import { Descriptions, Modal, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../lib/intl-format';
 
 interface AccountDialogProps {
   open: boolean;
@@ -12,7 +13,7 @@ interface AccountDialogProps {
 /** My account: user name, phone and power, with the two ways to earn power. */
 export function AccountDialog({ open, userInfo, onClose }: AccountDialogProps) {
   const { t, i18n } = useTranslation();
-  const number = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
+  const number = (n: number) => formatNumber(n, i18n.language);
   const phone = userInfo?.phone ? `+${userInfo.phoneCountryCode} ${userInfo.phone}` : t('account.noPhone');
   return (
     <Modal open={open} title={t('userMenu.account')} onCancel={onClose} footer={null} centered data-testid="account-dialog">

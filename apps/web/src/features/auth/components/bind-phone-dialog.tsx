@@ -9,6 +9,7 @@ import { sendSms } from '../api/send-sms';
 import { CountryCodeSelect, defaultCountryCode } from './country-code-select';
 import { SmsCodeInput } from './sms-code-input';
 import { useFeedback } from '../../../components/feedback';
+import { formatNumber } from '../../../lib/intl-format';
 
 interface BindValues {
   countryCode: string;
@@ -43,7 +44,7 @@ export function BindPhoneDialog({ open, onClose }: BindPhoneDialogProps) {
     const values = await form.validateFields();
     bind.mutate(values, {
       onSuccess: (userInfo) => {
-        const power = new Intl.NumberFormat(i18n.language).format(userInfo.points);
+        const power = formatNumber(userInfo.points, i18n.language);
         void message.success({ key: 'sms-result', content: t('bindPhone.success', { power }) });
         form.resetFields();
         onClose();
@@ -67,7 +68,7 @@ export function BindPhoneDialog({ open, onClose }: BindPhoneDialogProps) {
       data-testid="bind-phone-dialog"
     >
       <Typography.Paragraph type="secondary">
-        {t('account.bindHint', { power: new Intl.NumberFormat(i18n.language).format(FIRST_PHONE_BIND_POWER) })}
+        {t('account.bindHint', { power: formatNumber(FIRST_PHONE_BIND_POWER, i18n.language) })}
       </Typography.Paragraph>
       <Form<BindValues>
         form={form}

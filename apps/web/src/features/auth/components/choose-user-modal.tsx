@@ -2,6 +2,7 @@ import { MobileOutlined, UserOutlined } from '@ant-design/icons';
 import type { LoginData, UserInfo } from '@taleloom/contracts';
 import { Button, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../lib/intl-format';
 
 interface ChooseUserModalProps {
   data: LoginData | null;
@@ -12,7 +13,7 @@ interface ChooseUserModalProps {
 export function ChooseUserModal({ data, onChoose }: ChooseUserModalProps) {
   const { t, i18n } = useTranslation();
   const when = (iso: string | null) =>
-    iso ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)) : t('chooseUser.notVerified');
+    iso ? formatDateTime(new Date(iso), i18n.language) : t('chooseUser.notVerified');
   const choices: { key: 'phone' | 'username'; token?: string; info?: UserInfo; icon: React.ReactNode }[] = [
     { key: 'phone', token: data?.phoneToken, info: data?.userInfo.phoneToken, icon: <MobileOutlined aria-hidden="true" /> },
     { key: 'username', token: data?.token, info: data?.userInfo.token, icon: <UserOutlined aria-hidden="true" /> },

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { useInviteCodeQuery } from '../api/get-invite-code';
 import { useFeedback } from '../../../components/feedback';
+import { formatNumber } from '../../../lib/intl-format';
 
 const COPIED_MS = 1000;
 
@@ -60,7 +61,7 @@ export function InviteDialog({ open, userID, onClose }: InviteDialogProps) {
   return (
     <Modal open={open} title={t('userMenu.invite')} onCancel={onClose} footer={null} centered data-testid="invite-dialog">
       <Typography.Paragraph>
-        {t('invite.body', { power: new Intl.NumberFormat(i18n.language).format(INVITE_REWARD_POWER) })}
+        {t('invite.body', { power: formatNumber(INVITE_REWARD_POWER, i18n.language) })}
       </Typography.Paragraph>
       {invite.isError ? (
         <Alert type="error" showIcon title={invite.error ? getErrorMessage(invite.error, t) || t('invite.failed') : t('invite.failed')} />

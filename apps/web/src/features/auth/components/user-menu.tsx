@@ -15,6 +15,7 @@ import { useLogout } from '../hooks/use-logout';
 import './user-menu.css';
 import { useFeedback } from '../../../components/feedback';
 import { withRestStyles } from '../../../lib/antd-styles';
+import { formatNumber } from '../../../lib/intl-format';
 
 // The dialogs (and their forms, phone input and reads) load when one is first opened, not with every page.
 const AccountDialog = lazy(() => withRestStyles(import('./account-dialog')).then((m) => ({ default: m.AccountDialog })));
@@ -38,7 +39,7 @@ export function UserMenu({ userInfo, actions }: UserMenuProps) {
   const logout = useLogout();
   const name = userInfo?.userName ?? '';
   // Formatted when the menu opens: the first number format of a page costs tens of milliseconds.
-  const power = () => new Intl.NumberFormat(i18n.language).format(userInfo?.points ?? 0);
+  const power = () => formatNumber(userInfo?.points ?? 0, i18n.language);
 
   const [dialog, setDialog] = useState<DialogKey | null>(null);
   // A dialog stays mounted once opened (it closes with its animation).

@@ -11,6 +11,7 @@ import { useCheckInMutation } from '../api/check-in';
 import { useCheckInStatusQuery } from '../api/get-check-in-status';
 import './power.css';
 import { useFeedback } from '../../../components/feedback';
+import { formatNumber } from '../../../lib/intl-format';
 
 function checkInFailure(error: unknown, t: TFunction): string {
   const failed = t('power.dialog.checkInFailed');
@@ -36,7 +37,7 @@ export function PowerDialog({ open, onClose, publishButton }: PowerDialogProps) 
   const status = useCheckInStatusQuery(open);
   const checkIn = useCheckInMutation();
   const checkedIn = status.data?.dailyCheckinStatus === true;
-  const amount = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
+  const amount = (n: number) => formatNumber(n, i18n.language);
 
   const onCheckIn = () =>
     checkIn.mutate(undefined, {

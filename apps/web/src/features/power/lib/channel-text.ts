@@ -1,5 +1,6 @@
 import { PowerReason, type PointsRecord } from '@taleloom/contracts';
 import type { TFunction } from 'i18next';
+import { formatNumber } from '../../../lib/intl-format';
 
 /** The channel column of the power details (spec section 2): a translated text per reason, else the raw reason. */
 export function channelText(record: Pick<PointsRecord, 'reason' | 'points' | 'storyInfo'>, t: TFunction): string {
@@ -21,7 +22,7 @@ export function channelText(record: Pick<PointsRecord, 'reason' | 'points' | 'st
 
 /** `+5,000` or `-120`, in the reader's number format. */
 export function formatPoints(points: number, language: string): string {
-  const formatted = new Intl.NumberFormat(language).format(Math.abs(points));
+  const formatted = formatNumber(Math.abs(points), language);
   if (points > 0) return `+${formatted}`;
   if (points < 0) return `-${formatted}`;
   return formatted;

@@ -1,4 +1,5 @@
 import type { CheckStoryData, StoryListItem } from '@taleloom/contracts';
+import { formatDateTime } from '../../../lib/intl-format';
 
 type Titled = Pick<StoryListItem, 'name' | 'level' | 'clonedFrom'>;
 
@@ -38,7 +39,7 @@ export function storyBadges(
 
 /** Seconds since the epoch as a local date and time, in the interface language. */
 export function formatStoryTime(seconds: number, language: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(seconds * 1000));
+  return formatDateTime(seconds * 1000, language);
 }
 
 export type OpenDecision =
