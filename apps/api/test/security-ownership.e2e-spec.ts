@@ -2,7 +2,7 @@ import request, { type Response } from 'supertest';
 import { PIC_SIZES } from '@taleloom/contracts';
 import { PictureRunner } from '../src/pictures/picture.runner';
 import { as, createStory, signUp, type TestUser } from './story-factories';
-import { OWNERSHIP_TABLE, type Call, type World } from './security/ownership-table';
+import { OWNERSHIP_TABLE, type Call, type OwnershipEntry, type World } from './security/ownership-table';
 import { schemaOf } from './security/dto-schemas';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
 import { ID_FIELD, routeInventory, type RouteInfo } from './support/route-inventory';
@@ -85,7 +85,7 @@ describe('ownership: a second user never reaches the owner’s things', () => {
     return picture!.id;
   }
 
-  /** Fresh things of the owner for each case, so that a case cannot depend on another's leftovers. */
+  /** Fresh things of the owner, for a case that writes (or for the cases that only read, once: see worldFor). */
   async function makeWorld(): Promise<World> {
     // Pictures an earlier case started (an accepted turn is illustrated) finish first.
     await drain();
@@ -198,9 +198,29 @@ describe('ownership: a second user never reaches the owner’s things', () => {
   const shown = (res: Response): string =>
     res.text ?? (Buffer.isBuffer(res.body) ? res.body.toString('latin1') : JSON.stringify(res.body ?? ''));
 
+  /**
+   * Cases whose calls (the intruder's, then the same by the owner) all only read share one world, built
+   * once: none of them changes it for another, and each still compares the owner's things before and
+   * after its own calls. A case with any other call builds a world of its own. A call's method does not
+   * depend on the world, so a world of placeholders tells which case only reads.
+   */
+  const placeholders = new Proxy({}, { get: () => 'placeholder' }) as World;
+  const onlyReads = (entry: OwnershipEntry) =>
+    entry.access !== 'not-owned' &&
+    [...entry.requests(placeholders), ...(entry.access === 'public-read' ? entry.publicRequests(placeholders) : [])].every((c) => c.method === 'get');
+  let readWorld: Promise<World> | undefined;
+  async function worldFor(entry: OwnershipEntry): Promise<World> {
+    if (!onlyReads(entry)) return makeWorld();
+    readWorld ??= makeWorld();
+    const w = await readWorld;
+    // Pictures an earlier case started finish first, as makeWorld waits for them.
+    await drain();
+    return w;
+  }
+
   it.each(cases)('%s', async (_key, entry) => {
     if (entry.access === 'not-owned') return;
-    const w = await makeWorld();
+    const w = await worldFor(entry);
     const before = await ownerView(w);
 
     for (const c of entry.requests(w)) {

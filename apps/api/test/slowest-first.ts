@@ -2,42 +2,42 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Seconds each API test file took in a whole `pnpm test` of a fresh clone on 2 cores (three workers).
+ * Seconds each API test file took in a whole `pnpm test` on 2 cores (three workers).
  * A fresh clone has no timing cache, so vitest orders files by size, and a slow file started last (a
  * restart journey) runs alone while the other workers idle. Slowest first, the workers finish together. A file not
  * listed goes after these, in vitest's own order.
  */
 const SECONDS: Record<string, number> = {
-  'test/restart-journey-accounts.e2e-spec.ts': 85,
-  'test/faults-branches.e2e-spec.ts': 52,
-  'test/security-ownership.e2e-spec.ts': 42,
-  'test/faults-crash.e2e-spec.ts': 32,
-  'test/security-fuzz.e2e-spec.ts': 28,
-  'test/restart-journey-story-tools.e2e-spec.ts': 27,
-  'test/faults-database.e2e-spec.ts': 24,
-  'test/restart-journey-lore-models-pictures.e2e-spec.ts': 22,
-  'test/stand-in-conformance.e2e-spec.ts': 18,
+  'test/restart-journey-accounts.e2e-spec.ts': 82,
+  'test/faults-branches.e2e-spec.ts': 47,
+  'test/security-ownership.e2e-spec.ts': 31,
+  'test/faults-crash.e2e-spec.ts': 29,
+  'test/restart-journey-story-tools.e2e-spec.ts': 29,
+  'test/security-fuzz.e2e-spec.ts': 26,
+  'test/faults-database.e2e-spec.ts': 25,
+  'test/restart-journey-lore-models-pictures.e2e-spec.ts': 23,
   'test/startup.e2e-spec.ts': 16,
-  'test/stand-in-upgrade.e2e-spec.ts': 16,
+  'test/stand-in-conformance.e2e-spec.ts': 15,
+  'test/stand-in-upgrade.e2e-spec.ts': 13,
+  'src/models/chat-provider.spec.ts': 13,
   'test/rejoin.e2e-spec.ts': 12,
-  'src/models/chat-provider.spec.ts': 12,
-  'test/graceful-stop.e2e-spec.ts': 10,
-  'test/faults-burst.e2e-spec.ts': 10,
-  'test/security-input.e2e-spec.ts': 9,
-  'test/faults-provider.e2e-spec.ts': 8,
-  'src/common/express-adapter.spec.ts': 7,
-  'test/stand-in-journal.e2e-spec.ts': 6,
-  'test/play-recovery.e2e-spec.ts': 6,
-  'test/pictures-drawing.e2e-spec.ts': 6,
+  'test/graceful-stop.e2e-spec.ts': 11,
+  'test/faults-burst.e2e-spec.ts': 11,
+  'test/faults-provider.e2e-spec.ts': 11,
+  'test/files.e2e-spec.ts': 10,
+  'test/security-input.e2e-spec.ts': 8,
+  'src/common/worker-thread.spec.ts': 8,
+  'test/play-recovery.e2e-spec.ts': 7,
   'test/branches-guards.e2e-spec.ts': 6,
-  'src/common/worker-thread.spec.ts': 6,
-  'test/spread-repair.e2e-spec.ts': 5,
-  'test/power-ledger-repair.e2e-spec.ts': 5,
-  'test/files.e2e-spec.ts': 5,
-  'test/cluster.e2e-spec.ts': 5,
-  'test/takes.e2e-spec.ts': 4,
-  'test/send-model-fields.e2e-spec.ts': 4,
+  'test/power-ledger-repair.e2e-spec.ts': 6,
+  'test/spread-repair.e2e-spec.ts': 6,
+  'test/cluster.e2e-spec.ts': 6,
+  'test/pictures-drawing.e2e-spec.ts': 5,
+  'src/common/express-adapter.spec.ts': 5,
+  'test/stories-read.e2e-spec.ts': 5,
+  'test/stand-in-journal.e2e-spec.ts': 4,
   'test/play-sending.e2e-spec.ts': 4,
+  'test/security-tokens.e2e-spec.ts': 4,
 };
 
 export class SlowestFirst extends BaseSequencer {
