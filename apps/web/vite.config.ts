@@ -32,27 +32,16 @@ const shared = screenChunks({
   together: ['stories', 'play'],
 });
 
-// The top bar's menus (the user's and the language's), which signed-in screens show as they open.
-const topBarMenus = [`${src}/features/auth/components/user-menu.tsx`, `${src}/components/language-dropdown.tsx`];
-
 export default defineConfig({
   plugins: [
     react(),
     shared.plugin,
-    antdStaticStyles({
-      srcDir: src,
-      theme: () => import('./src/app/theme').then((m) => m.appTheme),
-      // A signed-in screen's sheet: its own components and those of the top bar's menus, on every screen.
-      screens: {
-        stories: [`${src}/app/routes/stories.tsx`, ...topBarMenus],
-        play: [`${src}/app/routes/play.tsx`, ...topBarMenus],
-      },
-    }),
+    antdStaticStyles({ srcDir: src, theme: () => import('./src/app/theme').then((m) => m.appTheme) }),
     firstScreenPreload({
       screens: {
         '/login': { all: [`${src}/app/routes/login.tsx`], 'zh-CN': [`${src}/features/auth/components/phone-login-form.tsx`] },
-        '/stories': { all: [`${src}/app/routes/stories.tsx`, /antd-stories[^/]*\.css$/] },
-        '/play': { all: [`${src}/app/routes/play.tsx`, /antd-play[^/]*\.css$/] },
+        '/stories': { all: [`${src}/app/routes/stories.tsx`, /antd-rest[^/]*\.css$/] },
+        '/play': { all: [`${src}/app/routes/play.tsx`, /antd-rest[^/]*\.css$/] },
       },
       languages: { en: [`${src}/locales/en.json`], 'zh-CN': [`${src}/locales/zh-CN.json`, /[\\/]antd[\\/](es[\\/])?locale[\\/]zh_CN\.js$/] },
       signedIn: SIGNED_IN,

@@ -1,26 +1,22 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Plugin } from 'vite';
 
 /**
- * Ant Design's styles for the app's theme, made at build time: `virtual:antd.css`, the components a cold
- * /login shows (the sign-in form, its fields and buttons, a message), blocking the first paint as any style
- * sheet does; `virtual:antd-<screen>.css`, the other components a signed-in screen renders (what its
- * modules import, statically), loaded with the screen's code (router.tsx); `virtual:antd-rest.css`,
- * every other component the app uses, loaded once a screen is shown and the page is idle, or with any
- * part of the app that comes later (lib/antd-styles.ts, which puts each sheet before the app's own).
+ * Ant Design's styles for the app's theme, made at build time, in two sheets: `virtual:antd.css`, the
+ * components a cold /login shows (the sign-in form, its fields and buttons, a message), blocking the first
+ * paint as any style sheet does; `virtual:antd-rest.css`, every other component the app uses, loaded
+ * once the sign-in form is shown (routes/login.tsx) or with any other screen's code (router.tsx),
+ * through lib/antd-styles.ts, which puts it before the app's own sheets.
  */
-const FIRST = 'virtual:antd.css';
-const REST = 'virtual:antd-rest.css';
+const SHEETS = { 'virtual:antd.css': '\0antd-first.css', 'virtual:antd-rest.css': '\0antd-rest.css' } as const;
+type Sheet = keyof typeof SHEETS;
 const FIRST_SCREEN = ['App', 'Button', 'Form', 'Input', 'Select', 'Space', 'Spin', 'message'];
 
 // Components the app renders without importing them by name: antd's App gives message, notification and
 // Modal.confirm; Select and Table show Empty; Typography's ellipsis shows Tooltip.
 const ALWAYS = ['message', 'notification', 'Modal', 'Empty', 'Tooltip'];
-// Of those, the ones a screen shows as it opens (the toasts and confirmations come with their holders,
-// which wait for the rest: components/feedback.tsx).
-const SHOWN_UNASKED = ['Empty', 'Tooltip'];
 
 /** Every name the app's sources import from 'antd' (not its tests). */
 export function antdComponentsUsed(srcDir: string): string[] {
@@ -41,39 +37,6 @@ export function antdComponentsUsed(srcDir: string): string[] {
   return [...names].sort();
 }
 
-const IMPORT = /^\s*(?:import|export)\s+(?!type\b)[^'";]*?from\s*'(\.[^']+)'|^\s*import\s*'(\.[^']+)'/gm;
-
-/**
- * The antd components the given modules and every module they import statically (not through import())
- * name: what a screen renders as it opens, with those antd shows unasked (SHOWN_UNASKED).
- */
-export function antdComponentsOf(entries: string[]): string[] {
-  const seen = new Set<string>();
-  const names = new Set(SHOWN_UNASKED);
-  const resolve = (from: string, spec: string): string | undefined => {
-    const base = join(dirname(from), spec);
-    return [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')].find((f) => /\.tsx?$/.test(f) && existsSync(f));
-  };
-  const stack = [...entries];
-  while (stack.length > 0) {
-    const file = stack.pop() as string;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    const code = readFileSync(file, 'utf8');
-    for (const [, list] of code.matchAll(/import\s*\{([^}]*)\}\s*from\s*'antd'/g)) {
-      for (const part of list.split(',')) {
-        const name = part.trim().split(/\s+as\s+/)[0].trim();
-        if (name && !name.startsWith('type ') && /^[A-Za-z]+$/.test(name)) names.add(name);
-      }
-    }
-    for (const [, a, b] of code.matchAll(IMPORT)) {
-      const next = resolve(file, (a ?? b) as string);
-      if (next) stack.push(next);
-    }
-  }
-  return [...names].sort();
-}
-
 /**
  * Ant Design without styles computed in the browser: at build (and dev) start, the styles of every
  * component the app uses are rendered once in Node with the app's theme (@ant-design/static-style-extract)
@@ -81,9 +44,9 @@ export function antdComponentsOf(entries: string[]): string[] {
  * component computes or injects its CSS as it first renders. The theme's CSS variables are still set by
  * antd at run time (a few rules), so the reduced-motion theme and the tokens apply as before.
  */
-export function antdStaticStyles(opts: { srcDir: string; theme: () => Promise<object>; screens: Record<string, string[]> }): Plugin {
-  let sheets: Promise<Record<string, string>> | undefined;
-  const make = async (): Promise<Record<string, string>> => {
+export function antdStaticStyles(opts: { srcDir: string; theme: () => Promise<object> }): Plugin {
+  let sheets: Promise<Record<Sheet, string>> | undefined;
+  const make = async (): Promise<Record<Sheet, string>> => {
     // antd's CommonJS build, rendered by react-dom/server: loaded only here, never in the app's bundle.
     const require = createRequire(import.meta.url);
     const { extractStyle } = await import('@ant-design/static-style-extract');
@@ -94,24 +57,21 @@ export function antdStaticStyles(opts: { srcDir: string; theme: () => Promise<ob
     const used = antdComponentsUsed(opts.srcDir);
     const first = extract(FIRST_SCREEN);
     // A component's rendering brings the styles of those it shows (Input.Search a Button): what the
-    // first sheet has already is left out of the others.
+    // first sheet has already is left out of the second.
     const seen = new Set(topLevelRules(first));
-    const beyondFirst = (names: string[]) =>
-      topLevelRules(extract(names.filter((name) => !FIRST_SCREEN.includes(name))))
-        .filter((rule) => !seen.has(rule))
-        .join('');
-    const out: Record<string, string> = { [FIRST]: first, [REST]: beyondFirst(used) };
-    for (const [screen, modules] of Object.entries(opts.screens)) out[`virtual:antd-${screen}.css`] = beyondFirst(antdComponentsOf(modules));
-    return out;
+    const rest = topLevelRules(extract(used.filter((name) => !FIRST_SCREEN.includes(name))))
+      .filter((rule) => !seen.has(rule))
+      .join('');
+    return { 'virtual:antd.css': first, 'virtual:antd-rest.css': rest };
   };
-  const ids = [FIRST, REST, ...Object.keys(opts.screens).map((screen) => `virtual:antd-${screen}.css`)];
+  const resolved = Object.fromEntries(Object.entries(SHEETS).map(([id, r]) => [r, id as Sheet]));
   return {
     name: 'taleloom-antd-static-styles',
     resolveId(id) {
-      return ids.includes(id) ? `\0${id === FIRST ? 'antd-first.css' : id.slice('virtual:'.length)}` : undefined;
+      return id in SHEETS ? SHEETS[id as Sheet] : undefined;
     },
     async load(id) {
-      const sheet = ids.find((v) => id === `\0${v === FIRST ? 'antd-first.css' : v.slice('virtual:'.length)}`);
+      const sheet = resolved[id];
       if (!sheet) return undefined;
       // Unit tests load no styles (vitest's css: false): the few seconds of rendering are not spent there.
       if (process.env.VITEST) return '';

@@ -8,7 +8,6 @@ import { TopBar } from '../components/top-bar';
 import { useSession } from '../features/auth/hooks/use-session';
 import { GET_POWER_EVENT } from '../lib/get-power';
 import { setUnauthorizedHandler } from '../lib/api-client';
-import { loadAntdRestStylesWhenIdle, withRestStyles } from '../lib/antd-styles';
 import { buildLoginPath } from '../lib/login-path';
 import { isRouteHandle } from './route-handle';
 
@@ -16,12 +15,11 @@ import { isRouteHandle } from './route-handle';
 const SQUARE_TAB_QUERY = 'tab=square';
 
 // Chunks of their own, so the first screen (often /login) does not carry them: the user menu (signed
-// in only; the screens' own antd sheets have its components) and the power dialogs (loaded when first
-// opened, with the rest of antd's styles).
+// in only) and the power dialogs (loaded when first opened).
 const UserMenu = lazy(() => import('../features/auth/components/user-menu').then((m) => ({ default: m.UserMenu })));
-const PowerDetailsDialog = lazy(() => withRestStyles(import('../features/power/components/power-details-dialog').then((m) => ({ default: m.PowerDetailsDialog }))));
-const PowerDialog = lazy(() => withRestStyles(import('../features/power/components/power-dialog').then((m) => ({ default: m.PowerDialog }))));
-const PublishPicker = lazy(() => withRestStyles(import('../features/stories/components/publish-picker').then((m) => ({ default: m.PublishPicker }))));
+const PowerDetailsDialog = lazy(() => import('../features/power/components/power-details-dialog').then((m) => ({ default: m.PowerDetailsDialog })));
+const PowerDialog = lazy(() => import('../features/power/components/power-dialog').then((m) => ({ default: m.PowerDialog })));
+const PublishPicker = lazy(() => import('../features/stories/components/publish-picker').then((m) => ({ default: m.PublishPicker })));
 
 /** Every screen: the top bar, then the lazily loaded route. */
 export function AppLayout() {
@@ -49,12 +47,6 @@ export function AppLayout() {
   const handle = [...matches].reverse().find((match) => isRouteHandle(match.handle))?.handle;
   const current = isRouteHandle(handle) ? t(handle.titleKey) : undefined;
   const onLogin = location.pathname === '/login';
-
-  // The rest of antd's styles once the first screen is shown (the sign-in screen asks for them itself).
-  useEffect(() => {
-    if (location.pathname !== '/login') loadAntdRestStylesWhenIdle();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, for the page's first screen
-  }, []);
 
   useEffect(() => {
     const brand = t('app.brand');

@@ -5,17 +5,14 @@ import { RouteError } from './route-error';
 import { HOME } from './screen-paths';
 import type { RouteHandle } from './route-handle';
 import { preloadable } from '../lib/preloadable';
-import { antdScreenStyles, loadAntdRestStyles } from '../lib/antd-styles';
+import { loadAntdRestStyles } from '../lib/antd-styles';
 
-// Every screen is its own chunk. /stories and /play come with the styles of the antd components they
-// show as they open (the rest follows when the page is idle: app-layout.tsx); the other screens but the
-// sign-in form, with all of antd's styles.
-const withStyles = <T,>(screen: Promise<T>, sheet: () => Promise<void> = loadAntdRestStyles): Promise<T> =>
-  Promise.all([screen, sheet()]).then(([m]) => m);
+// Every screen is its own chunk. Screens but the sign-in form come with Ant Design's other styles.
+const withStyles = <T,>(screen: Promise<T>): Promise<T> => Promise.all([screen, loadAntdRestStyles()]).then(([m]) => m);
 const screens = {
   '/login': () => import('./routes/login'),
-  '/stories': () => withStyles(import('./routes/stories'), antdScreenStyles.stories),
-  '/play': () => withStyles(import('./routes/play'), antdScreenStyles.play),
+  '/stories': () => withStyles(import('./routes/stories')),
+  '/play': () => withStyles(import('./routes/play')),
   '/create': () => withStyles(import('./routes/create')),
   '/202402sfact': () => withStyles(import('./routes/activity-202402sf')),
 };

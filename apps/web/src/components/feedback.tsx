@@ -1,7 +1,6 @@
 import type { MessageInstance } from 'antd/es/message/interface';
 import type { HookAPI as ModalHookAPI } from 'antd/es/modal/useModal';
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { withRestStyles } from '../lib/antd-styles';
 
 type MessageKind = 'success' | 'error' | 'info' | 'warning' | 'loading';
 type ModalKind = 'confirm' | 'info' | 'success' | 'error' | 'warning';
@@ -20,8 +19,7 @@ export interface FeedbackApis {
 
 const FeedbackContext = createContext<Feedback | null>(null);
 
-// With the rest of antd's styles: a confirmation is a dialog.
-const FeedbackHolders = lazy(() => withRestStyles(import('./feedback-holders')).then((m) => ({ default: m.FeedbackHolders })));
+const FeedbackHolders = lazy(() => import('./feedback-holders').then((m) => ({ default: m.FeedbackHolders })));
 
 const MESSAGE_KINDS: MessageKind[] = ['success', 'error', 'info', 'warning', 'loading'];
 const MODAL_KINDS: ModalKind[] = ['confirm', 'info', 'success', 'error', 'warning'];

@@ -3,7 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { LoginCard } from '../../features/auth/components/login-card';
 import { LoginHero } from '../../features/auth/components/login-hero';
 import { track } from '../../lib/analytics';
-import { loadAntdRestStylesWhenIdle } from '../../lib/antd-styles';
+import { loadAntdRestStyles } from '../../lib/antd-styles';
 import { resolvePostLoginPath } from '../../lib/login-path';
 import './login.css';
 
@@ -19,7 +19,8 @@ export function LoginRoute() {
   const loadRestStyles = useCallback(() => {
     if (restRequested.current) return;
     restRequested.current = true;
-    loadAntdRestStylesWhenIdle();
+    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
+    idle(() => void loadAntdRestStyles());
   }, []);
 
   useEffect(() => {

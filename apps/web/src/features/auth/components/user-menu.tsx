@@ -14,14 +14,13 @@ import { useTranslation } from 'react-i18next';
 import { useLogout } from '../hooks/use-logout';
 import './user-menu.css';
 import { useFeedback } from '../../../components/feedback';
-import { withRestStyles } from '../../../lib/antd-styles';
 import { formatNumber } from '../../../lib/intl-format';
 
 // The dialogs (and their forms, phone input and reads) load when one is first opened, not with every page.
-const AccountDialog = lazy(() => withRestStyles(import('./account-dialog')).then((m) => ({ default: m.AccountDialog })));
-const BindPhoneDialog = lazy(() => withRestStyles(import('./bind-phone-dialog')).then((m) => ({ default: m.BindPhoneDialog })));
-const InviteDialog = lazy(() => withRestStyles(import('./invite-dialog')).then((m) => ({ default: m.InviteDialog })));
-const ResetPasswordDialog = lazy(() => withRestStyles(import('./reset-password-dialog')).then((m) => ({ default: m.ResetPasswordDialog })));
+const AccountDialog = lazy(() => import('./account-dialog').then((m) => ({ default: m.AccountDialog })));
+const BindPhoneDialog = lazy(() => import('./bind-phone-dialog').then((m) => ({ default: m.BindPhoneDialog })));
+const InviteDialog = lazy(() => import('./invite-dialog').then((m) => ({ default: m.InviteDialog })));
+const ResetPasswordDialog = lazy(() => import('./reset-password-dialog').then((m) => ({ default: m.ResetPasswordDialog })));
 
 type DialogKey = 'account' | 'invite' | 'bindPhone' | 'resetPassword';
 type MenuKey = DialogKey | 'powerDetails';

@@ -2,10 +2,9 @@ import { BookOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { withRestStyles } from '../../../lib/antd-styles';
 
 // The drawer's code loads when it is first opened, not with the play screen.
-const LoreDrawer = lazy(() => withRestStyles(import('./lore-drawer')).then((m) => ({ default: m.LoreDrawer })));
+const LoreDrawer = lazy(() => import('./lore-drawer').then((m) => ({ default: m.LoreDrawer })));
 
 /** The play toolbar's lore entry: the story's lore entries and the context inspector, in a drawer. */
 export function LoreButton({ storyId }: { storyId: string }) {

@@ -4,10 +4,9 @@ import { Badge, Button } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTaskStatus } from '../api/get-task-status';
-import { withRestStyles } from '../../../lib/antd-styles';
 
 // The dashboard's code loads when it is first opened, not with the play screen.
-const TaskDashboard = lazy(() => withRestStyles(import('./task-dashboard')).then((m) => ({ default: m.TaskDashboard })));
+const TaskDashboard = lazy(() => import('./task-dashboard').then((m) => ({ default: m.TaskDashboard })));
 
 export interface TaskButtonProps {
   storyId: string;
