@@ -50,25 +50,6 @@ describe('play screen details: an opaque top bar, a settings panel under it, the
           await page.locator('[data-testid="role-select"] input').fill('Mara');
           expect(await page.getByTestId('play-textarea').getAttribute('placeholder')).toContain(HINT[lang].player);
 
-          // The box grows with its text from two lines to six, then scrolls (CSS field-sizing in Chromium).
-          const box = page.getByTestId('play-textarea');
-          const heightWith = async (lines: number) => {
-            await box.fill(Array.from({ length: lines }, (_, i) => `${i + 1}`).join('\n'));
-            return box.evaluate((el) => ({ height: el.getBoundingClientRect().height, line: parseFloat(getComputedStyle(el).lineHeight), sizing: getComputedStyle(el).getPropertyValue('field-sizing') }));
-          };
-          const one = await heightWith(1);
-          expect(one.sizing).toBe('content');
-          const two = await heightWith(2);
-          const four = await heightWith(4);
-          const six = await heightWith(6);
-          const ten = await heightWith(10);
-          expect(two.height).toBeCloseTo(one.height, 0);
-          expect(four.height - two.height).toBeCloseTo(2 * one.line, 0);
-          expect(six.height - two.height).toBeCloseTo(4 * one.line, 0);
-          expect(ten.height).toBeCloseTo(six.height, 0);
-          expect(await box.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
-          await box.fill('');
-
           // The top bar is opaque: the text scrolled under it does not show through.
           await page.evaluate(() => window.scrollTo(0, 400));
           const bar = await page.getByTestId('top-bar').evaluate((el) => {

@@ -12,7 +12,6 @@ import {
 import { Checkbox, Form, Input, InputNumber, Modal, Select, Space, Switch } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { GrowingTextArea } from '../../../components/growing-text-area';
 
 export interface LoreEntryValues {
   title: string;
@@ -85,7 +84,7 @@ export function LoreEntryForm({ open, entry, saving, onCancel, onSave }: LoreEnt
           <Select mode="tags" tokenSeparators={TOKEN_SEPARATORS} open={false} suffixIcon={null} aria-label={t('lore.form.secondaryKeys')} />
         </Form.Item>
         <Form.Item name="content" label={t('lore.form.content')} rules={[{ required: true, whitespace: true, message: t('lore.form.contentRequired') }]}>
-          <GrowingTextArea minRows={4} maxRows={12} maxLength={LORE_CONTENT_MAX_LENGTH} showCount data-testid="lore-form-content" />
+          <Input.TextArea autoSize={{ minRows: 4, maxRows: 12 }} maxLength={LORE_CONTENT_MAX_LENGTH} showCount data-testid="lore-form-content" />
         </Form.Item>
         <Space wrap size="large" className="tl-lore-form__switches">
           <Form.Item name="enabled" label={t('lore.form.enabled')} valuePropName="checked">

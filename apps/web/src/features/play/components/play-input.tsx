@@ -1,9 +1,8 @@
 import { CloseCircleFilled, EyeOutlined, SendOutlined } from '@ant-design/icons';
-import { AutoComplete, Button, Tooltip } from 'antd';
+import { AutoComplete, Button, Input, Tooltip } from 'antd';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import { useRef, type KeyboardEvent, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { GrowingTextArea } from '../../../components/growing-text-area';
 
 export interface PlayInputProps {
   role: string;
@@ -78,12 +77,12 @@ export function PlayInput(props: PlayInputProps) {
         </Tooltip>
       </div>
       <div className="tl-play-input__row">
-        <GrowingTextArea
+        <Input.TextArea
           ref={area}
           value={props.text}
           onChange={(e) => props.onTextChange(e.target.value)}
           onKeyDown={onKeyDown}
-          minRows={2} maxRows={6}
+          autoSize={{ minRows: 2, maxRows: 6 }}
           maxLength={10_000}
           // With no role the player writes as the narrator: the hint says so.
           placeholder={t(props.role.trim() ? 'play.inputHint' : 'play.inputHintNarrator')}

@@ -1,9 +1,8 @@
 import { ExportOutlined } from '@ant-design/icons';
 import { CHARACTER_SHEET_MAX_LENGTH, PIC_SIZES, PLAY_MODES, SETTINGS_TEXT_MAX_LENGTH, type PictureGeneratorInfo, type StoryData, type UpdateStoryDto } from '@taleloom/contracts';
-import { Drawer, Form, Radio, Select, Switch, Typography } from 'antd';
+import { Drawer, Form, Input, Radio, Select, Switch, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { GrowingTextArea } from '../../../components/growing-text-area';
 
 type Patch = Omit<UpdateStoryDto, 'language'>;
 type TextField = 'settings_system_prompt_text' | 'settings_user_prompt_text' | 'settings_camera_style_prompt_text' | 'picture_character_sheet';
@@ -13,9 +12,9 @@ function PromptText({ story, field, onSave, testId }: { story: StoryData; field:
   const [draft, setDraft] = useState(story[field] ?? '');
   useEffect(() => setDraft(story[field] ?? ''), [story, field]);
   return (
-    <GrowingTextArea
+    <Input.TextArea
       value={draft}
-      minRows={6} maxRows={15}
+      autoSize={{ minRows: 6, maxRows: 15 }}
       maxLength={field === 'picture_character_sheet' ? CHARACTER_SHEET_MAX_LENGTH : SETTINGS_TEXT_MAX_LENGTH}
       data-testid={testId}
       onChange={(e) => setDraft(e.target.value)}

@@ -1,8 +1,7 @@
 import { CheckOutlined, LoadingOutlined } from '@ant-design/icons';
-import { Collapse, Typography } from 'antd';
+import { Collapse, Input, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { GrowingTextArea } from '../../../components/growing-text-area';
 
 interface NoteProps {
   value: string;
@@ -24,11 +23,11 @@ function NoteArea({ value, placeholder, disabled, testId, onSave }: NoteProps) {
   }, [value, editing]);
   return (
     <>
-      <GrowingTextArea
+      <Input.TextArea
         value={draft}
         placeholder={placeholder}
         disabled={disabled}
-        minRows={2} maxRows={8}
+        autoSize={{ minRows: 2, maxRows: 8 }}
         data-testid={testId}
         onFocus={() => setEditing(true)}
         onChange={(e) => {

@@ -1,9 +1,8 @@
 import { placePictures, rebaseText, type StoryPicture } from '@taleloom/contracts';
-import { Button, Space } from 'antd';
+import { Button, Input, Space } from 'antd';
 import { Fragment, useEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { passageIconVars } from './passage-icons';
-import { GrowingTextArea } from '../../../components/growing-text-area';
 
 // A novel-length text is shown from its end; earlier parts load on request (fast to open).
 const TAIL_CHARS = 30_000;
@@ -143,10 +142,10 @@ export function StoryText(props: {
             {t('play.showEarlier', { count: editFrom })}
           </Button>
         ) : null}
-        <GrowingTextArea
+        <Input.TextArea
           value={draft}
           onChange={(e) => setDraft(e.target.value)}
-          minRows={10} maxRows={30}
+          autoSize={{ minRows: 10, maxRows: 30 }}
           aria-label={t('play.editText')}
           data-testid="edit-textarea"
         />

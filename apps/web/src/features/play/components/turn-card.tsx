@@ -1,12 +1,11 @@
 import { CheckOutlined, EditOutlined, FastForwardOutlined, LeftOutlined, RedoOutlined, RightOutlined, UndoOutlined } from '@ant-design/icons';
-import { Alert, Button, Spin, Tooltip, Typography } from 'antd';
+import { Alert, Button, Input, Spin, Tooltip, Typography } from 'antd';
 import { useEffect, useRef, useState, type TouchEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { getErrorMessage } from '../../../lib/error-message';
 import { ApiClientError } from '../../../lib/api-client';
 import type { TurnView } from '../hooks/use-turn';
-import { GrowingTextArea } from '../../../components/growing-text-area';
 
 export interface TurnActions {
   onUndo: () => void;
@@ -151,9 +150,9 @@ export function TurnCard({ view, actions, waiting = false, onEditingChange, dock
         </details>
       ) : null}
       {editing ? (
-        <GrowingTextArea
+        <Input.TextArea
           value={view.aiText}
-          minRows={3} maxRows={14}
+          autoSize={{ minRows: 3, maxRows: 14 }}
           onChange={(e) => actions.onEditAi(e.target.value)}
           aria-label={t('play.edit')}
           data-testid="turn-ai-edit"

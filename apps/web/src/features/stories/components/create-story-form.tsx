@@ -18,7 +18,6 @@ import { getErrorMessage } from '../../../lib/error-message';
 import { useCreateStory } from '../api/create-story';
 import './stories.css';
 import { useFeedback } from '../../../components/feedback';
-import { GrowingTextArea } from '../../../components/growing-text-area';
 
 interface CreateStoryValues {
   name?: string;
@@ -107,8 +106,8 @@ export function CreateStoryForm({ renderUpload }: { renderUpload?: (field: Prolo
         label={t('create.prologue')}
         rules={[{ required: true, whitespace: true, message: t('create.prologueRequired') }]}
       >
-        <GrowingTextArea
-          minRows={10} maxRows={20}
+        <Input.TextArea
+          autoSize={{ minRows: 10, maxRows: 20 }}
           maxLength={PROLOGUE_MAX_LENGTH}
           placeholder={t('create.prologuePlaceholder')}
           data-testid="create-prologue"

@@ -8,7 +8,6 @@ import { useUpdateTaskGroup } from '../api/update-task-group';
 import { formatTaskError, parseTaskErrors, type TaskFieldError } from '../utils/task-errors';
 import { blankLike } from '../utils/blank-like';
 import { useFeedback } from '../../../components/feedback';
-import { GrowingTextArea } from '../../../components/growing-text-area';
 
 type EditTarget = TaskTargetDto & { completed?: boolean };
 
@@ -86,9 +85,9 @@ export function TaskGroupEditor({ storyId, group, onDone }: { storyId: string; g
                   />
                 </Tooltip>
               </div>
-              <GrowingTextArea
+              <Input.TextArea
                 value={target.title}
-                minRows={1} maxRows={4}
+                autoSize={{ minRows: 1, maxRows: 4 }}
                 maxLength={200}
                 disabled={locked}
                 placeholder={t('tasks.edit.titlePlaceholder')}
