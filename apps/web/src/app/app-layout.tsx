@@ -4,22 +4,22 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import { LanguageMenu } from '../components/language-menu';
+import { lazyDialog } from '../components/lazy-dialog';
 import { TopBar } from '../components/top-bar';
 import { useSession } from '../features/auth/hooks/use-session';
 import { GET_POWER_EVENT } from '../lib/get-power';
 import { setUnauthorizedHandler } from '../lib/api-client';
 import { buildLoginPath } from '../lib/login-path';
+import { GetPowerDialog } from './get-power-dialog';
 import { isRouteHandle } from './route-handle';
 
 // The story square is the public tab of /stories (the stories feature reads `tab`).
 const SQUARE_TAB_QUERY = 'tab=square';
 
 // Chunks of their own, so the first screen (often /login) does not carry them: the user menu (signed
-// in only) and the power dialogs (loaded when first opened).
+// in only) and the power dialogs (loaded when first opened, then kept mounted: lazyDialog).
 const UserMenu = lazy(() => import('../features/auth/components/user-menu').then((m) => ({ default: m.UserMenu })));
-const PowerDetailsDialog = lazy(() => import('../features/power/components/power-details-dialog').then((m) => ({ default: m.PowerDetailsDialog })));
-const PowerDialog = lazy(() => import('../features/power/components/power-dialog').then((m) => ({ default: m.PowerDialog })));
-const PublishPicker = lazy(() => import('../features/stories/components/publish-picker').then((m) => ({ default: m.PublishPicker })));
+const PowerDetailsDialog = lazyDialog(() => import('../features/power/components/power-details-dialog').then((m) => m.PowerDetailsDialog));
 
 /** Every screen: the top bar, then the lazily loaded route. */
 export function AppLayout() {
@@ -37,12 +37,6 @@ export function AppLayout() {
     window.addEventListener(GET_POWER_EVENT, open);
     return () => window.removeEventListener(GET_POWER_EVENT, open);
   }, []);
-
-  // Mounted from their first opening on (so they can close with their animation).
-  const [powerDetailsUsed, setPowerDetailsUsed] = useState(false);
-  const [getPowerUsed, setGetPowerUsed] = useState(false);
-  if (powerDetailsOpen && !powerDetailsUsed) setPowerDetailsUsed(true);
-  if (getPowerOpen && !getPowerUsed) setGetPowerUsed(true);
 
   const handle = [...matches].reverse().find((match) => isRouteHandle(match.handle))?.handle;
   const current = isRouteHandle(handle) ? t(handle.titleKey) : undefined;
@@ -106,10 +100,8 @@ export function AppLayout() {
           <Outlet />
         </Suspense>
       </main>
-      <Suspense fallback={null}>
-        {isLoggedIn && powerDetailsUsed && <PowerDetailsDialog open={powerDetailsOpen} onClose={() => setPowerDetailsOpen(false)} />}
-        {isLoggedIn && getPowerUsed && <PowerDialog open={getPowerOpen} onClose={() => setGetPowerOpen(false)} publishButton={<PublishPicker />} />}
-      </Suspense>
+      {isLoggedIn && <PowerDetailsDialog open={powerDetailsOpen} onClose={() => setPowerDetailsOpen(false)} />}
+      {isLoggedIn && <GetPowerDialog open={getPowerOpen} onClose={() => setGetPowerOpen(false)} />}
     </div>
   );
 }

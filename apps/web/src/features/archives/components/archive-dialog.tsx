@@ -9,6 +9,7 @@ import { useLoadArchive } from '../api/load-archive';
 import { useSaveArchive } from '../api/save-archive';
 import './archives.css';
 import { useFeedback } from '../../../components/feedback';
+import { formatNumber } from '../../../lib/intl-format';
 
 interface SlotRow {
   index: number;
@@ -97,7 +98,7 @@ export function ArchiveDialog({ storyId, open, onClose }: ArchiveDialogProps) {
       key: 'time',
       render: (_, row) => (row.entry ? formatTime(row.entry.time) : <Typography.Text type="secondary">{t('files.archive.empty')}</Typography.Text>),
     },
-    { title: t('files.archive.words'), key: 'words', align: 'right', render: (_, row) => (row.entry ? row.entry.current_word_count.toLocaleString(i18n.language) : '—') },
+    { title: t('files.archive.words'), key: 'words', align: 'right', render: (_, row) => (row.entry ? formatNumber(row.entry.current_word_count, i18n.language) : '—') },
     {
       title: t('files.archive.ending'),
       key: 'ending',

@@ -7,6 +7,7 @@ import { getErrorMessage } from '../../../lib/error-message';
 import { useUserPointsQuery } from '../api/get-user-points';
 import { channelText, formatPoints } from '../lib/channel-text';
 import './power.css';
+import { formatDateTime } from '../../../lib/intl-format';
 
 interface PowerDetailsDialogProps {
   open: boolean;
@@ -47,7 +48,6 @@ function PointsTable({ type, enabled }: { type: PointsRecordType; enabled: boole
   const { t, i18n } = useTranslation();
   const [page, setPage] = useState(1);
   const query = useUserPointsQuery({ type, page }, enabled);
-  const time = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
 
   const columns: TableColumnsType<PointsRecord> = [
     { key: 'channel', title: t('power.details.channel'), render: (_, record) => channelText(record, t) },
@@ -66,7 +66,7 @@ function PointsTable({ type, enabled }: { type: PointsRecordType; enabled: boole
       key: 'time',
       title: t('power.details.time'),
       dataIndex: 'operationAt',
-      render: (at: string) => time.format(new Date(at)),
+      render: (at: string) => formatDateTime(new Date(at), i18n.language),
     },
   ];
 

@@ -1,10 +1,10 @@
 import type { StoryListItem } from '@taleloom/contracts';
 import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../lib/intl-format';
 
 /** The square's counters of a public story, from the clones others played. */
 export function SquareStats({ story }: { story: StoryListItem }) {
   const { t, i18n } = useTranslation();
-  const number = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 });
   const stats = [
     ['players', story.unique_user_count],
     ['totalRounds', story.penetration_story_total_rounds],
@@ -17,7 +17,7 @@ export function SquareStats({ story }: { story: StoryListItem }) {
       {stats.map(([key, value]) => (
         <div key={key} className="tl-square-stats__item">
           <dt>{t(`stories.stats.${key}`)}</dt>
-          <dd data-testid={`stat-${key}`}>{number.format(value)}</dd>
+          <dd data-testid={`stat-${key}`}>{formatNumber(value, i18n.language, { maximumFractionDigits: 2 })}</dd>
         </div>
       ))}
     </dl>
