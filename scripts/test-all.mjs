@@ -3,8 +3,8 @@
 // browser), then prints what happened and one closing line, "N passed, N failed, N skipped", counting
 // tests only (test-summary.mjs says how). Exits non-zero on any failure.
 //
-// The build goes first (everything else runs what it makes); then the API suite and the rest, then the
-// browser suite. Side by side, the two suites took as long as one after the other on 2 cores (879 s
+// The API's build goes first, then the API suite with the web app's build beside it, then the rest, then
+// the browser suite. Side by side, the two large suites took as long as one after the other on 2 cores (879 s
 // against 943 s for a fresh clone) and pushed the crash tests past their time limits. Each step's output
 // is kept and printed whole when the step ends, with its times.
 import { spawn, spawnSync } from 'node:child_process';
@@ -55,16 +55,44 @@ async function check(label, command, args) {
   checks.push({ label, ok: await run(label, command, args) });
 }
 
+/**
+ * Waits for the Debian packages that .ci/run installs in the background (Chromium, the CJK fonts,
+ * docker-compose) when it names their status file in TALELOOM_SETUP_WAIT: the browser suite and the
+ * compose check use them. A failed install is a failed check, with apt's words.
+ */
+async function setupDone() {
+  const file = process.env.TALELOOM_SETUP_WAIT;
+  if (!file) return;
+  const started = Date.now();
+  while (!existsSync(file) && Date.now() - started < SETUP_WAIT_MS) await new Promise((r) => setTimeout(r, 500));
+  const status = existsSync(file) ? readFileSync(file, 'utf8').trim() : 'not done';
+  const waited = Math.round((Date.now() - started) / 1000);
+  console.log(`\n=== Debian packages (installed in the background): ${status === '0' ? 'ok' : `failed (${status})`}, waited ${waited} s (at ${clock()})`);
+  if (status !== '0') {
+    const log = process.env.TALELOOM_SETUP_LOG;
+    if (log && existsSync(log)) console.log(readFileSync(log, 'utf8'));
+    exits.push('Debian packages');
+  }
+  checks.push({ label: 'Debian packages', ok: status === '0' });
+}
+// apt-get's install took about 30 s on a fresh machine; ten minutes means it hangs.
+const SETUP_WAIT_MS = 600_000;
+
 for (const s of suites) {
   for (const path of [s.report, s.database]) if (path) rmSync(join(root, path), { force: true });
   mkdirSync(dirname(join(root, s.report)), { recursive: true });
 }
 
-await check('build', 'pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
-
+// The API's build (and the contracts it uses) first; the web app's builds beside the API suite, which
+// does not use it: the web build runs one program at a time (tsc, then vite, then the pre-rendering),
+// so alone it left a core idle for about half of its 30 s.
+await check('build (contracts, API)', 'pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@taleloom/api...', '--output-logs=errors-only']);
 // After the build, turbo runs the named tasks alone (--only): a task's ^build would restore the build's
 // outputs from the cache, rewriting dist/ that the suites run.
-await run('API tests', 'pnpm', ['--filter', '@taleloom/api', 'run', 'test']);
+await Promise.all([
+  run('API tests', 'pnpm', ['--filter', '@taleloom/api', 'run', 'test']),
+  check('build (web)', 'pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@taleloom/web', '--only', '--output-logs=errors-only']),
+]);
 await check('typecheck', 'pnpm', ['exec', 'turbo', 'run', 'typecheck', '--only', '--output-logs=errors-only']);
 await check('lint', 'pnpm', ['exec', 'turbo', 'run', 'lint', '--only', '--output-logs=errors-only']);
 // Two at a time where one alone leaves a core idle: knip and the two small suites each run on one
@@ -84,6 +112,7 @@ await Promise.all([
   // The built API on Node 24 (installed from the npm registry by the suite); everything else runs on this Node.
   run('API journeys on Node 24', 'pnpm', ['--filter', '@taleloom/api', 'run', 'test:node24']),
 ]);
+await setupDone();
 if (spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0) {
   await check('docker-compose config', 'docker-compose', ['-f', 'docker-compose.yml', 'config', '-q']);
 } else {
