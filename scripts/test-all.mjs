@@ -3,8 +3,8 @@
 // browser), then prints what happened and one closing line, "N passed, N failed, N skipped", counting
 // tests only (test-summary.mjs says how). Exits non-zero on any failure.
 //
-// The API's build goes first, then the API suite with the web app's build beside it, then the rest, then
-// the browser suite. Side by side, the two large suites took as long as one after the other on 2 cores (879 s
+// The build goes first (everything else runs what it makes); then the API suite and the rest, then the
+// browser suite. Side by side, the two suites took as long as one after the other on 2 cores (879 s
 // against 943 s for a fresh clone) and pushed the crash tests past their time limits. Each step's output
 // is kept and printed whole when the step ends, with its times.
 import { spawn, spawnSync } from 'node:child_process';
@@ -83,16 +83,11 @@ for (const s of suites) {
   mkdirSync(dirname(join(root, s.report)), { recursive: true });
 }
 
-// The API's build (and the contracts it uses) first; the web app's builds beside the API suite, which
-// does not use it: the web build runs one program at a time (tsc, then vite, then the pre-rendering),
-// so alone it left a core idle for about half of its 30 s.
-await check('build (contracts, API)', 'pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@taleloom/api...', '--output-logs=errors-only']);
+await check('build', 'pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only']);
+
 // After the build, turbo runs the named tasks alone (--only): a task's ^build would restore the build's
 // outputs from the cache, rewriting dist/ that the suites run.
-await Promise.all([
-  run('API tests', 'pnpm', ['--filter', '@taleloom/api', 'run', 'test']),
-  check('build (web)', 'pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@taleloom/web', '--only', '--output-logs=errors-only']),
-]);
+await run('API tests', 'pnpm', ['--filter', '@taleloom/api', 'run', 'test']);
 await check('typecheck', 'pnpm', ['exec', 'turbo', 'run', 'typecheck', '--only', '--output-logs=errors-only']);
 await check('lint', 'pnpm', ['exec', 'turbo', 'run', 'lint', '--only', '--output-logs=errors-only']);
 // Two at a time where one alone leaves a core idle: knip and the two small suites each run on one
