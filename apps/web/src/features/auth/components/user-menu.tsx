@@ -9,18 +9,20 @@ import {
 } from '@ant-design/icons';
 import type { UserInfo } from '@taleloom/contracts';
 import { Avatar, Button, Dropdown, type MenuProps } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLogout } from '../hooks/use-logout';
 import './user-menu.css';
 import { useFeedback } from '../../../components/feedback';
+import { lazyDialog } from '../../../components/lazy-dialog';
 import { formatNumber } from '../../../lib/intl-format';
 
-// The dialogs (and their forms, phone input and reads) load when one is first opened, not with every page.
-const AccountDialog = lazy(() => import('./account-dialog').then((m) => ({ default: m.AccountDialog })));
-const BindPhoneDialog = lazy(() => import('./bind-phone-dialog').then((m) => ({ default: m.BindPhoneDialog })));
-const InviteDialog = lazy(() => import('./invite-dialog').then((m) => ({ default: m.InviteDialog })));
-const ResetPasswordDialog = lazy(() => import('./reset-password-dialog').then((m) => ({ default: m.ResetPasswordDialog })));
+// The dialogs (and their forms, phone input and reads) load when one is first opened, not with every page,
+// and stay mounted from then on (they close with their animation): lazyDialog.
+const AccountDialog = lazyDialog(() => import('./account-dialog').then((m) => m.AccountDialog));
+const BindPhoneDialog = lazyDialog(() => import('./bind-phone-dialog').then((m) => m.BindPhoneDialog));
+const InviteDialog = lazyDialog(() => import('./invite-dialog').then((m) => m.InviteDialog));
+const ResetPasswordDialog = lazyDialog(() => import('./reset-password-dialog').then((m) => m.ResetPasswordDialog));
 
 type DialogKey = 'account' | 'invite' | 'bindPhone' | 'resetPassword';
 type MenuKey = DialogKey | 'powerDetails';
@@ -41,12 +43,6 @@ export function UserMenu({ userInfo, actions }: UserMenuProps) {
   const power = () => formatNumber(userInfo?.points ?? 0, i18n.language);
 
   const [dialog, setDialog] = useState<DialogKey | null>(null);
-  // A dialog stays mounted once opened (it closes with its animation).
-  const [opened, setOpened] = useState<ReadonlySet<DialogKey>>(() => new Set());
-  const open = (key: DialogKey) => {
-    setOpened((before) => (before.has(key) ? before : new Set(before).add(key)));
-    setDialog(key);
-  };
   const close = () => setDialog(null);
 
   // Power details comes from the power feature through `actions`; without it the item says so.
@@ -91,7 +87,7 @@ export function UserMenu({ userInfo, actions }: UserMenuProps) {
             if (key === 'logout') logout();
             else if (action) action();
             else if (key === 'powerDetails') showComingSoon();
-            else open(key as DialogKey);
+            else setDialog(key as DialogKey);
           },
         }}
         popupRender={(menu) => (
@@ -124,12 +120,10 @@ export function UserMenu({ userInfo, actions }: UserMenuProps) {
           <span className="tl-topbar__user-name">{name}</span>
         </Button>
       </Dropdown>
-      <Suspense fallback={null}>
-        {opened.has('account') && <AccountDialog open={dialog === 'account'} userInfo={userInfo} onClose={close} />}
-        {opened.has('invite') && <InviteDialog open={dialog === 'invite'} userID={userInfo?.userID} onClose={close} />}
-        {opened.has('bindPhone') && <BindPhoneDialog open={dialog === 'bindPhone'} onClose={close} />}
-        {opened.has('resetPassword') && <ResetPasswordDialog open={dialog === 'resetPassword'} userInfo={userInfo} onClose={close} />}
-      </Suspense>
+      <AccountDialog open={dialog === 'account'} userInfo={userInfo} onClose={close} />
+      <InviteDialog open={dialog === 'invite'} userID={userInfo?.userID} onClose={close} />
+      <BindPhoneDialog open={dialog === 'bindPhone'} onClose={close} />
+      <ResetPasswordDialog open={dialog === 'resetPassword'} userInfo={userInfo} onClose={close} />
     </>
   );
 }
