@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { antdStaticStyles } from './build/antd-styles';
+import { antdZeroRuntime } from './build/antd-zero-runtime';
 import { firstScreenPreload } from './build/first-screen-preload';
 import { precompress } from './build/precompress';
 import { prerenderSignIn } from './build/prerender';
@@ -35,6 +36,7 @@ const shared = screenChunks({
 export default defineConfig({
   plugins: [
     react(),
+    antdZeroRuntime(),
     shared.plugin,
     antdStaticStyles({ srcDir: src, theme: () => import('./src/app/theme').then((m) => m.appTheme) }),
     firstScreenPreload({

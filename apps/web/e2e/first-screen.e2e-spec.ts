@@ -10,10 +10,10 @@ const baseURL = inject('baseURL');
  * protocol counts them), and the number of such requests. docs/web-performance.md gives the figures
  * behind it and how to measure the time (`pnpm bench`, web part).
  */
-// The Chinese phone tab measured 274 kB in 21 requests (the page with the sign-in screen rendered into it,
+// The Chinese phone tab measured 264 kB in 21 requests (the page with the sign-in screen rendered into it,
 // the reconnect note and the icons' labels included); the budget leaves it about 2% of room and two
 // requests, so a screen that grows by a chunk or a library fails here.
-const BUDGET = { bytes: 279 * 1024, requests: 23 };
+const BUDGET = { bytes: 269 * 1024, requests: 23 };
 
 /** The app's sign-in button (not the one of the page made at build time, which it replaces). */
 const APP_SUBMIT = `${APP_SIGN_IN} button[type="submit"]`;
