@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { APP_SIGN_IN, createStoryInBrowser, launchBrowser, newPage, PHONE, screenshot, signUpInBrowser } from './browser';
 
@@ -210,6 +210,12 @@ describe('the first screen stays light', () => {
       page.on('request', (r) => {
         if (new URL(r.url()).pathname === '/api/user/story-list') lists.push(new URL(r.url()).search);
       });
+      // The app's scripts by chunk name (their hash taken off), to read how they begin.
+      const scripts = new Map<string, Response>();
+      page.on('response', (r) => {
+        const file = new URL(r.url()).pathname.match(/^\/assets\/(.+)-[\w-]{8}\.js$/);
+        if (file) scripts.set(file[1], r);
+      });
       // The app's code held back: the list is asked for by the page's first script's module, not the screen.
       const release = await hold(page, /\/assets\/stories-[^/]*\.js$/);
       await page.goto('/stories');
@@ -219,6 +225,11 @@ describe('the first screen stays light', () => {
       await expect.poll(() => page.getByTestId('story-item').count()).toBe(1);
       expect(lists).toEqual(['?page=1&pageSize=12']);
       expect(await loadingSeen(page)).toEqual([]);
+      // V8's compile hint (EAGER_CHUNKS in vite.config.ts) leads the first screen's chunks, not the others'.
+      const hinted = async (name: string) => (await scripts.get(name)?.text())?.startsWith('//# allFunctionsCalledOnLoad\n');
+      for (const name of ['vendor-react', 'entry-lib', 'stories', 'screens-shared']) expect(await hinted(name), name).toBe(true);
+      await expect.poll(() => scripts.has('user-menu')).toBe(true);
+      expect(await hinted('user-menu')).toBe(false);
 
       await page.goto(`/play?id=${storyId}`);
       await page.getByTestId('play-textarea').waitFor();
