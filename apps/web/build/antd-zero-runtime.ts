@@ -8,6 +8,8 @@ import { parseAst, type Plugin } from 'vite';
  * client build this plugin passes `() => []` in their place to antd's `genStyleHooks`,
  * `genComponentStyleHook` and `genSubStyleComponent`, so the bundler drops them. The component-token
  * function (the third argument) stays: the hook still registers the component's CSS variables.
+ * It buys about 25 kB (brotli) on `/stories` and `/play`, 10 kB on `/login`; on the phone profile
+ * `/stories` is usable 0.23 to 0.45 s sooner (same-run medians of 5), `/play` no sooner.
  */
 const STYLE_HOOKS = new Set(['genStyleHooks', 'genComponentStyleHook', 'genSubStyleComponent']);
 const ANTD_MODULE = /[\\/]node_modules[\\/]antd[\\/]es[\\/].*\.js$/;
